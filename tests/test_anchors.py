@@ -81,7 +81,10 @@ def test_clauses_as_chunks_reduce_to_trec_grades():
     # one chunk per clause: chunk i covers exactly clause i
     assert [cov.chunk_clauses(i) for i in range(12)] == [[c.clause_id] for c in doc.clauses]
     expected = np.array(
-        [[lookup.get((q, doc.clauses[i].clause_id), 0) for i in row] for q, row in zip(qids, ranked)]
+        [
+            [lookup.get((q, doc.clauses[i].clause_id), 0) for i in row]
+            for q, row in zip(qids, ranked, strict=True)
+        ]
     )
     assert (a.gains == expected).all()
     assert (a.new_rel == (expected >= 1)).all()

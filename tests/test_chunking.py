@@ -38,7 +38,7 @@ class Doc:
 
 
 def make_doc(clause_words: list[int], version: str = "2025") -> Doc:
-    """A document whose clause i holds clause_words[i] words `c<i>w<j>`, separated by blank lines."""
+    """A document whose clause i holds clause_words[i] words `c<i>w<j>`, blank lines between."""
     text, spans, clauses = "", [], []
     for i, n in enumerate(clause_words):
         body = " ".join(f"c{i}w{j}" for j in range(n))

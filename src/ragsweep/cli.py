@@ -26,7 +26,8 @@ def _usage() -> str:
     return (
         "usage: ragsweep [hydra overrides] | ragsweep VERB [options]\n"
         f"verbs: {verbs}\n"
-        "`ragsweep --help` shows the Hydra app's config groups; `ragsweep VERB --help` a verb's options."
+        "`ragsweep --help` lists the Hydra app's config groups; "
+        "`ragsweep VERB --help` a verb's options."
     )
 
 
