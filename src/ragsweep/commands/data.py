@@ -36,15 +36,23 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sample(argv: list[str]) -> int:
-    """Hand every argument to the sample generator's own CLI, imported only when used."""
+#: subcommands with their own command-line parser: every argument is passed through
+_DELEGATED: dict[str, str] = {
+    "sample": "ragsweep.sample.cli",
+    "import": "ragsweep.importers.cli",
+}
+
+
+def _delegate(command: str, argv: list[str]) -> int:
+    """Hand every argument to the subcommand's own CLI module, imported only when used."""
+    name = _DELEGATED[command]
     try:
-        module = importlib.import_module("ragsweep.sample.cli")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name not in ("ragsweep.sample", "ragsweep.sample.cli"):
+        if err.name is None or not name.startswith(err.name):
             raise
         raise UserError(
-            "the sample generator (ragsweep.sample.cli) is not part of this installation; "
+            f"`ragsweep data {command}` ({name}) is not part of this installation; "
             "reinstall ragsweep"
         ) from None
     return int(module.main(argv) or 0)
@@ -71,10 +79,17 @@ def _add_sample(sub: Any) -> None:
                    add_help=False)
 
 
+def _add_import(sub: Any) -> None:
+    # Listed for `ragsweep data --help`; `main` dispatches `import` before parsing.
+    sub.add_parser("import", help="convert BEIR, TREC or SMART data (see `import --help`)",
+                   add_help=False)
+
+
 #: subcommand -> parser builder; `import` and `export-run` will join here
 _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "check": _add_check,
     "sample": _add_sample,
+    "import": _add_import,
 }
 
 
@@ -112,8 +127,8 @@ def format_table(stats: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     """Run `ragsweep data ...`; returns the exit code (argparse's usage errors give 2)."""
     argv = list(argv)
-    if argv and argv[0] == "sample":
-        return _sample(argv[1:])
+    if argv and argv[0] in _DELEGATED:
+        return _delegate(argv[0], argv[1:])
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:  # --help (0) or a usage error (2), already printed
