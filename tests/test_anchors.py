@@ -8,6 +8,7 @@ import pytest
 
 from ragsweep.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.chunking import FixedTokenChunker, SectionChunker
+from ragsweep.errors import UserError
 from test_chunking import make_doc
 
 DOC = make_doc([10, 10, 10])  # clauses home/1.1, 1.2, 1.3 @2025, ten words each
@@ -91,5 +92,5 @@ def test_clauses_as_chunks_reduce_to_trec_grades():
 
 
 def test_min_overlap_must_be_a_share():
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError, match="min_overlap"):
         coverage([DOC], SectionChunker().chunk(DOC), min_overlap=0)

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ragsweep.chunking import Chunk
+from ragsweep.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,12 @@ class Coverage:
         return valid & (self.keys[pos] == keys)
 
 
-def coverage(documents: Sequence[Any], chunks: Sequence[Chunk], min_overlap: float = 0.5) -> Coverage:
+def coverage(
+    documents: Sequence[Any], chunks: Sequence[Chunk], min_overlap: float = 0.5
+) -> Coverage:
     """Compute the chunk -> clause coverage relation for a chunking of `documents`."""
     if not 0.0 < min_overlap <= 1.0:
-        raise ValueError(f"min_overlap must be in (0, 1], got {min_overlap}")
+        raise UserError(f"eval.min_overlap must be a share in (0, 1], got {min_overlap}")
     clause_ids = sorted(c.clause_id for d in documents for c in d.clauses)
     index = {cid: i for i, cid in enumerate(clause_ids)}
     n = len(clause_ids)
@@ -71,7 +74,9 @@ def coverage(documents: Sequence[Any], chunks: Sequence[Chunk], min_overlap: flo
             continue
         cs = np.array([(chunks[i].start, chunks[i].end) for i in rows], dtype=np.int64)
         ks = np.array(doc.spans, dtype=np.int64)
-        shared = np.minimum(cs[:, None, 1], ks[None, :, 1]) - np.maximum(cs[:, None, 0], ks[None, :, 0])
+        shared = np.minimum(cs[:, None, 1], ks[None, :, 1]) - np.maximum(
+            cs[:, None, 0], ks[None, :, 0]
+        )
         shorter = np.minimum((cs[:, 1] - cs[:, 0])[:, None], (ks[:, 1] - ks[:, 0])[None, :])
         hit_chunk, hit_clause = np.nonzero(shared >= min_overlap * np.maximum(shorter, 1))
         clause_index = np.array([index[c.clause_id] for c in doc.clauses], dtype=np.int64)
@@ -113,7 +118,9 @@ def label_matrix(
     return clause, grade
 
 
-def gain_arrays(ranked: np.ndarray, cov: Coverage, clause: np.ndarray, grade: np.ndarray) -> GainArrays:
+def gain_arrays(
+    ranked: np.ndarray, cov: Coverage, clause: np.ndarray, grade: np.ndarray
+) -> GainArrays:
     """Apply the counted-once rule to ranked chunk indices `ranked` (nq, depth; -1 padded).
 
     Vectorised over questions and ranks; loops only over label columns (a handful).

@@ -1,0 +1,100 @@
+"""One configuration run: evaluate, log to MLflow, print the per-slice table."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep import tracking
+from ragsweep.evaluate import EvalResult, evaluate
+from ragsweep.report_table import print_table, slice_table
+
+
+def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
+    """Name a run after what it changed (`chunker.size=256`), else `baseline`."""
+    if cfg.tracking.get("run_name"):
+        return str(cfg.tracking.run_name)
+    changed = [o for o in (overrides or []) if not o.startswith(("tracking.", "hydra."))]
+    return ",".join(changed) if changed else "baseline"
+
+
+@dataclass
+class Payload:
+    """What a configuration run logs: params, tags, metrics and artifact folders."""
+
+    params: dict[str, str]
+    tags: dict[str, str]
+    metrics: dict[str, float]
+    artifacts: dict[str, Path]
+
+
+@contextmanager
+def payload(
+    result: EvalResult, cfg: DictConfig, hydra_dir: Path | None = None
+) -> Iterator[Payload]:
+    """The MLflow payload of `result`, with its artifact files in a temporary folder."""
+    metrics = dict(result.metrics)
+    metrics.update({f"cost/{k}": v for k, v in result.cost.items()})
+    metrics.update({f"seconds/{k}": v for k, v in result.seconds.items()})
+    metrics.update({f"questions/{k}": float(v) for k, v in result.counts.items()})
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        config_dir, results_dir = Path(tmp, "config"), Path(tmp, "results")
+        config_dir.mkdir()
+        results_dir.mkdir()
+        (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
+        result.per_question.to_csv(results_dir / "per_question.csv", index=False)
+        result.summary.to_csv(results_dir / "summary.csv")
+        artifacts = {"config": config_dir, "results": results_dir}
+        if hydra_dir is not None and hydra_dir.is_dir():
+            artifacts["hydra"] = hydra_dir
+        yield Payload(
+            params=tracking.flatten(result.config),
+            tags=dict(result.tags),
+            metrics=metrics,
+            artifacts=artifacts,
+        )
+
+
+def log_result(
+    result: EvalResult,
+    cfg: DictConfig,
+    *,
+    name: str,
+    hydra_dir: Path | None = None,
+) -> tuple[str, str]:
+    """Log a finished evaluation as one MLflow run; return (experiment id, run id)."""
+    store = tracking.resolve_store(cfg.tracking.get("uri"))
+    exp_id = tracking.prepare(store, str(cfg.tracking.experiment))
+    with payload(result, cfg, hydra_dir) as p:
+        run_id = tracking.log_run(
+            store,
+            exp_id,
+            run_name=name,
+            params=p.params,
+            tags=p.tags,
+            metrics=p.metrics,
+            artifacts=p.artifacts,
+        )
+    return exp_id, run_id
+
+
+def run(
+    cfg: DictConfig, overrides: list[str] | None = None, hydra_dir: Path | None = None
+) -> EvalResult:
+    """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table."""
+    result = evaluate(cfg)
+    name = run_name(cfg, overrides)
+    title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"
+    print_table(slice_table(result.summary, result.counts, title))
+    if cfg.tracking.enabled:
+        store = tracking.resolve_store(cfg.tracking.get("uri"))
+        exp_id, run_id = log_result(result, cfg, name=name, hydra_dir=hydra_dir)
+        result.tags["mlflow.run_id"] = run_id
+        print(f"logged run {run_id} to {store.uri}")
+        print(f"see it with `ragsweep ui`, then {tracking.runs_url(store, exp_id)}")
+    return result

@@ -1,0 +1,189 @@
+"""MLflow tracking: where the store is, creating it safely, and logging a run in batches.
+
+MLflow is imported lazily (about 1.7 s and 200 MB): nothing that does not log pays for it.
+
+The default store is `sqlite:///<cwd>/mlruns/mlflow.db` with artifacts under `mlruns/artifacts`
+(MLflow 3 refuses its old file store). `MLFLOW_TRACKING_URI` or `tracking.uri` override it. The
+store and the experiment are created once, by the process that launches work (`prepare`), and the
+experiment id is handed to whoever logs: MLflow 3.x corrupts a brand-new sqlite store migrated by
+several processes at once, and a process that loses an experiment-creation race silently logs
+into the Default experiment (../shared/STACK-NOTES.md).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DIR = "mlruns"
+_SECRET = re.compile(r"(api[_-]?key|token|secret|password|passwd|credential|auth)", re.I)
+
+# MLflow's per-call limits for log_batch
+_MAX_PARAMS, _MAX_METRICS = 100, 1000
+
+
+@dataclass(frozen=True)
+class Store:
+    """A resolved tracking store: URI plus the artifact root for experiments we create."""
+
+    uri: str
+    artifact_root: str | None  # file URI for the default local store; None = let the server decide
+
+
+def resolve_store(uri: str | None = None, workdir: str | Path | None = None) -> Store:
+    """`uri` if given, else $MLFLOW_TRACKING_URI, else the local sqlite store under `workdir`."""
+    uri = uri or os.environ.get("MLFLOW_TRACKING_URI") or None
+    if uri:
+        return Store(uri=uri, artifact_root=None)
+    base = Path(workdir or Path.cwd()).resolve() / DEFAULT_DIR
+    return Store(uri=f"sqlite:///{base / 'mlflow.db'}", artifact_root=(base / "artifacts").as_uri())
+
+
+def _local_db(uri: str) -> Path | None:
+    if uri.startswith("sqlite:///"):
+        return Path(uri[len("sqlite:///") :])
+    return None
+
+
+def client(store: Store) -> Any:
+    """An MlflowClient on the store, creating the local folder and schema if needed."""
+    from mlflow.tracking import MlflowClient
+
+    db = _local_db(store.uri)
+    if db is not None:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        gitignore = db.parent / ".gitignore"
+        if db.parent.name == DEFAULT_DIR and not gitignore.exists():
+            gitignore.write_text("*\n!.gitignore\n")
+    return MlflowClient(tracking_uri=store.uri)
+
+
+def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None) -> str:
+    """Create the store and the experiment if needed (in this process); return the experiment id."""
+    mc = client(store)
+    found = mc.get_experiment_by_name(experiment)
+    if found is not None:
+        if found.lifecycle_stage == "deleted":
+            mc.restore_experiment(found.experiment_id)
+        return str(found.experiment_id)
+    location = None
+    if store.artifact_root is not None:
+        location = f"{store.artifact_root}/{_safe(experiment)}"
+    return str(mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {})))
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "experiment"
+
+
+def flatten(cfg: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Flatten a nested config to `a.b.c` -> str(value), dropping anything that looks secret.
+
+    Keys naming an API key, token, secret, password or credential are never logged, whatever
+    their value; lists are logged as their JSON-like repr.
+    """
+    out: dict[str, str] = {}
+    for key in sorted(cfg, key=str):
+        value = cfg[key]
+        name = f"{prefix}{key}"
+        if _SECRET.search(str(key)):
+            continue
+        if isinstance(value, Mapping):
+            out.update(flatten(value, name + "."))
+        else:
+            out[name] = "null" if value is None else str(value)
+    return out
+
+
+def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def start_run(
+    store: Store,
+    experiment_id: str,
+    *,
+    run_name: str,
+    tags: Mapping[str, str],
+    parent_run_id: str | None = None,
+) -> str:
+    """Create a RUNNING run (visible in the UI at once); return its id."""
+    all_tags = dict(tags)
+    if parent_run_id:
+        all_tags["mlflow.parentRunId"] = parent_run_id
+    run = client(store).create_run(experiment_id, run_name=run_name, tags=all_tags)
+    return str(run.info.run_id)
+
+
+def finish_run(
+    store: Store,
+    run_id: str,
+    *,
+    params: Mapping[str, str] | None = None,
+    tags: Mapping[str, str] | None = None,
+    metrics: Mapping[str, float] | None = None,
+    artifacts: Mapping[str, Path] | None = None,
+    status: str = "FINISHED",
+) -> None:
+    """Log params, tags, metrics (in batches) and artifacts, then end the run with `status`.
+
+    If logging itself fails the run is marked FAILED and the error propagates.
+    """
+    from mlflow.entities import Metric, Param, RunTag
+
+    mc = client(store)
+    try:
+        ts = int(time.time() * 1000)
+        metric_rows = [
+            Metric(k, float(v), ts, 0)
+            for k, v in sorted((metrics or {}).items())
+            if not math.isnan(v)
+        ]
+        param_rows = [Param(k, v[:6000]) for k, v in sorted((params or {}).items())]
+        tag_rows = [RunTag(k, v[:5000]) for k, v in sorted((tags or {}).items())]
+        for batch in _chunks(param_rows, _MAX_PARAMS):
+            mc.log_batch(run_id, params=batch)
+        for batch in _chunks(metric_rows, _MAX_METRICS):
+            mc.log_batch(run_id, metrics=batch)
+        for batch in _chunks(tag_rows, _MAX_PARAMS):
+            mc.log_batch(run_id, tags=batch)
+        for name, path in sorted((artifacts or {}).items()):
+            if Path(path).is_dir():
+                mc.log_artifacts(run_id, str(path), artifact_path=name)
+            else:
+                mc.log_artifact(run_id, str(path), artifact_path=name or None)
+    except BaseException:
+        mc.set_terminated(run_id, status="FAILED")
+        raise
+    mc.set_terminated(run_id, status=status)
+
+
+def log_run(
+    store: Store,
+    experiment_id: str,
+    *,
+    run_name: str,
+    params: Mapping[str, str],
+    tags: Mapping[str, str],
+    metrics: Mapping[str, float],
+    artifacts: Mapping[str, Path] | None = None,
+    parent_run_id: str | None = None,
+) -> str:
+    """Log one finished run in batches; return its id. A failure marks the run FAILED."""
+    run_id = start_run(
+        store, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id
+    )
+    finish_run(store, run_id, params=params, metrics=metrics, artifacts=artifacts)
+    return run_id
+
+
+def runs_url(store: Store, experiment_id: str, host: str = "127.0.0.1", port: int = 5000) -> str:
+    """Where the runs table of an experiment is, once `ragsweep ui` serves this store."""
+    return f"http://{host}:{port}/#/experiments/{experiment_id}/runs"

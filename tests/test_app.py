@@ -1,0 +1,122 @@
+"""The Hydra app end to end on the tiny fixture: one run logged with params, tags, metrics and
+artifacts; bad input rejected with one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ragsweep.cli import main
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+BASE = [f"data.path={TINY}", "eval.split=all", "eval.traffic_weights=null"]
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    return tmp_path
+
+
+def only_run(workdir: Path):
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(f"sqlite:///{workdir / 'mlruns' / 'mlflow.db'}")
+    exp = client.get_experiment_by_name("ragsweep")
+    runs = client.search_runs([exp.experiment_id])
+    assert len(runs) == 1
+    return client, runs[0]
+
+
+def test_one_run_is_logged_with_everything_needed(workdir, capsys):
+    assert main([*BASE, "chunker=section"]) == 0
+    out = capsys.readouterr().out
+    assert "weighted" in out and "identifiers" in out
+    client, run = only_run(workdir)
+    assert run.info.status == "FINISHED"
+    params, tags, metrics = run.data.params, run.data.tags, run.data.metrics
+    assert params["chunker._target_"] == "ragsweep.chunking.SectionChunker"
+    assert params["data.path"] == str(TINY)
+    assert params["fusion.k"] == "60"
+    for tag in ("snapshot", "index_build", "labels", "split", "subset", "stage", "version"):
+        assert tags[f"ragsweep.{tag}"], tag
+    assert tags["ragsweep.stage"] == "config"
+    assert tags["ragsweep.subset"] == "all"
+    from ragsweep.dataset import load_dataset
+
+    ds = load_dataset(TINY)
+    assert tags["ragsweep.snapshot"] == ds.snapshot_hash
+    assert tags["ragsweep.labels"] == ds.labels_hash
+    for key in (
+        "recall_at_5/exclusions",
+        "ndcg_at_10/all",
+        "recall_at_5/weighted",
+        "mrr/identifiers",
+    ):
+        assert 0.0 <= metrics[key] <= 1.0, key
+    arts = {a.path for a in client.list_artifacts(run.info.run_id)}
+    assert {"config", "results", "hydra"} <= arts
+    local = Path(client.download_artifacts(run.info.run_id, "results", str(workdir)))
+    table = pd.read_csv(local / "per_question.csv")
+    assert len(table) == len(ds.questions)
+    assert {"qid", "slice", "recall@5", "nDCG@10", "ranked", "clauses"} <= set(table.columns)
+    first = json.loads(table.loc[0, "ranked"])
+    assert first and all("#" in c for c in first)
+    # the per-slice metric equals the mean of the per-question rows of that slice
+    ex = table[table["slice"] == "exclusions"]["recall@5"].mean()
+    assert metrics["recall_at_5/exclusions"] == pytest.approx(ex)
+
+
+def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
+    from ragsweep.evaluate import compose, evaluate
+
+    cfg = compose(BASE)
+    a, b = evaluate(cfg), evaluate(cfg)
+    assert a.metrics == b.metrics
+    assert a.per_question.equals(b.per_question)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "needle"),
+    [
+        (["data.path=/nonexistent/dataset"], "/nonexistent/dataset"),
+        (["embedder=word2vec"], "embedder"),
+        (["eval.measures=[recall@0]"], "recall"),
+        (["eval.k_prompt=0"], "k_prompt"),
+        (["chunker.size=0"], "chunker.size"),
+        (["data.sha256=" + "0" * 64], "sha256"),
+        (["retriever.kind=fuzzy"], "retriever.kind"),
+    ],
+)
+def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):
+    code = main([*BASE, *overrides])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert needle in err
+    assert len(err.splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert not (workdir / "mlruns" / "mlflow.db").exists()
+
+
+def test_snapshot_mismatch_shows_both_hashes(workdir, capsys):
+    from ragsweep.dataset import load_dataset
+
+    main([*BASE, "data.sha256=" + "0" * 64])
+    err = capsys.readouterr().err
+    assert "0" * 64 in err and load_dataset(TINY).snapshot_hash in err
+
+
+def test_console_script_exit_code_and_cfg_job(workdir):
+    script = Path(sys.executable).parent / "ragsweep"
+    bad = subprocess.run([str(script), "embedder=nope"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert len(bad.stderr.strip().splitlines()) == 1
+    cfg = subprocess.run([str(script), "--cfg", "job"], capture_output=True, text=True)
+    assert cfg.returncode == 0
+    assert "chunker:" in cfg.stdout and "fusion:" in cfg.stdout

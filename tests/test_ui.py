@@ -1,0 +1,83 @@
+"""`ragsweep ui` serves the store on 127.0.0.1 and shows a logged run with everything in it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ragsweep.cli import main
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as r:  # noqa: S310 (loopback only)
+        return json.loads(r.read().decode() or "{}")
+
+
+@pytest.mark.slow
+def test_ui_shows_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    assert main([f"data.path={TINY}", "eval.split=all", "eval.traffic_weights=null"]) == 0
+    port = free_port()
+    script = Path(sys.executable).parent / "ragsweep"
+    proc = subprocess.Popen(
+        [str(script), "ui", "--port", str(port)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=2) as r:  # noqa: S310
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"the UI did not come up on {base}:\n{out[-2000:]}")
+            time.sleep(0.5)
+        exps = get(f"{base}/api/2.0/mlflow/experiments/get-by-name?experiment_name=ragsweep")
+        exp_id = exps["experiment"]["experiment_id"]
+        req = urllib.request.Request(
+            f"{base}/api/2.0/mlflow/runs/search",
+            data=json.dumps({"experiment_ids": [exp_id]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310
+            runs = json.loads(r.read().decode())["runs"]
+        assert len(runs) == 1
+        data = runs[0]["data"]
+        run_id = runs[0]["info"]["run_id"]
+        assert any(p["key"] == "chunker.size" for p in data["params"])
+        assert any(t["key"] == "ragsweep.snapshot" for t in data["tags"])
+        assert any(m["key"] == "recall_at_5/exclusions" for m in data["metrics"])
+        arts = get(f"{base}/ajax-api/2.0/mlflow/artifacts/list?run_id={run_id}")
+        assert {"config", "results", "hydra"} <= {f["path"] for f in arts["files"]}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
