@@ -1,0 +1,233 @@
+"""The contract every retrieval stage obeys: ranked lists, stage protocols, and the top-k rule.
+
+Conventions (one place, shared by every stage):
+
+- A `Ranked` holds one ranked list per query as two `(n_queries, width)` arrays. Row order is the
+  ranking: column 0 is rank 1. Unused tail positions are padding (`id = -1`, `score = -inf`).
+- First-stage retrievers and fusion order by score descending, **ties by text index ascending**
+  (`top_k`). Rerankers order their head by the new score and keep the first-stage order among
+  ties (see `ragsweep.retrieval.rerank`).
+- Scores are float64 and non-increasing along a row; padding never precedes a real item; an
+  index appears at most once per row. `Ranked` checks all of this when built.
+- `allowed[q]` is an int array of the text indices query q may return (the product/version
+  filter), or None for no restriction. Filtered search equals "score everything, then drop the
+  disallowed", because every stage scores first and masks afterwards.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from ragsweep.errors import UserError
+
+#: Padding id and score of `Ranked`.
+PAD_ID = -1
+PAD_SCORE = -np.inf
+#: Upper bound on the elements of one (queries x texts) score block, to bound memory (32 MB).
+BLOCK_ELEMENTS = 1 << 22
+
+Allowed = Sequence[np.ndarray | None] | None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Ranked lists, one row per query: `ids` int64 indices into the indexed texts, -1 padded;
+    `scores` float64, -inf where padded. Validated on construction (see the module docstring)."""
+
+    ids: np.ndarray
+    scores: np.ndarray
+
+    def __post_init__(self) -> None:
+        ids, scores = self.ids, self.scores
+        if not isinstance(ids, np.ndarray) or ids.dtype != np.int64 or ids.ndim != 2:
+            raise ValueError(f"Ranked.ids must be a 2-D int64 array, got {_describe(ids)}")
+        if not isinstance(scores, np.ndarray) or scores.dtype != np.float64:
+            raise ValueError(f"Ranked.scores must be a float64 array, got {_describe(scores)}")
+        if scores.shape != ids.shape:
+            raise ValueError(f"Ranked shapes differ: ids {ids.shape}, scores {scores.shape}")
+        pad = ids == PAD_ID
+        problems = {
+            "ids below -1": ids < PAD_ID,
+            "padding without score -inf": pad & (scores != PAD_SCORE),
+            "real item with a non-finite score": ~pad & ~np.isfinite(scores),
+            "padding before a real item": pad[:, :-1] & ~pad[:, 1:],
+            "scores increasing along the row": scores[:, 1:] > scores[:, :-1],
+        }
+        sorted_ids = np.sort(ids, axis=1)
+        problems["an id twice in one row"] = (sorted_ids[:, 1:] == sorted_ids[:, :-1]) & (
+            sorted_ids[:, 1:] != PAD_ID
+        )
+        for what, bad in problems.items():
+            rows = np.flatnonzero(bad.any(axis=1))
+            if rows.size:
+                raise ValueError(f"Ranked row {int(rows[0])}: {what}")
+
+    @property
+    def n_queries(self) -> int:
+        return int(self.ids.shape[0])
+
+    @property
+    def width(self) -> int:
+        """Number of rank positions per row (real items plus padding)."""
+        return int(self.ids.shape[1])
+
+    def lengths(self) -> np.ndarray:
+        """Number of real (non-padding) items per row, int64."""
+        return (self.ids != PAD_ID).sum(axis=1).astype(np.int64)
+
+    def head(self, depth: int) -> Ranked:
+        """The first `depth` positions of every row (a view, no copy)."""
+        depth = check_depth(depth)
+        return Ranked(self.ids[:, :depth], self.scores[:, :depth])
+
+    @classmethod
+    def empty(cls, n_queries: int, width: int) -> Ranked:
+        """All padding."""
+        return cls(
+            np.full((n_queries, width), PAD_ID, dtype=np.int64),
+            np.full((n_queries, width), PAD_SCORE, dtype=np.float64),
+        )
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """A first stage: index texts once, then rank them for queries."""
+
+    def index(self, texts: Sequence[str]) -> None: ...
+
+    def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked: ...
+
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Texts to L2-normalised float32 rows; `fit` learns from the corpus (or does nothing)."""
+
+    def fit(self, texts: Sequence[str]) -> None: ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """A second stage: rescore the top `depth` candidates of each query with a costlier model."""
+
+    def rerank(
+        self, queries: Sequence[str], texts: Sequence[str], candidates: Ranked, depth: int
+    ) -> Ranked: ...
+
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+def check_depth(depth: Any, name: str = "depth", minimum: int = 1) -> int:
+    """`depth` as an int >= `minimum`, or a `UserError` naming `name`."""
+    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < minimum:
+        raise UserError(f"{name} must be an integer >= {minimum}, got {depth!r}")
+    return int(depth)
+
+
+def check_texts(texts: Sequence[str], what: str) -> list[str]:
+    """`texts` as a list of str; a bare string (a common slip) or a non-str item is refused."""
+    if isinstance(texts, str):
+        raise ValueError(f"{what} must be a sequence of strings, not one string")
+    out = list(texts)
+    for i, text in enumerate(out):
+        if not isinstance(text, str):
+            raise ValueError(f"{what}[{i}] is {type(text).__name__}, expected str")
+    return out
+
+
+def check_allowed(allowed: Allowed, n_queries: int, n_texts: int) -> list[np.ndarray | None]:
+    """Validate the per-query filter; returns one int64 array (or None) per query."""
+    if allowed is None:
+        return [None] * n_queries
+    if len(allowed) != n_queries:
+        raise ValueError(f"allowed has {len(allowed)} entries for {n_queries} queries")
+    out: list[np.ndarray | None] = []
+    for q, a in enumerate(allowed):
+        if a is None:
+            out.append(None)
+            continue
+        arr = np.asarray(a)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+            raise ValueError(f"allowed[{q}] must be a 1-D integer array, got {_describe(arr)}")
+        arr = arr.astype(np.int64, copy=False)
+        if arr.size and (arr.min() < 0 or arr.max() >= n_texts):
+            raise ValueError(f"allowed[{q}] holds indices outside [0, {n_texts})")
+        out.append(arr)
+    return out
+
+
+def mask_disallowed(scores: np.ndarray, allowed: Sequence[np.ndarray | None]) -> None:
+    """Set, in place, the score of every text row q may not return to -inf."""
+    for q, a in enumerate(allowed):
+        if a is not None:
+            keep = np.zeros(scores.shape[1], dtype=bool)
+            keep[a] = True
+            scores[q, ~keep] = PAD_SCORE
+
+
+def query_blocks(n_queries: int, n_texts: int) -> list[slice]:
+    """Consecutive query slices whose (queries x texts) score block stays under BLOCK_ELEMENTS."""
+    rows = max(1, BLOCK_ELEMENTS // max(1, n_texts))
+    return [slice(s, min(s + rows, n_queries)) for s in range(0, n_queries, rows)]
+
+
+def top_k(scores: np.ndarray, depth: int) -> Ranked:
+    """Per row of `scores` (queries x texts, float64, -inf = not a candidate), the `depth` best
+    texts by score descending, ties by text index ascending; short rows are padded.
+
+    Exact and deterministic: `argpartition` finds the depth-th best value, every text above it
+    is kept, and the tied texts at that value are taken in index order.
+    """
+    depth = check_depth(depth)
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 2:
+        raise ValueError(f"scores must be 2-D (queries x texts), got shape {scores.shape}")
+    if np.isnan(scores).any():
+        raise ValueError("scores contain NaN")
+    n_q, n = scores.shape
+    if depth < n:
+        part = np.argpartition(-scores, depth - 1, axis=1)
+        kth = np.take_along_axis(scores, part[:, depth - 1 : depth], axis=1)
+        above = scores > kth
+        tied = scores == kth
+        room = depth - above.sum(axis=1, keepdims=True)
+        chosen = above | (tied & (np.cumsum(tied, axis=1) <= room))
+        cols = np.nonzero(chosen)[1].reshape(n_q, depth)  # ascending index within each row
+    else:
+        cols = np.broadcast_to(np.arange(n, dtype=np.int64), (n_q, n))
+    vals = np.take_along_axis(scores, cols, axis=1)
+    order = np.argsort(-vals, axis=1, kind="stable")
+    ids = np.take_along_axis(cols, order, axis=1).astype(np.int64)
+    vals = np.take_along_axis(vals, order, axis=1)
+    pad = vals == PAD_SCORE
+    ids[pad] = PAD_ID
+    if depth > n:
+        ids = np.pad(ids, ((0, 0), (0, depth - n)), constant_values=PAD_ID)
+        vals = np.pad(vals, ((0, 0), (0, depth - n)), constant_values=PAD_SCORE)
+    return Ranked(np.ascontiguousarray(ids), np.ascontiguousarray(vals))
+
+
+def concat_rows(parts: Sequence[Ranked], width: int) -> Ranked:
+    """Stack per-block results (same width) into one `Ranked`; an empty list gives 0 rows."""
+    if not parts:
+        return Ranked.empty(0, width)
+    return Ranked(
+        np.concatenate([p.ids for p in parts], axis=0),
+        np.concatenate([p.scores for p in parts], axis=0),
+    )
+
+
+def _describe(x: Any) -> str:
+    if isinstance(x, np.ndarray):
+        return f"{x.dtype} array of shape {x.shape}"
+    return type(x).__name__

@@ -1,0 +1,275 @@
+"""BM25 first stage on bm25s, with a tokenizer that keeps identifiers matchable.
+
+bm25s' default tokenizer (`\\b\\w\\w+\\b`) splits `HM-PW-2025/01` into `hm pw 2025 01`, drops the
+clause number `5.3` entirely (both parts are one character) and turns `£1,500` into `500`.
+Identifier questions quote exactly such strings, so `Tokenizer` keeps a code whole *and* emits its
+parts (see its docstring). bm25s builds the index (its per-term, per-text BM25 weights); scoring
+is a sparse matrix product done here, so filtering, candidates and tie order follow
+`ragsweep.retrieval.base`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib.metadata import version
+from typing import Any
+
+import bm25s
+import numpy as np
+import scipy.sparse as sp
+import Stemmer
+from bm25s.tokenization import _infer_stopwords
+
+from ragsweep.errors import UserError
+from ragsweep.retrieval.base import (
+    PAD_SCORE,
+    Allowed,
+    Ranked,
+    check_allowed,
+    check_depth,
+    check_texts,
+    concat_rows,
+    mask_disallowed,
+    query_blocks,
+    top_k,
+)
+
+#: bm25s scoring variants accepted by `BM25Retriever(method=...)`.
+METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+#: Stop-word list names accepted by `Tokenizer(stopwords=...)` (bm25s' lists).
+STOPWORD_LISTS = (
+    "en", "english", "en_plus", "english_plus", "de", "german", "nl", "dutch", "fr", "french",
+    "es", "spanish", "pt", "portuguese", "it", "italian", "ru", "russian", "sv", "swedish",
+    "no", "norwegian", "zh", "chinese", "tr", "turkish", "ko", "korean", "da", "danish",
+)  # fmt: skip
+#: Bumped whenever `Tokenizer` would emit different tokens for the same text.
+TOKENIZER_VERSION = 1
+
+# A word, or a compound of words joined by - / . without spaces ("HM-PW-2025/01", "5.3", "e.g").
+_WORD = re.compile(r"\w+(?:[-/.]\w+)*")
+_PART = re.compile(r"\w+")
+# A thousands separator: "1,500" -> "1500" so a question writing 1500 matches a wording's 1,500.
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DIGIT = re.compile(r"\d")
+
+
+class Tokenizer:
+    """Lower-cased tokens for BM25: stop words removed, plain words stemmed, codes kept whole.
+
+    Rules, applied to each maximal run of word characters joined by `-`, `/` or `.`:
+    - a run holding a digit (`HM-PW-2025/01`, `END-HM-07`, `5.3`) is emitted whole and unstemmed,
+      followed by its parts (`hm`, `pw`, `2025`, `01`), so a question quoting the code matches it
+      exactly and one quoting a part still matches;
+    - other runs (`wear-and-tear`, `e.g`) are emitted as their parts only, as bm25s would;
+    - a part is kept if it has 2+ characters or is a number (`5 days`), and dropped if it is a
+      stop word; parts without digits are stemmed (PyStemmer), parts with digits never are.
+    Thousands separators between digits are removed first (`£1,500` -> `1500`).
+    """
+
+    def __init__(self, stemmer: str | None = "english", stopwords: str | None = "en") -> None:
+        if stemmer is not None and stemmer not in Stemmer.algorithms():
+            raise UserError(
+                f"BM25 stemmer {stemmer!r} is unknown; use null or one of "
+                f"{', '.join(sorted(Stemmer.algorithms()))}"
+            )
+        if stopwords is not None and stopwords not in STOPWORD_LISTS:
+            raise UserError(
+                f"BM25 stopwords {stopwords!r} is unknown; use null or one of "
+                f"{', '.join(STOPWORD_LISTS)}"
+            )
+        self.stemmer = stemmer
+        self.stopwords = stopwords
+        self._stop = frozenset(_infer_stopwords(stopwords)) if stopwords else frozenset()
+        self._stem = Stemmer.Stemmer(stemmer).stemWord if stemmer else None
+
+    def __reduce__(self) -> tuple[type[Tokenizer], tuple[str | None, str | None]]:
+        # PyStemmer's stemmer does not pickle; rebuild it from the names (indexes get cached).
+        return (Tokenizer, (self.stemmer, self.stopwords))
+
+    def __call__(self, text: str) -> list[str]:
+        """The tokens of `text`, in text order (a code's whole form precedes its parts)."""
+        return [token for token, _ in self.with_positions(text)]
+
+    def with_positions(self, text: str) -> list[tuple[str, int]]:
+        """(token, word position) pairs; a code's whole form and its parts share one position.
+
+        Positions count the runs of `text` (stop words included), so they measure distance in
+        the original wording, which is what proximity scoring needs.
+        """
+        out: list[tuple[str, int]] = []
+        for pos, match in enumerate(_WORD.finditer(_THOUSANDS.sub("", text).lower())):
+            run = match.group()
+            parts = _PART.findall(run)
+            if len(parts) > 1 and _DIGIT.search(run):
+                out.append((run, pos))
+            for part in parts:
+                token = self._token(part)
+                if token:
+                    out.append((token, pos))
+        return out
+
+    def _token(self, part: str) -> str | None:
+        if len(part) < 2 and not part.isdigit():
+            return None
+        if part in self._stop:
+            return None
+        if self._stem is None or _DIGIT.search(part):
+            return part
+        return self._stem(part)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "tokenizer": "ragsweep.codes",
+            "tokenizer_version": TOKENIZER_VERSION,
+            "stemmer": self.stemmer,
+            "stopwords": self.stopwords,
+            "PyStemmer": version("PyStemmer"),
+        }
+
+
+@lru_cache(maxsize=8)
+def cached_tokenizer(stemmer: str | None, stopwords: str | None) -> Tokenizer:
+    """A shared `Tokenizer` (they are stateless after construction)."""
+    return Tokenizer(stemmer, stopwords)
+
+
+class BM25Retriever:
+    """Okapi BM25 over `Tokenizer` tokens; bm25s computes the per-term weights.
+
+    `k1` (term-frequency saturation, >= 0) and `b` (length normalisation, 0..1) as in Lucene;
+    `method` is bm25s' variant (`lucene` default; `bm25l`/`bm25+` add bm25s' delta=0.5 term for
+    absent terms). A repeated query term counts once per occurrence, as in bm25s and Lucene.
+    Candidates are the texts holding at least one query token: a query with no known token, or
+    an empty one, returns only padding. Scores are float64 (index built in float64).
+    """
+
+    def __init__(
+        self,
+        k1: float = 1.5,
+        b: float = 0.75,
+        method: str = "lucene",
+        stemmer: str | None = "english",
+        stopwords: str | None = "en",
+    ) -> None:
+        if isinstance(k1, bool) or not isinstance(k1, int | float) or not 0 <= k1 < float("inf"):
+            raise UserError(f"BM25 k1 must be a finite number >= 0, got {k1!r}")
+        if isinstance(b, bool) or not isinstance(b, int | float) or not 0 <= b <= 1:
+            raise UserError(f"BM25 b must be a number in [0, 1], got {b!r}")
+        if method not in METHODS:
+            raise UserError(f"BM25 method {method!r} is unknown; use one of {', '.join(METHODS)}")
+        self.k1 = float(k1)
+        self.b = float(b)
+        self.method = method
+        self.tokenizer = cached_tokenizer(stemmer, stopwords)
+        self._vocab: dict[str, int] | None = None
+        self._weights: sp.csr_matrix | None = None  # (vocab x texts) BM25 weight per occurrence
+        self._absent: np.ndarray | None = None  # bm25l/bm25+ score of a term a text lacks
+        self._n_texts = 0
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Tokenize `texts` and build the BM25 index (replaces any previous index)."""
+        texts = check_texts(texts, "texts")
+        if not texts:
+            raise UserError("BM25: nothing to index (no texts)")
+        tokens = [self.tokenizer(t) for t in texts]
+        vocab = {tok: i for i, tok in enumerate(sorted({t for doc in tokens for t in doc}))}
+        self._n_texts = len(texts)
+        self._vocab = vocab
+        if not vocab:  # no text holds a single token: every query finds nothing
+            self._weights = sp.csr_matrix((0, len(texts)), dtype=np.float64)
+            self._absent = None
+            return
+        model = bm25s.BM25(
+            k1=self.k1, b=self.b, method=self.method, dtype="float64", int_dtype="int64"
+        )
+        ids = [[vocab[t] for t in doc] for doc in tokens]
+        model.index((ids, vocab), create_empty_token=False, show_progress=False)
+        s = model.scores  # CSC of (texts x vocab) == CSR of (vocab x texts)
+        shape = (len(vocab), s["num_docs"])
+        indices = np.asarray(s["indices"], dtype=np.int64)
+        indptr = np.asarray(s["indptr"], dtype=np.int64)
+        data = np.asarray(s["data"], dtype=np.float64)
+        self._weights = sp.csr_matrix((data, indices, indptr), shape=shape)
+        absent = getattr(model, "nonoccurrence_array", None)
+        self._absent = None if absent is None else np.asarray(absent, dtype=np.float64)
+
+    def query_matrix(self, queries: Sequence[str]) -> sp.csr_matrix:
+        """(queries x vocab) counts of each indexed token in each query (unknown tokens dropped)."""
+        if self._vocab is None:
+            raise RuntimeError("BM25Retriever.search called before index")
+        rows: list[int] = []
+        cols: list[int] = []
+        for q, text in enumerate(queries):
+            for tok in self.tokenizer(text):
+                j = self._vocab.get(tok)
+                if j is not None:
+                    rows.append(q)
+                    cols.append(j)
+        data = np.ones(len(rows), dtype=np.float64)
+        m = sp.csr_matrix((data, (rows, cols)), shape=(len(queries), len(self._vocab)))
+        m.sum_duplicates()
+        m.sort_indices()
+        return m
+
+    def scores(self, queries: Sequence[str]) -> np.ndarray:
+        """Dense (queries x texts) BM25 scores, -inf for texts that hold no query token."""
+        queries = check_texts(queries, "queries")
+        return self._block_scores(self.query_matrix(queries), self._presence())
+
+    def score_ids(self, queries: Sequence[str], ids: np.ndarray) -> np.ndarray:
+        """BM25 score of text `ids[q, j]` for query q, shaped like `ids`; -inf where the id is
+        -1 (padding) or the text holds no query token. Memory stays bounded by blocks."""
+        queries = check_texts(queries, "queries")
+        ids = np.asarray(ids, dtype=np.int64)
+        if ids.ndim != 2 or len(ids) != len(queries):
+            raise ValueError(f"ids must be (n_queries, m), got shape {ids.shape}")
+        q = self.query_matrix(queries)
+        present = self._presence()
+        out = np.full(ids.shape, PAD_SCORE)
+        for block in query_blocks(len(queries), self._n_texts):
+            s = self._block_scores(q[block], present)
+            rows = ids[block]
+            got = np.take_along_axis(s, np.where(rows == -1, 0, rows), axis=1)
+            out[block] = np.where(rows == -1, PAD_SCORE, got)
+        return out
+
+    def _presence(self) -> sp.csr_matrix:
+        """The index's pattern with 1.0 where a term occurs (to find texts holding a token)."""
+        w = self._weights
+        return sp.csr_matrix((np.ones_like(w.data), w.indices, w.indptr), shape=w.shape)
+
+    def _block_scores(self, q: sp.csr_matrix, present: sp.csr_matrix) -> np.ndarray:
+        # Each score sums its query's terms in term-id order, whatever else is in the block, so a
+        # query's scores do not depend on which queries share its batch.
+        scores = (q @ self._weights).toarray()
+        if self._absent is not None:
+            scores += (q @ self._absent)[:, None]
+        hit = (q @ present).toarray() > 0
+        scores[~hit] = PAD_SCORE
+        return scores
+
+    def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
+        """Top `depth` texts per query, score descending, ties by text index ascending."""
+        queries = check_texts(queries, "queries")
+        depth = check_depth(depth)
+        q = self.query_matrix(queries)
+        allowed_list = check_allowed(allowed, len(queries), self._n_texts)
+        present = self._presence()
+        parts = []
+        for block in query_blocks(len(queries), self._n_texts):
+            s = self._block_scores(q[block], present)
+            mask_disallowed(s, allowed_list[block])
+            parts.append(top_k(s, depth))
+        return concat_rows(parts, depth)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "retriever": "bm25",
+            "k1": self.k1,
+            "b": self.b,
+            "method": self.method,
+            **self.tokenizer.fingerprint(),
+            "bm25s": version("bm25s"),
+        }

