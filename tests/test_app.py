@@ -14,7 +14,7 @@ import pytest
 from ragsweep.cli import main
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
-BASE = [f"data.path={TINY}", "eval.split=all", "eval.traffic_weights=null"]
+BASE = [f"data.path={TINY}", "data.sha256=null", "eval.split=all", "eval.traffic_weights=null"]
 
 
 @pytest.fixture
@@ -120,3 +120,12 @@ def test_console_script_exit_code_and_cfg_job(workdir):
     cfg = subprocess.run([str(script), "--cfg", "job"], capture_output=True, text=True)
     assert cfg.returncode == 0
     assert "chunker:" in cfg.stdout and "fusion:" in cfg.stdout
+
+
+def test_default_config_pins_the_built_in_sample():
+    from ragsweep.dataset import load_dataset
+    from ragsweep.evaluate import compose
+
+    cfg = compose([])
+    assert cfg.data.path is None
+    assert cfg.data.sha256 == load_dataset().snapshot_hash

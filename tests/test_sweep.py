@@ -16,7 +16,7 @@ import pytest
 from ragsweep.cli import main
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
-TOY = [f"data.path={TINY}", "eval.split=all", "eval.traffic_weights=null"]
+TOY = [f"data.path={TINY}", "data.sha256=null", "eval.split=all", "eval.traffic_weights=null"]
 SWEEPS = sorted(
     p.stem for p in (Path(__file__).parents[1] / "src/ragsweep/conf/sweep").glob("*.yaml")
 )

@@ -15,7 +15,9 @@ from ragsweep.errors import UserError
 
 #: verb -> module holding `main(argv: list[str]) -> int`
 VERBS: dict[str, str] = {
+    "compare": "ragsweep.commands.compare",
     "data": "ragsweep.commands.data",
+    "report": "ragsweep.commands.report",
     "score": "ragsweep.commands.score",
     "ui": "ragsweep.commands.ui",
 }
