@@ -14,7 +14,7 @@ import pytest
 from ragsweep.cli import main
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
-BASE = [f"data.path={TINY}", "data.sha256=null", "eval.split=all", "eval.traffic_weights=null"]
+BASE = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
 
 
 @pytest.fixture
@@ -92,6 +92,7 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["chunker.size=0"], "chunker.size"),
         (["data.sha256=" + "0" * 64], "sha256"),
         (["retriever.kind=fuzzy"], "retriever.kind"),
+        (["data.split.heldout=0.25", "eval.split=heldout"], "ragsweep confirm"),
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):

@@ -143,7 +143,10 @@ def test_tiny_loads_with_the_values_in_its_files() -> None:
 
     assert ds.slices == tuple(meta["slices"])
     assert [d.doc_id for d in ds.documents] == [
-        "home@2024", "home@2025", "motor@2024", "motor@2025"
+        "home@2024",
+        "home@2025",
+        "motor@2024",
+        "motor@2025",
     ]
     assert list(ds.questions["qid"]) == [q["qid"] for q in questions]  # file order
     assert list(ds.labels["clause_id"]) == [
@@ -189,14 +192,22 @@ def test_clause_id_form() -> None:
 
 def test_render_layout_and_spans() -> None:
     parts = [
-        {"number": "1", "title": "Cover", "clauses": [
-            {"section": "1.1", "heading": "Fire", "text": "We pay for fire."},
-            {"section": "1.2", "heading": "Flood", "text": "We pay for flood.\nNot storms."},
-        ]},
+        {
+            "number": "1",
+            "title": "Cover",
+            "clauses": [
+                {"section": "1.1", "heading": "Fire", "text": "We pay for fire."},
+                {"section": "1.2", "heading": "Flood", "text": "We pay for flood.\nNot storms."},
+            ],
+        },
         {"number": "2", "title": "Empty part", "clauses": []},
-        {"number": "3", "title": "Claims", "clauses": [
-            {"section": "3.1", "heading": "Call", "text": "Call us."},
-        ]},
+        {
+            "number": "3",
+            "title": "Claims",
+            "clauses": [
+                {"section": "3.1", "heading": "Call", "text": "Call us."},
+            ],
+        },
     ]
     text, spans = render("T", parts)
     assert text == (
@@ -219,9 +230,17 @@ def test_render_layout_and_spans() -> None:
 
 
 def test_render_spans_count_code_points_not_bytes() -> None:
-    text, spans = render("Ü", [{"number": "1", "title": "É", "clauses": [
-        {"section": "1.1", "heading": "£", "text": "€5"}]}])
-    (s, e), = spans
+    text, spans = render(
+        "Ü",
+        [
+            {
+                "number": "1",
+                "title": "É",
+                "clauses": [{"section": "1.1", "heading": "£", "text": "€5"}],
+            }
+        ],
+    )
+    ((s, e),) = spans
     assert text[s:e] == "1.1 £\n€5"
     assert s == len("Ü\n\n1. É\n\n")
 
@@ -305,8 +324,9 @@ def test_statistics_match_an_independent_count() -> None:
         for s in ("limits", "exclusions", "procedures", "definitions", "identifiers")
     }
     assert list(stats["questions_per_slice"]) == list(load_dataset(TINY).slices)  # report order
-    assert stats["questions_per_subset"] == {s: sum(q["subset"] == s for q in questions)
-                                             for s in SUBSETS}
+    assert stats["questions_per_subset"] == {
+        s: sum(q["subset"] == s for q in questions) for s in SUBSETS
+    }
     assert stats["multi_relevant_questions"] == sum(n >= 2 for n in relevant_per_q.values()) == 2
     assert stats["labels_per_grade"] == {
         str(g): sum(lab["grade"] == g for lab in labels) for g in (0, 1, 2)
@@ -359,8 +379,10 @@ def test_check_table_lists_every_statistic(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["data", "check", str(TINY)]) == 0
     out = capsys.readouterr().out
     stats = check_dataset(TINY)
-    rows = dict(line.split(None, 1) if " " in line.strip() else (line.strip(), "")
-                for line in out.splitlines())
+    rows = dict(
+        line.split(None, 1) if " " in line.strip() else (line.strip(), "")
+        for line in out.splitlines()
+    )
     top = [line.split(None, 1)[0] for line in out.splitlines() if not line.startswith(" ")]
     assert top == list(stats)
     assert rows["questions"] == "10"
@@ -428,167 +450,544 @@ ERRORS: list[Case] = [
     # files and folders
     ("missing dataset.json", remove("dataset.json"), "dataset.json", None, None, "is missing"),
     ("missing corpus", remove("corpus"), "corpus", None, None, "is missing"),
-    ("empty corpus", then(remove("corpus"), lambda root: (root / "corpus").mkdir()), "corpus",
-     None, None, "holds no wording"),
+    (
+        "empty corpus",
+        then(remove("corpus"), lambda root: (root / "corpus").mkdir()),
+        "corpus",
+        None,
+        None,
+        "holds no wording",
+    ),
     ("missing questions", remove("questions.jsonl"), "questions.jsonl", None, None, "is missing"),
     ("missing labels", remove("labels.jsonl"), "labels.jsonl", None, None, "is missing"),
-    ("misnamed labels", lambda root: (root / "labels.jsonl").rename(root / "label.jsonl"),
-     "labels.jsonl", None, None, "is missing; a dataset folder needs it (the graded labels); "
-     "rename 'label.jsonl' if that is it"),
-    ("stray corpus file", write_file("corpus/notes.txt", b"x"), "corpus/notes.txt", None, None,
-     "<document>@<version>.json"),
-    ("corpus subfolder", write_file("corpus/old/home@2023.json", b"{}"), "corpus/old", None, None,
-     "is a folder"),
-    ("misnamed top file", write_file("label.jsonl", b""), "label.jsonl", None, None,
-     "did you mean 'labels.jsonl'"),
-    ("unknown review file", write_file("review/reviewer3.jsonl", b""), "review/reviewer3.jsonl",
-     None, None, "review/ holds only"),
+    (
+        "misnamed labels",
+        lambda root: (root / "labels.jsonl").rename(root / "label.jsonl"),
+        "labels.jsonl",
+        None,
+        None,
+        "is missing; a dataset folder needs it (the graded labels); "
+        "rename 'label.jsonl' if that is it",
+    ),
+    (
+        "stray corpus file",
+        write_file("corpus/notes.txt", b"x"),
+        "corpus/notes.txt",
+        None,
+        None,
+        "<document>@<version>.json",
+    ),
+    (
+        "corpus subfolder",
+        write_file("corpus/old/home@2023.json", b"{}"),
+        "corpus/old",
+        None,
+        None,
+        "is a folder",
+    ),
+    (
+        "misnamed top file",
+        write_file("label.jsonl", b""),
+        "label.jsonl",
+        None,
+        None,
+        "did you mean 'labels.jsonl'",
+    ),
+    (
+        "unknown review file",
+        write_file("review/reviewer3.jsonl", b""),
+        "review/reviewer3.jsonl",
+        None,
+        None,
+        "review/ holds only",
+    ),
     # JSON syntax
-    ("invalid JSON line", set_line("labels.jsonl", 3, '{"qid": "q02",'), "labels.jsonl", 3, None,
-     "invalid JSON"),
-    ("invalid JSON file", write_file("dataset.json", b'{\n  "name": "x",\n}\n'), "dataset.json",
-     None, None, "invalid JSON at line 3"),
-    ("blank line", set_line("questions.jsonl", 11, "\n"), "questions.jsonl", 11, None,
-     "blank line"),
-    ("not an object", set_line("labels.jsonl", 2, "[1, 2]"), "labels.jsonl", 2, None,
-     "expected one JSON object per line"),
-    ("duplicate key", set_line("labels.jsonl", 1, '{"qid": "q01", "qid": "q02", "document": '
-                               '"home", "section": "2.1", "version": "2025", "grade": 2}'),
-     "labels.jsonl", 1, None, "'qid' appears twice"),
-    ("NaN", set_line("labels.jsonl", 1, '{"qid": "q01", "document": "home", "section": "2.1", '
-                     '"version": "2025", "grade": NaN}'), "labels.jsonl", 1, None, "NaN"),
-    ("not UTF-8", write_file("questions.jsonl", b'{"qid": "q\xe901"}\n'), "questions.jsonl", None,
-     None, "not UTF-8"),
+    (
+        "invalid JSON line",
+        set_line("labels.jsonl", 3, '{"qid": "q02",'),
+        "labels.jsonl",
+        3,
+        None,
+        "invalid JSON",
+    ),
+    (
+        "invalid JSON file",
+        write_file("dataset.json", b'{\n  "name": "x",\n}\n'),
+        "dataset.json",
+        None,
+        None,
+        "invalid JSON at line 3",
+    ),
+    (
+        "blank line",
+        set_line("questions.jsonl", 11, "\n"),
+        "questions.jsonl",
+        11,
+        None,
+        "blank line",
+    ),
+    (
+        "not an object",
+        set_line("labels.jsonl", 2, "[1, 2]"),
+        "labels.jsonl",
+        2,
+        None,
+        "expected one JSON object per line",
+    ),
+    (
+        "duplicate key",
+        set_line(
+            "labels.jsonl",
+            1,
+            '{"qid": "q01", "qid": "q02", "document": '
+            '"home", "section": "2.1", "version": "2025", "grade": 2}',
+        ),
+        "labels.jsonl",
+        1,
+        None,
+        "'qid' appears twice",
+    ),
+    (
+        "NaN",
+        set_line(
+            "labels.jsonl",
+            1,
+            '{"qid": "q01", "document": "home", "section": "2.1", "version": "2025", "grade": NaN}',
+        ),
+        "labels.jsonl",
+        1,
+        None,
+        "NaN",
+    ),
+    (
+        "not UTF-8",
+        write_file("questions.jsonl", b'{"qid": "q\xe901"}\n'),
+        "questions.jsonl",
+        None,
+        None,
+        "not UTF-8",
+    ),
     # fields
-    ("missing field", edit_line("questions.jsonl", 4, lambda q: q.pop("subset")),
-     "questions.jsonl", 4, "subset", "missing"),
-    ("unknown field", edit_line("labels.jsonl", 2, lambda r: r.update(grdae=1)), "labels.jsonl", 2,
-     "grdae", "did you mean 'grade'"),
-    ("ill-typed field", edit_line("questions.jsonl", 1, lambda q: q.update(product=5)),
-     "questions.jsonl", 1, "product", "expected a string or null, got a number (5)"),
-    ("null not allowed", edit_line("questions.jsonl", 1, lambda q: q.update(text=None)),
-     "questions.jsonl", 1, "text", "expected a string, got null"),
-    ("empty question text", edit_line("questions.jsonl", 2, lambda q: q.update(text="  ")),
-     "questions.jsonl", 2, "text", "is empty"),
-    ("qid with space", edit_line("questions.jsonl", 2, lambda q: q.update(qid="q 02")),
-     "questions.jsonl", 2, "qid", "not a valid question id"),
+    (
+        "missing field",
+        edit_line("questions.jsonl", 4, lambda q: q.pop("subset")),
+        "questions.jsonl",
+        4,
+        "subset",
+        "missing",
+    ),
+    (
+        "unknown field",
+        edit_line("labels.jsonl", 2, lambda r: r.update(grdae=1)),
+        "labels.jsonl",
+        2,
+        "grdae",
+        "did you mean 'grade'",
+    ),
+    (
+        "ill-typed field",
+        edit_line("questions.jsonl", 1, lambda q: q.update(product=5)),
+        "questions.jsonl",
+        1,
+        "product",
+        "expected a string or null, got a number (5)",
+    ),
+    (
+        "null not allowed",
+        edit_line("questions.jsonl", 1, lambda q: q.update(text=None)),
+        "questions.jsonl",
+        1,
+        "text",
+        "expected a string, got null",
+    ),
+    (
+        "empty question text",
+        edit_line("questions.jsonl", 2, lambda q: q.update(text="  ")),
+        "questions.jsonl",
+        2,
+        "text",
+        "is empty",
+    ),
+    (
+        "qid with space",
+        edit_line("questions.jsonl", 2, lambda q: q.update(qid="q 02")),
+        "questions.jsonl",
+        2,
+        "qid",
+        "not a valid question id",
+    ),
     # dataset.json
-    ("unknown schema_version", edit_json("dataset.json", lambda m: m.update(schema_version=2)),
-     "dataset.json", None, "schema_version", "unknown schema version 2"),
-    ("schema_version missing", edit_json("dataset.json", lambda m: m.pop("schema_version")),
-     "dataset.json", None, "schema_version", "missing"),
-    ("dataset.json unknown field", edit_json("dataset.json", lambda m: m.update(slice=[])),
-     "dataset.json", None, "slice", "did you mean 'slices'"),
-    ("duplicate slice", edit_json("dataset.json", lambda m: m["slices"].append("limits")),
-     "dataset.json", None, "slices[5]", "listed twice"),
-    ("generator without seed", edit_json("dataset.json", lambda m: m.update(
-        generator={"name": "g", "version": "1"})), "dataset.json", None, "generator.seed",
-     "missing"),
+    (
+        "unknown schema_version",
+        edit_json("dataset.json", lambda m: m.update(schema_version=2)),
+        "dataset.json",
+        None,
+        "schema_version",
+        "unknown schema version 2",
+    ),
+    (
+        "schema_version missing",
+        edit_json("dataset.json", lambda m: m.pop("schema_version")),
+        "dataset.json",
+        None,
+        "schema_version",
+        "missing",
+    ),
+    (
+        "dataset.json unknown field",
+        edit_json("dataset.json", lambda m: m.update(slice=[])),
+        "dataset.json",
+        None,
+        "slice",
+        "did you mean 'slices'",
+    ),
+    (
+        "duplicate slice",
+        edit_json("dataset.json", lambda m: m["slices"].append("limits")),
+        "dataset.json",
+        None,
+        "slices[5]",
+        "listed twice",
+    ),
+    (
+        "generator without seed",
+        edit_json("dataset.json", lambda m: m.update(generator={"name": "g", "version": "1"})),
+        "dataset.json",
+        None,
+        "generator.seed",
+        "missing",
+    ),
     # corpus
-    ("document vs file name", edit_json("corpus/home@2025.json", lambda d: d.update(
-        document="house")), "corpus/home@2025.json", None, "document",
-     "does not match the file name home@2025.json"),
-    ("version vs file name", edit_json("corpus/home@2025.json", lambda d: d.update(
-        version="2026")), "corpus/home@2025.json", None, "version", "does not match"),
-    ("duplicate section", edit_json("corpus/home@2025.json", lambda d: d["parts"][2]["clauses"][1]
-                                    .update(section="3.1")),
-     "corpus/home@2025.json", None, "parts[2].clauses[1].section",
-     "section '3.1' appears twice (first at parts[2].clauses[0])"),
-    ("unknown part kind", edit_json("corpus/motor@2024.json", lambda d: d["parts"][2].update(
-        kind="exclusion")), "corpus/motor@2024.json", None, "parts[2].kind",
-     "did you mean 'exclusions'"),
-    ("clause missing text", edit_json("corpus/motor@2024.json", lambda d: d["parts"][0][
-        "clauses"][0].pop("text")), "corpus/motor@2024.json", None, "parts[0].clauses[0].text",
-     "missing"),
-    ("section with space", edit_json("corpus/motor@2024.json", lambda d: d["parts"][0][
-        "clauses"][0].update(section="1 1")), "corpus/motor@2024.json", None,
-     "parts[0].clauses[0].section", "not a valid section"),
+    (
+        "document vs file name",
+        edit_json("corpus/home@2025.json", lambda d: d.update(document="house")),
+        "corpus/home@2025.json",
+        None,
+        "document",
+        "does not match the file name home@2025.json",
+    ),
+    (
+        "version vs file name",
+        edit_json("corpus/home@2025.json", lambda d: d.update(version="2026")),
+        "corpus/home@2025.json",
+        None,
+        "version",
+        "does not match",
+    ),
+    (
+        "duplicate section",
+        edit_json(
+            "corpus/home@2025.json", lambda d: d["parts"][2]["clauses"][1].update(section="3.1")
+        ),
+        "corpus/home@2025.json",
+        None,
+        "parts[2].clauses[1].section",
+        "section '3.1' appears twice (first at parts[2].clauses[0])",
+    ),
+    (
+        "unknown part kind",
+        edit_json("corpus/motor@2024.json", lambda d: d["parts"][2].update(kind="exclusion")),
+        "corpus/motor@2024.json",
+        None,
+        "parts[2].kind",
+        "did you mean 'exclusions'",
+    ),
+    (
+        "clause missing text",
+        edit_json("corpus/motor@2024.json", lambda d: d["parts"][0]["clauses"][0].pop("text")),
+        "corpus/motor@2024.json",
+        None,
+        "parts[0].clauses[0].text",
+        "missing",
+    ),
+    (
+        "section with space",
+        edit_json(
+            "corpus/motor@2024.json", lambda d: d["parts"][0]["clauses"][0].update(section="1 1")
+        ),
+        "corpus/motor@2024.json",
+        None,
+        "parts[0].clauses[0].section",
+        "not a valid section",
+    ),
     # questions
-    ("duplicate qid", edit_line("questions.jsonl", 2, lambda q: q.update(qid="q01")),
-     "questions.jsonl", 2, "qid", "duplicate qid 'q01' (first on line 1)"),
-    ("unknown slice", edit_line("questions.jsonl", 3, lambda q: q.update(slice="exclusion")),
-     "questions.jsonl", 3, "slice", "unknown slice 'exclusion'; did you mean 'exclusions'"),
-    ("question version missing", edit_line("questions.jsonl", 5, lambda q: q.update(
-        version="2023")), "questions.jsonl", 5, "version",
-     "no wording of product 'home' has version '2023'"),
-    ("question product unknown", edit_line("questions.jsonl", 5, lambda q: q.update(
-        product="hme")), "questions.jsonl", 5, "product", "did you mean 'home'"),
-    ("bad subset", edit_line("questions.jsonl", 6, lambda q: q.update(subset="frozen")),
-     "questions.jsonl", 6, "subset", "use 'core'"),
-    ("bad date", edit_line("questions.jsonl", 7, lambda q: q.update(added="2025-13-01")),
-     "questions.jsonl", 7, "added", "YYYY-MM-DD"),
-    ("date in other format", edit_line("questions.jsonl", 7, lambda q: q.update(
-        added="31/12/2025")),
-     "questions.jsonl", 7, "added", "YYYY-MM-DD"),
+    (
+        "duplicate qid",
+        edit_line("questions.jsonl", 2, lambda q: q.update(qid="q01")),
+        "questions.jsonl",
+        2,
+        "qid",
+        "duplicate qid 'q01' (first on line 1)",
+    ),
+    (
+        "unknown slice",
+        edit_line("questions.jsonl", 3, lambda q: q.update(slice="exclusion")),
+        "questions.jsonl",
+        3,
+        "slice",
+        "unknown slice 'exclusion'; did you mean 'exclusions'",
+    ),
+    (
+        "question version missing",
+        edit_line("questions.jsonl", 5, lambda q: q.update(version="2023")),
+        "questions.jsonl",
+        5,
+        "version",
+        "no wording of product 'home' has version '2023'",
+    ),
+    (
+        "question product unknown",
+        edit_line("questions.jsonl", 5, lambda q: q.update(product="hme")),
+        "questions.jsonl",
+        5,
+        "product",
+        "did you mean 'home'",
+    ),
+    (
+        "bad subset",
+        edit_line("questions.jsonl", 6, lambda q: q.update(subset="frozen")),
+        "questions.jsonl",
+        6,
+        "subset",
+        "use 'core'",
+    ),
+    (
+        "bad date",
+        edit_line("questions.jsonl", 7, lambda q: q.update(added="2025-13-01")),
+        "questions.jsonl",
+        7,
+        "added",
+        "YYYY-MM-DD",
+    ),
+    (
+        "date in other format",
+        edit_line("questions.jsonl", 7, lambda q: q.update(added="31/12/2025")),
+        "questions.jsonl",
+        7,
+        "added",
+        "YYYY-MM-DD",
+    ),
     # labels
-    ("grade 3", edit_line("labels.jsonl", 4, lambda r: r.update(grade=3)), "labels.jsonl", 4,
-     "grade", "grade 3 is outside {0, 1, 2}"),
-    ("grade -1", edit_line("labels.jsonl", 4, lambda r: r.update(grade=-1)), "labels.jsonl", 4,
-     "grade", "outside {0, 1, 2}"),
-    ("grade 1.5", edit_line("labels.jsonl", 4, lambda r: r.update(grade=1.5)), "labels.jsonl", 4,
-     "grade", "expected a whole number, got a number (1.5)"),
-    ("grade 2.0", edit_line("labels.jsonl", 4, lambda r: r.update(grade=2.0)), "labels.jsonl", 4,
-     "grade", "expected a whole number"),
-    ("grade true", edit_line("labels.jsonl", 4, lambda r: r.update(grade=True)), "labels.jsonl", 4,
-     "grade", "got true"),
-    ("grade string", edit_line("labels.jsonl", 4, lambda r: r.update(grade="2")), "labels.jsonl",
-     4, "grade", "got a string ('2')"),
-    ("label section missing", edit_line("labels.jsonl", 6, lambda r: r.update(section="9.9")),
-     "labels.jsonl", 6, "section",
-     "clause home/9.9@2025 is not in the corpus snapshot: corpus/home@2025.json has no section"),
-    ("label section in other version only", edit_line("labels.jsonl", 6, lambda r: r.update(
-        version="2024")), "labels.jsonl", 6, "section",
-     "clause home/3.2@2024 is not in the corpus snapshot: corpus/home@2024.json has no section "
-     "'3.2'; section '3.2' exists only in version(s) 2025"),
-    ("label document missing", edit_line("labels.jsonl", 6, lambda r: r.update(document="hom")),
-     "labels.jsonl", 6, "document", "clause hom/3.2@2025 is not in the corpus snapshot: there is "
-     "no document 'hom' at all"),
-    ("label version missing", edit_line("labels.jsonl", 6, lambda r: r.update(version="2023")),
-     "labels.jsonl", 6, "version", "document 'home' has no version '2023'; versions: 2024, 2025"),
-    ("duplicate label", append_line("labels.jsonl", '{"qid": "q01", "document": "home", '
-                                    '"section": "2.1", "version": "2025", "grade": 1}'),
-     "labels.jsonl", 17, "qid", "duplicate label for question 'q01' and clause home/2.1@2025 "
-     "(first on line 1)"),
-    ("label for unknown qid", edit_line("labels.jsonl", 1, lambda r: r.update(qid="q99")),
-     "labels.jsonl", 1, "qid", "unknown qid 'q99'"),
-    ("question without relevant label", edit_line("labels.jsonl", 10, lambda r: r.update(grade=0)),
-     "questions.jsonl", 5, "qid", "question 'q05' has no label with grade >= 1"),
+    (
+        "grade 3",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade=3)),
+        "labels.jsonl",
+        4,
+        "grade",
+        "grade 3 is outside {0, 1, 2}",
+    ),
+    (
+        "grade -1",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade=-1)),
+        "labels.jsonl",
+        4,
+        "grade",
+        "outside {0, 1, 2}",
+    ),
+    (
+        "grade 1.5",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade=1.5)),
+        "labels.jsonl",
+        4,
+        "grade",
+        "expected a whole number, got a number (1.5)",
+    ),
+    (
+        "grade 2.0",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade=2.0)),
+        "labels.jsonl",
+        4,
+        "grade",
+        "expected a whole number",
+    ),
+    (
+        "grade true",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade=True)),
+        "labels.jsonl",
+        4,
+        "grade",
+        "got true",
+    ),
+    (
+        "grade string",
+        edit_line("labels.jsonl", 4, lambda r: r.update(grade="2")),
+        "labels.jsonl",
+        4,
+        "grade",
+        "got a string ('2')",
+    ),
+    (
+        "label section missing",
+        edit_line("labels.jsonl", 6, lambda r: r.update(section="9.9")),
+        "labels.jsonl",
+        6,
+        "section",
+        "clause home/9.9@2025 is not in the corpus snapshot: corpus/home@2025.json has no section",
+    ),
+    (
+        "label section in other version only",
+        edit_line("labels.jsonl", 6, lambda r: r.update(version="2024")),
+        "labels.jsonl",
+        6,
+        "section",
+        "clause home/3.2@2024 is not in the corpus snapshot: corpus/home@2024.json has no section "
+        "'3.2'; section '3.2' exists only in version(s) 2025",
+    ),
+    (
+        "label document missing",
+        edit_line("labels.jsonl", 6, lambda r: r.update(document="hom")),
+        "labels.jsonl",
+        6,
+        "document",
+        "clause hom/3.2@2025 is not in the corpus snapshot: there is no document 'hom' at all",
+    ),
+    (
+        "label version missing",
+        edit_line("labels.jsonl", 6, lambda r: r.update(version="2023")),
+        "labels.jsonl",
+        6,
+        "version",
+        "document 'home' has no version '2023'; versions: 2024, 2025",
+    ),
+    (
+        "duplicate label",
+        append_line(
+            "labels.jsonl",
+            '{"qid": "q01", "document": "home", "section": "2.1", "version": "2025", "grade": 1}',
+        ),
+        "labels.jsonl",
+        17,
+        "qid",
+        "duplicate label for question 'q01' and clause home/2.1@2025 (first on line 1)",
+    ),
+    (
+        "label for unknown qid",
+        edit_line("labels.jsonl", 1, lambda r: r.update(qid="q99")),
+        "labels.jsonl",
+        1,
+        "qid",
+        "unknown qid 'q99'",
+    ),
+    (
+        "question without relevant label",
+        edit_line("labels.jsonl", 10, lambda r: r.update(grade=0)),
+        "questions.jsonl",
+        5,
+        "qid",
+        "question 'q05' has no label with grade >= 1",
+    ),
     # query log
-    ("log bad ts", edit_line("query_log.jsonl", 9, lambda e: e.update(ts="yesterday")),
-     "query_log.jsonl", 9, "ts", "not an ISO timestamp"),
-    ("log unknown field", edit_line("query_log.jsonl", 2, lambda e: e.update(user="x")),
-     "query_log.jsonl", 2, "user", "unknown field"),
+    (
+        "log bad ts",
+        edit_line("query_log.jsonl", 9, lambda e: e.update(ts="yesterday")),
+        "query_log.jsonl",
+        9,
+        "ts",
+        "not an ISO timestamp",
+    ),
+    (
+        "log unknown field",
+        edit_line("query_log.jsonl", 2, lambda e: e.update(user="x")),
+        "query_log.jsonl",
+        2,
+        "user",
+        "unknown field",
+    ),
     # review files
-    ("review pair not judged", append_line("review/reviewer2.jsonl", '{"qid": "q02", "document": '
-                                           '"home", "section": "3.1", "version": "2025", '
-                                           '"grade": 0}'),
-     "review/reviewer2.jsonl", 8, "qid",
-     "question 'q02' and clause home/3.1@2025 are not judged in labels.jsonl"),
-    ("review misses a judged pair",
-     lambda root: write_jsonl(root / "review/reviewer2.jsonl",
-                              read_jsonl(root / "review/reviewer2.jsonl")[1:]),
-     "review/reviewer2.jsonl", 1, "qid", "missing: home/2.2@2025"),
-    ("review clause missing", edit_line("review/reviewer2.jsonl", 1, lambda r: r.update(
-        section="7.7")), "review/reviewer2.jsonl", 1, "section", "has no section '7.7'"),
-    ("prelabel without model", edit_line("review/prelabels.jsonl", 3, lambda r: r.pop("model")),
-     "review/prelabels.jsonl", 3, "model", "missing"),
-    ("reviewer2 with model", edit_line("review/reviewer2.jsonl", 3, lambda r: r.update(model="m")),
-     "review/reviewer2.jsonl", 3, "model", "unknown field"),
-    ("review grade outside", edit_line("review/prelabels.jsonl", 2, lambda r: r.update(grade=5)),
-     "review/prelabels.jsonl", 2, "grade", "outside {0, 1, 2}"),
+    (
+        "review pair not judged",
+        append_line(
+            "review/reviewer2.jsonl",
+            '{"qid": "q02", "document": "home", "section": "3.1", "version": "2025", "grade": 0}',
+        ),
+        "review/reviewer2.jsonl",
+        8,
+        "qid",
+        "question 'q02' and clause home/3.1@2025 are not judged in labels.jsonl",
+    ),
+    (
+        "review misses a judged pair",
+        lambda root: write_jsonl(
+            root / "review/reviewer2.jsonl", read_jsonl(root / "review/reviewer2.jsonl")[1:]
+        ),
+        "review/reviewer2.jsonl",
+        1,
+        "qid",
+        "missing: home/2.2@2025",
+    ),
+    (
+        "review clause missing",
+        edit_line("review/reviewer2.jsonl", 1, lambda r: r.update(section="7.7")),
+        "review/reviewer2.jsonl",
+        1,
+        "section",
+        "has no section '7.7'",
+    ),
+    (
+        "prelabel without model",
+        edit_line("review/prelabels.jsonl", 3, lambda r: r.pop("model")),
+        "review/prelabels.jsonl",
+        3,
+        "model",
+        "missing",
+    ),
+    (
+        "reviewer2 with model",
+        edit_line("review/reviewer2.jsonl", 3, lambda r: r.update(model="m")),
+        "review/reviewer2.jsonl",
+        3,
+        "model",
+        "unknown field",
+    ),
+    (
+        "review grade outside",
+        edit_line("review/prelabels.jsonl", 2, lambda r: r.update(grade=5)),
+        "review/prelabels.jsonl",
+        2,
+        "grade",
+        "outside {0, 1, 2}",
+    ),
     # manifest (checked last, so a content error above is never masked by it)
-    ("manifest hash mismatch", then(write_manifest, edit_line("query_log.jsonl", 1, lambda e:
-                                                              e.update(text="changed"))),
-     "MANIFEST.sha256", 7, None, "sha256 of query_log.jsonl does not match"),
-    ("manifest lists a missing file", then(write_manifest, remove("review/prelabels.jsonl")),
-     "MANIFEST.sha256", 9, None, "lists review/prelabels.jsonl, which is missing"),
-    ("manifest misses a file", then(write_manifest, write_file("README.md", b"hello\n")),
-     "MANIFEST.sha256", None, None, "README.md is not listed"),
-    ("manifest bad line", then(write_manifest, append_line("MANIFEST.sha256", "abc x")),
-     "MANIFEST.sha256", 11, None, "sha256sum format"),
-    ("manifest escapes the folder", then(write_manifest, append_line(
-        "MANIFEST.sha256", "0" * 64 + "  ../outside.txt")), "MANIFEST.sha256", 11, None,
-     "not a relative path inside the dataset folder"),
+    (
+        "manifest hash mismatch",
+        then(write_manifest, edit_line("query_log.jsonl", 1, lambda e: e.update(text="changed"))),
+        "MANIFEST.sha256",
+        7,
+        None,
+        "sha256 of query_log.jsonl does not match",
+    ),
+    (
+        "manifest lists a missing file",
+        then(write_manifest, remove("review/prelabels.jsonl")),
+        "MANIFEST.sha256",
+        9,
+        None,
+        "lists review/prelabels.jsonl, which is missing",
+    ),
+    (
+        "manifest misses a file",
+        then(write_manifest, write_file("README.md", b"hello\n")),
+        "MANIFEST.sha256",
+        None,
+        None,
+        "README.md is not listed",
+    ),
+    (
+        "manifest bad line",
+        then(write_manifest, append_line("MANIFEST.sha256", "abc x")),
+        "MANIFEST.sha256",
+        11,
+        None,
+        "sha256sum format",
+    ),
+    (
+        "manifest escapes the folder",
+        then(write_manifest, append_line("MANIFEST.sha256", "0" * 64 + "  ../outside.txt")),
+        "MANIFEST.sha256",
+        11,
+        None,
+        "not a relative path inside the dataset folder",
+    ),
 ]
 
 
@@ -658,14 +1057,19 @@ def test_console_script(tiny: Path) -> None:
     script = Path(sys.executable).parent / "ragsweep"
     if not script.exists():
         pytest.skip(f"console script not installed next to {sys.executable}")
-    ok = subprocess.run([str(script), "data", "check", str(TINY), "--format", "json"],
-                        capture_output=True, text=True, timeout=60)
+    ok = subprocess.run(
+        [str(script), "data", "check", str(TINY), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["questions"] == 10
 
     edit_line("labels.jsonl", 4, lambda r: r.update(grade=3))(tiny)
-    bad = subprocess.run([str(script), "data", "check", str(tiny)],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [str(script), "data", "check", str(tiny)], capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.splitlines() == [
@@ -702,41 +1106,86 @@ def test_a_generated_sample_passes_the_validator(
 # speed at the size of the built-in sample
 
 
-def _big_dataset(root: Path, n_docs: int = 6, n_clauses: int = 60, n_questions: int = 400,
-                 n_log: int = 5000) -> None:
+def _big_dataset(
+    root: Path, n_docs: int = 6, n_clauses: int = 60, n_questions: int = 400, n_log: int = 5000
+) -> None:
     """A valid dataset of the sample's size: 6 wordings x 60 clauses of ~200 words, 400 questions
     with 3 labels each, 5,000 log entries, 50 reviewed questions."""
     slices = ["limits", "exclusions", "procedures", "definitions", "identifiers"]
     (root / "corpus").mkdir(parents=True)
     (root / "review").mkdir()
-    meta = {"schema_version": 1, "name": "big", "description": "", "slices": slices,
-            "generator": {"name": "test", "version": "0", "seed": 0}}
+    meta = {
+        "schema_version": 1,
+        "name": "big",
+        "description": "",
+        "slices": slices,
+        "generator": {"name": "test", "version": "0", "seed": 0},
+    }
     (root / "dataset.json").write_text(json.dumps(meta), encoding="utf-8")
     words = " ".join(f"word{i}" for i in range(200))
     docs = [(f"p{d // 2}", str(2024 + d % 2)) for d in range(n_docs)]
     for doc, ver in docs:
-        parts = [{"number": str(p), "title": f"Part {p}", "kind": "other", "clauses": [
-            {"section": f"{p}.{c}", "heading": f"Heading {c}", "text": words}
-            for c in range(n_clauses // 6)]} for p in range(6)]
-        body = {"document": doc, "version": ver, "product": doc, "form_code": None,
-                "title": f"{doc} {ver}", "parts": parts}
+        parts = [
+            {
+                "number": str(p),
+                "title": f"Part {p}",
+                "kind": "other",
+                "clauses": [
+                    {"section": f"{p}.{c}", "heading": f"Heading {c}", "text": words}
+                    for c in range(n_clauses // 6)
+                ],
+            }
+            for p in range(6)
+        ]
+        body = {
+            "document": doc,
+            "version": ver,
+            "product": doc,
+            "form_code": None,
+            "title": f"{doc} {ver}",
+            "parts": parts,
+        }
         (root / "corpus" / f"{doc}@{ver}.json").write_text(json.dumps(body), encoding="utf-8")
     questions, labels = [], []
     for i in range(n_questions):
         doc, ver = docs[i % n_docs]
         qid = f"q{i:04d}"
-        questions.append({"qid": qid, "text": f"question {i}", "slice": slices[i % 5],
-                          "product": doc, "version": ver, "subset": "core", "added": "2025-01-01"})
+        questions.append(
+            {
+                "qid": qid,
+                "text": f"question {i}",
+                "slice": slices[i % 5],
+                "product": doc,
+                "version": ver,
+                "subset": "core",
+                "added": "2025-01-01",
+            }
+        )
         for j, g in enumerate((2, 1, 0)):
-            labels.append({"qid": qid, "document": doc, "section": f"{j}.{i % 10}",
-                           "version": ver, "grade": g})
+            labels.append(
+                {
+                    "qid": qid,
+                    "document": doc,
+                    "section": f"{j}.{i % 10}",
+                    "version": ver,
+                    "grade": g,
+                }
+            )
     write_jsonl(root / "questions.jsonl", questions)
     write_jsonl(root / "labels.jsonl", labels)
     write_jsonl(root / "review" / "reviewer2.jsonl", labels[: 50 * 3])
     write_jsonl(root / "review" / "prelabels.jsonl", [{**r, "model": "m"} for r in labels[:150]])
-    write_jsonl(root / "query_log.jsonl", [
-        {"ts": f"2025-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}Z", "session": f"s{i}",
-         "text": "how much is my excess"} for i in range(n_log)])
+    write_jsonl(
+        root / "query_log.jsonl",
+        [
+            {
+                "ts": f"2025-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                "session": f"s{i}",
+                "text": "how much is my excess",
+            }
+            for i in range(n_log)
+        ],
+    )
     write_manifest(root)
 
 

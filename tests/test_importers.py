@@ -70,13 +70,26 @@ def clause(out: Path, document: str) -> dict[str, Any]:
 
 def smart_args(qrels: str = "qrels.cran", *extra: Any) -> list[Any]:
     fmt = ["--qrels-format", "cranfield"] if qrels == "qrels.cran" else []
-    return ["--format", "smart", "--docs", FIX / "smart" / "docs.all", "--queries",
-            FIX / "smart" / "queries.qry", "--qrels", FIX / "smart" / qrels, *fmt, *extra]
+    return [
+        "--format",
+        "smart",
+        "--docs",
+        FIX / "smart" / "docs.all",
+        "--queries",
+        FIX / "smart" / "queries.qry",
+        "--qrels",
+        FIX / "smart" / qrels,
+        *fmt,
+        *extra,
+    ]
 
 
 def all_bytes(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,13 +108,18 @@ def test_beir_fixture_imports_and_validates(tmp_path: Path, capsys: pytest.Captu
     # the source id is the wording's title; heading = source title, or the id when it has none
     assert wording(out, safe["MED-10"])["title"] == "MED-10"
     assert clause(out, safe["MED-10"])["heading"] == "Theft from a locked car"
-    assert clause(out, "d_3") == {"section": "1", "heading": "d 3",
-                                  "text": "Wear and tear is not covered."}
+    assert clause(out, "d_3") == {
+        "section": "1",
+        "heading": "d 3",
+        "text": "Wear and tear is not covered.",
+    }
     # grades: score 2 -> 2, 3 -> 2, 1 -> 1, 0 -> 0; q3 has only a 0 (skipped), q4's "gone" is
     # not in the corpus, q9 is not a query, q5 is only in the train split
     assert labels_of(out) == [
-        ("q1", "d1", 2), ("q1", "d_3", 0),
-        ("q2", safe["MED-10"], 2), ("q2", "med-10", 1),
+        ("q1", "d1", 2),
+        ("q1", "d_3", 0),
+        ("q2", safe["MED-10"], 2),
+        ("q2", "med-10", 1),
         ("q4", "4", 1),
     ]
     assert list(ds.questions["qid"]) == ["q1", "q2", "q4"]
@@ -111,8 +129,11 @@ def test_beir_fixture_imports_and_validates(tmp_path: Path, capsys: pytest.Captu
     notes = ds.meta["notes"]
     assert notes["split"] == "test" and notes["queries_outside_split"] == 1
     assert notes["skipped_questions"]["no_relevant_judgement"] == ["q3"]
-    assert notes["dropped_judgements"] == {"unknown_query": 1, "unknown_document": 1,
-                                           "dropped_by_grade_rule": 0}
+    assert notes["dropped_judgements"] == {
+        "unknown_query": 1,
+        "unknown_document": 1,
+        "dropped_by_grade_rule": 0,
+    }
     assert notes["renamed_documents"] == 2
     assert ds.meta["name"] == "beir-ds"
     printed = capsys.readouterr().out
@@ -121,13 +142,23 @@ def test_beir_fixture_imports_and_validates(tmp_path: Path, capsys: pytest.Captu
 
 def test_beir_other_split_and_unknown_split(tmp_path: Path) -> None:
     out = tmp_path / "train"
-    assert run("--format", "beir", "--source", FIX / "beir", "--split", "train", "--out",
-               out) == 0
+    assert run("--format", "beir", "--source", FIX / "beir", "--split", "train", "--out", out) == 0
     assert labels_of(out) == [("q5", "d1", 1)]
-    with pytest.raises(DatasetError, match=r"dev\.tsv: no such file; choose --split \(splits "
-                       r"here: test, train\)"):
-        run("--format", "beir", "--source", FIX / "beir", "--split", "dev", "--out",
-            tmp_path / "dev")
+    with pytest.raises(
+        DatasetError,
+        match=r"dev\.tsv: no such file; choose --split \(splits "
+        r"here: test, train\)",
+    ):
+        run(
+            "--format",
+            "beir",
+            "--source",
+            FIX / "beir",
+            "--split",
+            "dev",
+            "--out",
+            tmp_path / "dev",
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,21 +167,42 @@ def test_beir_other_split_and_unknown_split(tmp_path: Path) -> None:
 
 def test_trec_sgml_fixture(tmp_path: Path) -> None:
     out = tmp_path / "trec"
-    assert run("--format", "trec", "--docs", FIX / "trec" / "docs.trec", "--topics",
-               FIX / "trec" / "topics.txt", "--qrels", FIX / "trec" / "qrels.txt",
-               "--out", out, "--name", "toy trec", "--added", "2025-01-31") == 0
+    assert (
+        run(
+            "--format",
+            "trec",
+            "--docs",
+            FIX / "trec" / "docs.trec",
+            "--topics",
+            FIX / "trec" / "topics.txt",
+            "--qrels",
+            FIX / "trec" / "qrels.txt",
+            "--out",
+            out,
+            "--name",
+            "toy trec",
+            "--added",
+            "2025-01-31",
+        )
+        == 0
+    )
     ds = load_dataset(out)
     # topic "051" is qid 51 in the qrels ("052" in the qrels is 52 in the topics); grade -1 -> 0;
     # topic 53 has only a grade-0 judgement and is skipped
-    assert labels_of(out) == [("51", "ft-001", 2), ("51", "ft-002", 0),
-                              ("52", "ft-002", 1), ("52", "ft-003", 0)]
+    assert labels_of(out) == [
+        ("51", "ft-001", 2),
+        ("51", "ft-002", 0),
+        ("52", "ft-002", 1),
+        ("52", "ft-003", 0),
+    ]
     q = ds.questions.set_index("qid")
     assert q.loc["51", "text"] == "flood damage"  # "Topic:" prefix removed, title field
     assert set(q["added"]) == {"2025-01-31"} and ds.meta["name"] == "toy trec"
     assert clause(out, "ft-001") == {
-        "section": "1", "heading": "Flood cover & storms",
+        "section": "1",
+        "heading": "Flood cover & storms",
         "text": "Flood damage is covered\nwhen the river bursts its banks.\n"
-                "Storm damage is covered too.",
+        "Storm damage is covered too.",
     }
     assert clause(out, "ft-003")["text"].startswith("1991\nA document with no TEXT element")
     assert ds.meta["notes"]["skipped_questions"]["no_relevant_judgement"] == ["53"]
@@ -180,9 +232,15 @@ def test_smart_cranfield_fixture(tmp_path: Path) -> None:
     ds = load_dataset(out)
     # qrels qid n = the n-th .I of the queries file (001, 004, 009); codes 1, 2 -> 2; 3, 4 -> 1;
     # -1 -> 0 (kept as a judged, not relevant document)
-    assert labels_of(out) == [("1", "1", 2), ("1", "2", 1), ("1", "3", 0),
-                              ("2", "2", 2), ("2", "1", 0),
-                              ("3", "4", 1), ("3", "2", 0)]
+    assert labels_of(out) == [
+        ("1", "1", 2),
+        ("1", "2", 1),
+        ("1", "3", 0),
+        ("2", "2", 2),
+        ("2", "1", 0),
+        ("3", "4", 1),
+        ("3", "2", 0),
+    ]
     q = ds.questions.set_index("qid")
     assert q.loc["2", "text"] == "how is heat conducted in composite slabs ."
     assert q.loc["1", "text"] == "what is the boundary layer on a flat plate ."  # one line
@@ -197,25 +255,42 @@ def test_smart_plain_qrels_and_the_ordinal_trap(tmp_path: Path) -> None:
     out = tmp_path / "plain"
     assert run(*smart_args("qrels.plain"), "--out", out) == 0
     # plain: qids are the .I ids without leading zeros; 'qid docid' alone means code 1
-    assert labels_of(out) == [("1", "1", 2), ("1", "2", 1), ("4", "2", 1),
-                              ("9", "4", 2), ("9", "2", 0)]
+    assert labels_of(out) == [
+        ("1", "1", 2),
+        ("1", "2", 1),
+        ("4", "2", 1),
+        ("9", "4", 2),
+        ("9", "2", 0),
+    ]
     # Cranfield's qrels read as plain would match qid 1 and silently drop 2 and 3: refused
-    with pytest.raises(UserError, match=r"number queries 1\.\.3 but the queries' \.I ids are "
-                       r"not 1\.\.3 \(e\.g\. 1, 4, 9\).*--qrels-format cranfield"):
-        run("--format", "smart", "--docs", FIX / "smart" / "docs.all", "--queries",
-            FIX / "smart" / "queries.qry", "--qrels", FIX / "smart" / "qrels.cran",
-            "--out", tmp_path / "trap")
+    with pytest.raises(
+        UserError,
+        match=r"number queries 1\.\.3 but the queries' \.I ids are "
+        r"not 1\.\.3 \(e\.g\. 1, 4, 9\).*--qrels-format cranfield",
+    ):
+        run(
+            "--format",
+            "smart",
+            "--docs",
+            FIX / "smart" / "docs.all",
+            "--queries",
+            FIX / "smart" / "queries.qry",
+            "--qrels",
+            FIX / "smart" / "qrels.cran",
+            "--out",
+            tmp_path / "trap",
+        )
     assert not (tmp_path / "trap").exists()
 
 
 def test_smart_records_fields_and_markers(tmp_path: Path) -> None:
     f = tmp_path / "x.all"
-    f.write_text(".I 7\n.T inline title\n.X\n3 5 7\n.W\nbody line\n\n  indented\n.I 8\n",
-                 encoding="utf-8")
+    f.write_text(
+        ".I 7\n.T inline title\n.X\n3 5 7\n.W\nbody line\n\n  indented\n.I 8\n", encoding="utf-8"
+    )
     recs = read_smart(f, "documents")
     assert [(r.ident, r.line) for r in recs] == [("7", 1), ("8", 9)]
-    assert recs[0].fields == {"T": "inline title", "X": "3 5 7",
-                              "W": "body line\n\n  indented"}
+    assert recs[0].fields == {"T": "inline title", "X": "3 5 7", "W": "body line\n\n  indented"}
     assert recs[1].fields == {}
 
 
@@ -229,7 +304,10 @@ def test_slices_file_order_and_best_code(tmp_path: Path) -> None:
     ds = load_dataset(out)
     assert ds.slices == ("shock", "flow")  # first appearance in the file
     assert dict(zip(ds.questions["qid"], ds.questions["slice"], strict=True)) == {
-        "1": "flow", "2": "flow", "3": "shock"}
+        "1": "flow",
+        "2": "flow",
+        "3": "shock",
+    }
 
     best = tmp_path / "best"
     assert run(*smart_args(), "--slice-by", "best-code", "--out", best) == 0
@@ -239,8 +317,10 @@ def test_slices_file_order_and_best_code(tmp_path: Path) -> None:
     assert list(ds.questions["slice"]) == ["complete", "high", "background"]
 
     beir = tmp_path / "beir-best"
-    assert run("--format", "beir", "--source", FIX / "beir", "--slice-by", "best-code",
-               "--out", beir) == 0
+    assert (
+        run("--format", "beir", "--source", FIX / "beir", "--slice-by", "best-code", "--out", beir)
+        == 0
+    )
     # TREC-style codes: higher is better; q1's best is 2, q2's 3, q4's 1
     assert load_dataset(beir).slices == ("code3", "code2", "code1")
 
@@ -251,12 +331,18 @@ def test_slices_file_errors(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"slices\.tsv:2: 1 tab-separated fields"):
         read_slices(bad)
     bad.write_text("1\tflow\n1\tshock\n", encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"slices\.tsv:2: field 'qid': qid '1' is listed "
-                       r"twice \(first on line 1\)"):
+    with pytest.raises(
+        DatasetError,
+        match=r"slices\.tsv:2: field 'qid': qid '1' is listed "
+        r"twice \(first on line 1\)",
+    ):
         read_slices(bad)
     bad.write_text("1\tflow\n2\tflow\n", encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"1 imported question\(s\) have no slice \(first: "
-                       r"'3'\)"):
+    with pytest.raises(
+        DatasetError,
+        match=r"1 imported question\(s\) have no slice \(first: "
+        r"'3'\)",
+    ):
         run(*smart_args(), "--slices", bad, "--out", tmp_path / "o")
     bad.write_text("1\tflow\n2\tflow\n3\tflow\n004\tflow\n", encoding="utf-8")
     with pytest.raises(DatasetError, match=r"qid '004' is not a query of the source"):
@@ -274,8 +360,7 @@ def test_threshold_rule(code: int) -> None:
 
 def test_cranfield_rule_inverts_codes() -> None:
     # code 1 complete answer .. 4 minimum interest: grade 2 for 1-2, 1 for 3-4; -1 judged 0
-    assert {c: CRANFIELD_RULE.grade(c) for c in (1, 2, 3, 4, -1)} == {1: 2, 2: 2, 3: 1, 4: 1,
-                                                                     -1: 0}
+    assert {c: CRANFIELD_RULE.grade(c) for c in (1, 2, 3, 4, -1)} == {1: 2, 2: 2, 3: 1, 4: 1, -1: 0}
     with pytest.raises(KeyError):
         CRANFIELD_RULE.grade(5)
 
@@ -288,8 +373,11 @@ def test_grade_map_overrides_and_reports(tmp_path: Path) -> None:
     notes = load_dataset(out).meta["notes"]
     assert notes["skipped_questions"]["no_relevant_judgement"] == ["3"]
     assert notes["dropped_judgements"]["dropped_by_grade_rule"] == 3
-    with pytest.raises(DatasetError, match=r"qrels\.cran:6: field 'code': relevance code 2 is "
-                       r"not in the grade map"):
+    with pytest.raises(
+        DatasetError,
+        match=r"qrels\.cran:6: field 'code': relevance code 2 is "
+        r"not in the grade map",
+    ):
         run(*smart_args(), "--grade-map", "1=2,3=1,4=1,-1=0", "--out", tmp_path / "o")
     for spec in ("1=3", "1:2", "x=1", "1=2,1=1"):
         with pytest.raises(UserError, match="--grade-map"):
@@ -327,7 +415,10 @@ def test_out_folder_rules(tmp_path: Path) -> None:
         run(*smart_args(), "--out", out)
     assert run(*smart_args("qrels.plain"), "--out", out, "--force") == 0
     assert all_bytes(out) != before and load_dataset(out).questions["qid"].tolist() == [
-        "1", "4", "9"]
+        "1",
+        "4",
+        "9",
+    ]
     other = tmp_path / "home"
     other.mkdir()
     (other / "notes.txt").write_text("mine", encoding="utf-8")
@@ -345,25 +436,48 @@ def test_failed_import_leaves_nothing(tmp_path: Path) -> None:
     qrels.write_text("1 1 1\n1 2 x\n", encoding="utf-8")
     out = tmp_path / "out"
     with pytest.raises(DatasetError, match=r"qrels:2: field 'code': 'x' is not a whole number"):
-        run("--format", "smart", "--docs", FIX / "smart" / "docs.all", "--queries",
-            FIX / "smart" / "queries.qry", "--qrels", qrels, "--qrels-format", "cranfield",
-            "--out", out)
+        run(
+            "--format",
+            "smart",
+            "--docs",
+            FIX / "smart" / "docs.all",
+            "--queries",
+            FIX / "smart" / "queries.qry",
+            "--qrels",
+            qrels,
+            "--qrels-format",
+            "cranfield",
+            "--out",
+            out,
+        )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["qrels"]
 
 
 @pytest.mark.parametrize(
     ("name", "content", "pattern"),
     [
-        ("corpus.jsonl", '{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n',
-         r"corpus\.jsonl:2: invalid JSON"),
-        ("corpus.jsonl", '{"_id": "a", "text": "x"}\n{"_id": "a", "text": "y"}\n',
-         r"corpus\.jsonl:2: field 'docid': document id 'a' appears twice \(first at "
-         r".*corpus\.jsonl:1\)"),
+        (
+            "corpus.jsonl",
+            '{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n',
+            r"corpus\.jsonl:2: invalid JSON",
+        ),
+        (
+            "corpus.jsonl",
+            '{"_id": "a", "text": "x"}\n{"_id": "a", "text": "y"}\n',
+            r"corpus\.jsonl:2: field 'docid': document id 'a' appears twice \(first at "
+            r".*corpus\.jsonl:1\)",
+        ),
         ("corpus.jsonl", '{"_id": "a"}\n', r"corpus\.jsonl:1: field 'text': missing"),
-        ("queries.jsonl", '{"_id": "q 1", "text": "x"}\n',
-         r"queries\.jsonl:1: field 'qid': query id 'q 1' is empty or holds whitespace"),
-        ("qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\ta\t1.5\n",
-         r"test\.tsv:2: field 'score': score '1\.5' is not a whole number"),
+        (
+            "queries.jsonl",
+            '{"_id": "q 1", "text": "x"}\n',
+            r"queries\.jsonl:1: field 'qid': query id 'q 1' is empty or holds whitespace",
+        ),
+        (
+            "qrels/test.tsv",
+            "query-id\tcorpus-id\tscore\nq1\ta\t1.5\n",
+            r"test\.tsv:2: field 'score': score '1\.5' is not a whole number",
+        ),
     ],
 )
 def test_beir_errors_name_file_and_line(
@@ -383,8 +497,10 @@ def test_beir_errors_name_file_and_line(
 @pytest.mark.parametrize(
     ("content", "pattern"),
     [
-        ("<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>x</TEXT>\n<DOC>\n<DOCNO>b</DOCNO></DOC>\n",
-         r"docs:1: this <DOC> is not closed before the next <DOC> \(line 4\)"),
+        (
+            "<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>x</TEXT>\n<DOC>\n<DOCNO>b</DOCNO></DOC>\n",
+            r"docs:1: this <DOC> is not closed before the next <DOC> \(line 4\)",
+        ),
         ("<DOC>\n<TEXT>x</TEXT>\n</DOC>\n", r"docs:1: 0 <DOCNO> elements"),
         ("<DOC><DOCNO>a</DOCNO></DOC>\nstray text\n", r"docs:2: text outside <DOC>"),
         ("a\tone\nb two\n", r"docs:2: expected 'id<TAB>text'"),
@@ -400,18 +516,26 @@ def test_trec_doc_errors(tmp_path: Path, content: str, pattern: str) -> None:
 
 def test_other_input_errors(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"nope\.qry: no such file"):
-        read_smart_collection(FIX / "smart" / "docs.all", tmp_path / "nope.qry",
-                              FIX / "smart" / "qrels.cran", "cranfield")
+        read_smart_collection(
+            FIX / "smart" / "docs.all",
+            tmp_path / "nope.qry",
+            FIX / "smart" / "qrels.cran",
+            "cranfield",
+        )
     text_first = tmp_path / "bad.all"
     text_first.write_text("stray\n.I 1\n.W\nx\n", encoding="utf-8")
     with pytest.raises(DatasetError, match=r"bad\.all:1: text before the first '\.I <id>'"):
         read_smart(text_first, "documents")
     far = tmp_path / "far.qrels"
     far.write_text("4 1 1\n", encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"far\.qrels:1: field 'qid': query number 4 is "
-                       r"outside 1\.\.3"):
-        read_smart_collection(FIX / "smart" / "docs.all", FIX / "smart" / "queries.qry", far,
-                              "cranfield")
+    with pytest.raises(
+        DatasetError,
+        match=r"far\.qrels:1: field 'qid': query number 4 is "
+        r"outside 1\.\.3",
+    ):
+        read_smart_collection(
+            FIX / "smart" / "docs.all", FIX / "smart" / "queries.qry", far, "cranfield"
+        )
     topics = tmp_path / "topics"
     topics.write_text("<top>\n<title> no number\n</top>\n", encoding="utf-8")
     with pytest.raises(DatasetError, match=r"topics:1: field 'num': topic number ''"):
@@ -423,8 +547,7 @@ def test_other_input_errors(tmp_path: Path) -> None:
     nothing = tmp_path / "none.qrels"
     nothing.write_text("1 77 1\n", encoding="utf-8")
     with pytest.raises(UserError, match="no qrels document id matches a document"):
-        run(*smart_args()[:-3], nothing, "--qrels-format", "cranfield", "--out",
-            tmp_path / "o")
+        run(*smart_args()[:-3], nothing, "--qrels-format", "cranfield", "--out", tmp_path / "o")
 
 
 def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -438,8 +561,7 @@ def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
     with pytest.raises(UserError, match=r"--added '2025-02-30' is not a date"):
         run(*smart_args(), "--added", "2025-02-30", "--out", out)
     assert run("--format", "xml", "--out", out) == 2  # argparse usage error
-    assert run(*smart_args(), "--slices", "s.tsv", "--slice-by", "best-code",
-               "--out", out) == 2
+    assert run(*smart_args(), "--slices", "s.tsv", "--slice-by", "best-code", "--out", out) == 2
     assert "not allowed with argument" in capsys.readouterr().err
     assert not out.exists()
 
@@ -451,12 +573,27 @@ def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
 @pytest.fixture(scope="module")
 def cranfield(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (CRANFIELD / "cran.all.1400").is_file():
-        pytest.skip(f"the Cranfield collection is not at {CRANFIELD} (../shared next to the "
-                    "repo)")
+        pytest.skip(f"the Cranfield collection is not at {CRANFIELD} (../shared next to the repo)")
     out = tmp_path_factory.mktemp("cranfield") / "cranfield"
-    assert run("--format", "smart", "--docs", CRANFIELD / "cran.all.1400", "--queries",
-               CRANFIELD / "cran.qry", "--qrels", CRANFIELD / "cranqrel", "--qrels-format",
-               "cranfield", "--slice-by", "best-code", "--out", out) == 0
+    assert (
+        run(
+            "--format",
+            "smart",
+            "--docs",
+            CRANFIELD / "cran.all.1400",
+            "--queries",
+            CRANFIELD / "cran.qry",
+            "--qrels",
+            CRANFIELD / "cranqrel",
+            "--qrels-format",
+            "cranfield",
+            "--slice-by",
+            "best-code",
+            "--out",
+            out,
+        )
+        == 0
+    )
     return out
 
 
@@ -470,14 +607,18 @@ def raw_cranqrel() -> list[tuple[int, str, int]]:
 def test_cranfield_counts_and_query_mapping(cranfield: Path) -> None:
     ds = load_dataset(cranfield)
     assert len(ds.documents) == 1400 and {d.document for d in ds.documents} == {
-        str(i) for i in range(1, 1401)}
+        str(i) for i in range(1, 1401)
+    }
     qry = (CRANFIELD / "cran.qry").read_text(encoding="ascii")
     dot_i = re.findall(r"^\.I (\S+)", qry, flags=re.M)
     assert len(dot_i) == 225 and dot_i[:3] == ["001", "002", "004"]
     # every query has a relevant judgement (codes 1-4 are all relevant): none skipped
     assert ds.questions["qid"].tolist() == [str(i) for i in range(1, 226)]
     assert ds.meta["notes"]["skipped_questions"] == {
-        "no_judgement": [], "no_relevant_judgement": [], "empty_text": []}
+        "no_judgement": [],
+        "no_relevant_judgement": [],
+        "empty_text": [],
+    }
     # qrels qid 3 is the third .I record (.I 004), not a query numbered 3
     third = qry.split(".I ")[3]
     assert third.startswith("004\n.W\n")
@@ -516,7 +657,8 @@ def test_cranfield_empty_records_and_slices(cranfield: Path) -> None:
             best[str(q)] = min(best.get(str(q), 9), c)
     names = {1: "complete", 2: "high", 3: "background", 4: "minimum"}
     assert dict(zip(ds.questions["qid"], ds.questions["slice"], strict=True)) == {
-        q: names[c] for q, c in best.items()}
+        q: names[c] for q, c in best.items()
+    }
 
 
 @needs_cranfield
@@ -526,9 +668,19 @@ def test_cranfield_bm25_matches_pytrec_eval(cranfield: Path) -> None:
     pytrec_eval = pytest.importorskip("pytrec_eval")
     from ragsweep.evaluate import compose, evaluate
 
-    cfg = compose([f"data.path={cranfield}", "chunker=section", "retriever=bm25",
-                   "retriever.filter=false", "eval.split=all", "eval.traffic_weights=null",
-                   "eval.gain=linear", "eval.measures=[recall@10,nDCG@10]"])
+    cfg = compose(
+        [
+            "data=folder",
+            f"data.path={cranfield}",
+            "chunker=section",
+            "retriever=bm25",
+            "retriever.filter=false",
+            "data.split.heldout=0",
+            "eval.traffic_weights=null",
+            "eval.gain=linear",
+            "eval.measures=[recall@10,nDCG@10]",
+        ]
+    )
     result = evaluate(cfg)
     per_q = result.per_question.set_index("qid")
     run_: dict[str, dict[str, float]] = {}

@@ -24,8 +24,9 @@ LINEAR_NDCG5 = (2 / L2(3) + 1 / L2(5)) / (2 + 1 / L2(3))
 
 def score_chapter(gain: str) -> np.ndarray:
     g = CHAPTER_GAINS
-    return score_gains(g, (g >= 1).astype(int), np.array([2]), np.array([[2, 1]]),
-                       CHAPTER_MEASURES, gain)[0]
+    return score_gains(
+        g, (g >= 1).astype(int), np.array([2]), np.array([[2, 1]]), CHAPTER_MEASURES, gain
+    )[0]
 
 
 @pytest.mark.parametrize(("gain", "ndcg"), [("exp", EXP_NDCG5), ("linear", LINEAR_NDCG5)])
@@ -126,7 +127,10 @@ def test_measure_constructor_validates(name: str, k: int | None) -> None:
 
 def test_parse_measures_list() -> None:
     assert parse_measures("recall@10, P@10,RR,nDCG@10") == (
-        Measure("recall", 10), Measure("P", 10), Measure("RR"), Measure("nDCG", 10)
+        Measure("recall", 10),
+        Measure("P", 10),
+        Measure("RR"),
+        Measure("nDCG", 10),
     )
     for bad in ("", "recall@10,", "recall@10,,P@5"):
         with pytest.raises(UserError, match="empty item"):
@@ -134,8 +138,14 @@ def test_parse_measures_list() -> None:
 
 
 # --- score_gains: conventions ----------------------------------------------------------------
-def one(gains: list[int], ideal: list[int], measures: str, gain: str = "exp",
-        new_rel: list[int] | None = None, n_rel: int | None = None) -> np.ndarray:
+def one(
+    gains: list[int],
+    ideal: list[int],
+    measures: str,
+    gain: str = "exp",
+    new_rel: list[int] | None = None,
+    n_rel: int | None = None,
+) -> np.ndarray:
     """Score one question given as plain lists."""
     g = np.array([gains])
     nr = np.array([new_rel]) if new_rel is not None else (g >= 1).astype(int)
@@ -187,14 +197,17 @@ def test_cutoff_beyond_array_width_reads_as_padding() -> None:
 
 def test_shapes_and_empty_inputs() -> None:
     ms = parse_measures("recall@5,RR,nDCG@5")
-    out = score_gains(np.zeros((0, 3), int), np.zeros((0, 3), int), np.zeros(0, int),
-                      np.zeros((0, 2), int), ms)
+    out = score_gains(
+        np.zeros((0, 3), int), np.zeros((0, 3), int), np.zeros(0, int), np.zeros((0, 2), int), ms
+    )
     assert out.shape == (0, 3) and out.dtype == np.float64
-    out = score_gains(np.zeros((2, 0), int), np.zeros((2, 0), int), np.array([1, 0]),
-                      np.array([[1], [0]]), ms)
+    out = score_gains(
+        np.zeros((2, 0), int), np.zeros((2, 0), int), np.array([1, 0]), np.array([[1], [0]]), ms
+    )
     np.testing.assert_array_equal(out, np.zeros((2, 3)))
-    assert score_gains(np.ones((2, 2), int), np.ones((2, 2), int), np.ones(2, int),
-                       np.ones((2, 1), int), []).shape == (2, 0)
+    assert score_gains(
+        np.ones((2, 2), int), np.ones((2, 2), int), np.ones(2, int), np.ones((2, 1), int), []
+    ).shape == (2, 0)
 
 
 def test_bad_inputs() -> None:
@@ -208,9 +221,16 @@ def test_bad_inputs() -> None:
         score_gains(g, g, np.ones(2, int), g, ms, gain="exponential")  # type: ignore[arg-type]
 
 
-def reference(gains: np.ndarray, new_rel: np.ndarray, n_rel: np.ndarray, ideal: np.ndarray,
-              m: Measure, gain: str) -> list[float]:
+def reference(
+    gains: np.ndarray,
+    new_rel: np.ndarray,
+    n_rel: np.ndarray,
+    ideal: np.ndarray,
+    m: Measure,
+    gain: str,
+) -> list[float]:
     """The definitions, one question and one rank at a time, in plain Python."""
+
     def g(x: int) -> float:
         x = max(int(x), 0)
         return 2.0**x - 1 if gain == "exp" else float(x)
@@ -245,8 +265,13 @@ def test_matches_plain_python_definitions(gain: str) -> None:
     measures = parse_measures("recall@1,recall@5,recall@20,P@3,P@15,RR,RR@4,nDCG@1,nDCG@7,nDCG@30")
     got = score_gains(gains, new_rel, n_rel, ideal, measures, gain)
     for j, m in enumerate(measures):
-        np.testing.assert_allclose(got[:, j], reference(gains, new_rel, n_rel, ideal, m, gain),
-                                   rtol=0, atol=1e-12, err_msg=str(m))
+        np.testing.assert_allclose(
+            got[:, j],
+            reference(gains, new_rel, n_rel, ideal, m, gain),
+            rtol=0,
+            atol=1e-12,
+            err_msg=str(m),
+        )
 
 
 # --- TREC ranking conventions ----------------------------------------------------------------
@@ -312,8 +337,13 @@ def test_build_is_fast_for_10000_queries_by_100_documents() -> None:
     nq, nd = 10_000, 100
     qids = np.repeat(np.arange(nq), nd)
     docs = rng.integers(0, 100_000, size=nq * nd)
-    run = Run(tuple(f"q{i}" for i in range(nq)), tuple(f"d{i}" for i in range(100_000)),
-              qids, docs, rng.random(nq * nd).round(3))
+    run = Run(
+        tuple(f"q{i}" for i in range(nq)),
+        tuple(f"d{i}" for i in range(100_000)),
+        qids,
+        docs,
+        rng.random(nq * nd).round(3),
+    )
     jq = np.repeat(np.arange(nq), 5)
     jd = docs.reshape(nq, nd)[:, :5].ravel() + (np.arange(nq * 5) % 2) * 7  # half are unjudged hits
     qrels = Qrels(run.qid_names, run.doc_names, jq, jd % 100_000, rng.integers(-1, 3, jq.size))
@@ -370,8 +400,9 @@ def nested(rows: list, keep: str = "max") -> dict[str, dict[str, float]]:
     return out
 
 
-def ours(qrels_rows: list, run_rows: list, measures: tuple[Measure, ...], gain: str
-         ) -> dict[str, np.ndarray]:
+def ours(
+    qrels_rows: list, run_rows: list, measures: tuple[Measure, ...], gain: str
+) -> dict[str, np.ndarray]:
     a = gain_arrays(Qrels.from_rows(qrels_rows), Run.from_rows(run_rows))
     scores = score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain)
     return dict(zip(a.qids, scores, strict=True))
@@ -408,8 +439,11 @@ def ranx():
     module = pytest.importorskip("ranx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        module.evaluate(module.Qrels.from_dict({"q": {"a": 1}}),
-                        module.Run.from_dict({"q": {"a": 1.0}}), ["ndcg_burges@1"])
+        module.evaluate(
+            module.Qrels.from_dict({"q": {"a": 1}}),
+            module.Run.from_dict({"q": {"a": 1.0}}),
+            ["ndcg_burges@1"],
+        )
     return module
 
 
@@ -421,8 +455,12 @@ def test_parity_with_ranx(ranx) -> None:
     measures = tuple(Measure(n, k) for k in CUTOFFS for n in ("recall", "P", "nDCG", "RR")) + (
         Measure("RR"),
     )
-    names = {"recall": "recall@{k}", "P": "precision@{k}", "nDCG": "ndcg_burges@{k}",
-             "RR": "mrr@{k}"}
+    names = {
+        "recall": "recall@{k}",
+        "P": "precision@{k}",
+        "nDCG": "ndcg_burges@{k}",
+        "RR": "mrr@{k}",
+    }
     ranx_names = [names[m.name].format(k=m.k) if m.k else "mrr" for m in measures]
     qrels = ranx.Qrels.from_dict(nested(qrels_rows, keep="last"))
     run = ranx.Run.from_dict(nested(run_rows)).make_comparable(qrels)

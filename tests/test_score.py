@@ -48,11 +48,15 @@ def score_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[dict, st
 def test_read_qrels_and_run(tmp_path: Path) -> None:
     qrels = read_qrels(write(tmp_path, "q", "1 0 a 2\n\n  1\t0 b -1  \n2 7 a 0\n"))
     assert (qrels.qids, qrels.docids, qrels.grades.tolist()) == (
-        ("1", "1", "2"), ("a", "b", "a"), [2, -1, 0]
+        ("1", "1", "2"),
+        ("a", "b", "a"),
+        [2, -1, 0],
     )
     run = read_run(write(tmp_path, "r", "1 Q0 a 9 0.5 t\n1 Q0 b 1 -2e-3 t\n\n2 x a 0 7 other\n"))
     assert (run.qids, run.docids, run.scores.tolist()) == (
-        ("1", "1", "2"), ("a", "b", "a"), [0.5, -0.002, 7.0]
+        ("1", "1", "2"),
+        ("a", "b", "a"),
+        [0.5, -0.002, 7.0],
     )
 
 
@@ -90,8 +94,11 @@ def test_malformed_lines_name_file_line_and_field(
 
 
 def test_duplicate_judgement_names_both_places() -> None:
-    with pytest.raises(DatasetError, match=r"<qrels>:3: .*'a' is judged twice for query 'q' "
-                                           r"\(first on row 1\)"):
+    with pytest.raises(
+        DatasetError,
+        match=r"<qrels>:3: .*'a' is judged twice for query 'q' "
+        r"\(first on row 1\)",
+    ):
         Qrels.from_rows([("q", "a", 1), ("q", "b", 1), ("q", "a", 1)])
 
 
@@ -117,8 +124,10 @@ def test_write_run_round_trips_the_given_order(tmp_path: Path) -> None:
     path = tmp_path / "run.txt"
     write_run(path, rankings, tag="sys1")
     assert path.read_text().splitlines()[:2] == ["q1 Q0 z 1 3 sys1", "q1 Q0 y10 2 2 sys1"]
-    qrels = Qrels.from_rows([(q, d, i + 1) for q, docs in rankings.items()
-                             for i, d in enumerate(docs)] + [("q0", "a", 1)])
+    qrels = Qrels.from_rows(
+        [(q, d, i + 1) for q, docs in rankings.items() for i, d in enumerate(docs)]
+        + [("q0", "a", 1)]
+    )
     back = gain_arrays(qrels, read_run(path))
     assert back.qids == ("q0", "q1", "q2")
     np.testing.assert_array_equal(back.gains, [[0, 0, 0], [1, 2, 3], [1, 2, 3]])
@@ -129,7 +138,9 @@ def test_write_run_with_scores(tmp_path: Path) -> None:
     # a tie is fine when it is already in trec_eval order (docid descending)
     write_run(path, {"q": ["b", "a", "c"]}, {"q": [0.5, 0.5, 0.25]})
     assert path.read_text().splitlines() == [
-        "q Q0 b 1 0.5 ragsweep", "q Q0 a 2 0.5 ragsweep", "q Q0 c 3 0.25 ragsweep"
+        "q Q0 b 1 0.5 ragsweep",
+        "q Q0 a 2 0.5 ragsweep",
+        "q Q0 c 3 0.25 ragsweep",
     ]
     with pytest.raises(ValueError, match="would rank 'b' above 'a'"):
         write_run(path, {"q": ["a", "b"]}, {"q": [0.5, 0.5]})
@@ -141,8 +152,13 @@ def test_write_run_with_scores(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("rankings", "tag"),
-    [({"q 1": ["a"]}, "t"), ({"q": ["a b"]}, "t"), ({"q": [""]}, "t"), ({"q": ["a"]}, "my tag"),
-     ({"q": ["a", "a"]}, "t")],
+    [
+        ({"q 1": ["a"]}, "t"),
+        ({"q": ["a b"]}, "t"),
+        ({"q": [""]}, "t"),
+        ({"q": ["a"]}, "my tag"),
+        ({"q": ["a", "a"]}, "t"),
+    ],
 )
 def test_write_run_refuses_what_a_run_file_cannot_hold(
     tmp_path: Path, rankings: dict, tag: str
@@ -157,8 +173,17 @@ def test_score_chapter_example_json(
     chapter: tuple[str, str], capsys: pytest.CaptureFixture[str], gain: str, ndcg: float
 ) -> None:
     qrels, run = chapter
-    out, err = score_json(capsys, "--qrels", qrels, "--run", run,
-                          "--metrics", "recall@3,precision@3,MRR,nDCG@5", "--gain", gain)
+    out, err = score_json(
+        capsys,
+        "--qrels",
+        qrels,
+        "--run",
+        run,
+        "--metrics",
+        "recall@3,precision@3,MRR,nDCG@5",
+        "--gain",
+        gain,
+    )
     assert err == ""
     expected = {"recall@3": 1 / 2, "precision@3": 1 / 3, "MRR": 1 / 2, "nDCG@5": ndcg}
     assert list(out) == ["aggregate", "per_query"]
@@ -174,10 +199,17 @@ def test_score_table(chapter: tuple[str, str], capsys: pytest.CaptureFixture[str
     qrels, run = chapter
     assert cli_main(["score", "--qrels", qrels, "--run", run]) == 0
     out = capsys.readouterr().out
-    rows = {line.split()[0]: line.split()[1] for line in out.splitlines()
-            if line.strip() and line.split()[0] in ("recall@10", "P@10", "RR", "nDCG@10")}
-    assert rows == {"recall@10": "1.0000", "P@10": "0.2000", "RR": "0.5000",
-                    "nDCG@10": f"{EXP_NDCG5:.4f}"}
+    rows = {
+        line.split()[0]: line.split()[1]
+        for line in out.splitlines()
+        if line.strip() and line.split()[0] in ("recall@10", "P@10", "RR", "nDCG@10")
+    }
+    assert rows == {
+        "recall@10": "1.0000",
+        "P@10": "0.2000",
+        "RR": "0.5000",
+        "nDCG@10": f"{EXP_NDCG5:.4f}",
+    }
     assert "mean over the 1 qrels queries (0 missing from the run" in out
 
 
@@ -208,8 +240,11 @@ def test_score_counts_missing_queries_and_notes_what_it_ignored(
     ],
 )
 def test_score_bad_input_exits_2_with_one_line(
-    tmp_path: Path, chapter: tuple[str, str], capsys: pytest.CaptureFixture[str],
-    args: list[str], fragment: str,
+    tmp_path: Path,
+    chapter: tuple[str, str],
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    fragment: str,
 ) -> None:
     files = {
         "BAD": write(tmp_path, "bad.txt", "q1 0 c2 2\nq1 0 c9 two\n"),
@@ -230,8 +265,11 @@ def test_score_bad_input_exits_2_with_one_line(
 
 @pytest.mark.parametrize(
     "argv",
-    [["--run", "r.txt"], ["--qrels", "q", "--run", "r", "--gain", "exponential"],
-     ["--qrels", "q", "--run", "r", "--format", "csv"]],
+    [
+        ["--run", "r.txt"],
+        ["--qrels", "q", "--run", "r", "--gain", "exponential"],
+        ["--qrels", "q", "--run", "r", "--format", "csv"],
+    ],
 )
 def test_score_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
@@ -250,14 +288,30 @@ def test_score_in_a_subprocess_without_heavy_imports(chapter: tuple[str, str]) -
         " if m in sys.modules)\n"
         "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     report = json.loads(done.stderr.strip().splitlines()[-1])
     assert report == {"rc": 0, "heavy": []}
     assert json.loads(done.stdout)["aggregate"]["nDCG@10"] == pytest.approx(EXP_NDCG5)
 
-    bad = subprocess.run([sys.executable, "-m", "ragsweep.cli", "score", "--qrels", qrels,
-                          "--run", run, "--metrics", "P@0"],
-                         capture_output=True, text=True, timeout=60, check=False)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ragsweep.cli",
+            "score",
+            "--qrels",
+            qrels,
+            "--run",
+            run,
+            "--metrics",
+            "P@0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "positive integer" in bad.stderr

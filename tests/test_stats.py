@@ -232,12 +232,16 @@ def test_weighted_row_is_the_weighted_mean_of_slice_means() -> None:
     )
     # recomputed inside every resample, not only at the point estimate
     np.testing.assert_allclose(
-        draws.resampled[:, 3], 0.75 * draws.resampled[:, 1] + 0.25 * draws.resampled[:, 0],
-        rtol=0, atol=1e-15,
+        draws.resampled[:, 3],
+        0.75 * draws.resampled[:, 1] + 0.25 * draws.resampled[:, 0],
+        rtol=0,
+        atol=1e-15,
     )
     np.testing.assert_allclose(
-        draws.resampled[:, 2], (35 * draws.resampled[:, 0] + 25 * draws.resampled[:, 1]) / 60,
-        rtol=0, atol=1e-15,
+        draws.resampled[:, 2],
+        (35 * draws.resampled[:, 0] + 25 * draws.resampled[:, 1]) / 60,
+        rtol=0,
+        atol=1e-15,
     )
 
 
@@ -349,8 +353,9 @@ def test_resolution_half_width_and_questions_needed_are_consistent() -> None:
     assert a.questions_needed == pytest.approx(80 * (a.half_width / 0.02) ** 2, rel=0.1)
     # Bonferroni: the resolution follows the widened interval the report shows
     wide = stats.resolution(
-        stats.paired_resamples(base, np.stack([cand, cand]), ["a"] * 80 + ["b"] * 120,
-                               ["c", "d"], seed=6),
+        stats.paired_resamples(
+            base, np.stack([cand, cand]), ["a"] * 80 + ["b"] * 120, ["c", "d"], seed=6
+        ),
         correction="bonferroni",
     )
     assert wide[0].level == pytest.approx(1 - 0.05 / 2)

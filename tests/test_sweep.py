@@ -4,6 +4,7 @@ failure isolation, resume, recovery after kill -9, and every sweep file at toy s
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 from ragsweep.cli import main
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
-TOY = [f"data.path={TINY}", "data.sha256=null", "eval.split=all", "eval.traffic_weights=null"]
+TOY = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
 SWEEPS = sorted(
     p.stem for p in (Path(__file__).parents[1] / "src/ragsweep/conf/sweep").glob("*.yaml")
 )
@@ -131,22 +132,23 @@ def test_killed_sweep_is_recovered_on_the_next_launch(workdir):
         stderr=subprocess.DEVNULL,
         env={**os.environ, "CI": "true"},
     )
+    # kill as soon as a worker reports a stage mid-evaluation: its child run is RUNNING then
     deadline = time.monotonic() + 120
-    running = []
-    while time.monotonic() < deadline and proc.poll() is None:
-        db = workdir / "mlruns" / "mlflow.db"
-        if db.exists():
+    busy = []
+    while not busy and time.monotonic() < deadline and proc.poll() is None:
+        for path in workdir.glob("multirun/**/progress/*.json"):
             try:
-                parents, children = runs_of(workdir, "sweep:chunker.size")
-                running = [r for r in children if r.info.status == "RUNNING"]
-            except Exception:  # the store is being created
-                running = []
-            if running:
-                break
-        time.sleep(0.2)
-    assert running, "no configuration was running before the deadline"
+                stage = json.loads(path.read_text())["stage"]
+            except (OSError, ValueError):
+                continue
+            if stage in ("chunking", "indexing", "first-stage retrieval", "scoring"):
+                busy.append(stage)
+        time.sleep(0.01)
+    assert busy, "no configuration was mid-way before the deadline"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+    _, children = runs_of(workdir, "sweep:chunker.size")
+    assert any(r.info.status == "RUNNING" for r in children)  # left dangling by kill -9
     env = {**os.environ, "CI": "true"}
     done = subprocess.run(args, cwd=workdir, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr

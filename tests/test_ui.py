@@ -34,12 +34,8 @@ def get(url: str) -> dict:
 def test_ui_shows_the_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    assert (
-        main(
-            [f"data.path={TINY}", "data.sha256=null", "eval.split=all", "eval.traffic_weights=null"]
-        )
-        == 0
-    )
+    toy = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
+    assert main(toy) == 0
     port = free_port()
     script = Path(sys.executable).parent / "ragsweep"
     proc = subprocess.Popen(

@@ -18,6 +18,7 @@ VERBS: dict[str, str] = {
     "compare": "ragsweep.commands.compare",
     "data": "ragsweep.commands.data",
     "report": "ragsweep.commands.report",
+    "reproduce": "ragsweep.commands.reproduce",
     "score": "ragsweep.commands.score",
     "ui": "ragsweep.commands.ui",
 }

@@ -312,8 +312,9 @@ class _Loader:
             near = [q.name for q in p.parent.iterdir()] if p.parent.is_dir() else []
             close = difflib.get_close_matches(p.name, near, n=1)
             rename = f"; rename {close[0]!r} if that is it" if close and not p.exists() else ""
-            self.fail(rel, f"{state}; a dataset folder needs it ({what}){rename}; see "
-                      "docs/schema.md")
+            self.fail(
+                rel, f"{state}; a dataset folder needs it ({what}){rename}; see docs/schema.md"
+            )
         return self.read_bytes(rel)
 
     def read_optional(self, rel: str) -> bytes | None:
@@ -322,8 +323,9 @@ class _Loader:
         if not p.exists():
             return None
         if not p.is_file():
-            self.fail(rel, "is not a file; remove it or replace it with the file docs/schema.md "
-                      "describes")
+            self.fail(
+                rel, "is not a file; remove it or replace it with the file docs/schema.md describes"
+            )
         return self.read_bytes(rel)
 
     def read_bytes(self, rel: str) -> bytes:
@@ -359,8 +361,12 @@ class _Loader:
         out = []
         for n, raw in enumerate(lines, start=1):
             if not raw.strip():
-                self.fail(rel, "blank line; JSON Lines files hold one object per line, no blank "
-                          "lines: remove it", n)
+                self.fail(
+                    rel,
+                    "blank line; JSON Lines files hold one object per line, no blank "
+                    "lines: remove it",
+                    n,
+                )
             obj = self.parse(rel, raw, n)
             if not isinstance(obj, dict):
                 self.fail(rel, f"expected one JSON object per line, got {_describe(obj)}", n)
@@ -379,25 +385,39 @@ class _Loader:
         """Check keys and JSON types: spec maps field -> (type, nullable); unknown keys fail."""
         for key in obj:
             if key not in spec:
-                self.fail(rel, f"unknown field; {_hint(key, list(spec))}allowed: "
-                          f"{', '.join(spec)}", line, prefix + key)
+                self.fail(
+                    rel,
+                    f"unknown field; {_hint(key, list(spec))}allowed: {', '.join(spec)}",
+                    line,
+                    prefix + key,
+                )
         for key, (kind, nullable) in spec.items():
             if key not in obj:
                 if key in optional:
                     continue
-                self.fail(rel, "missing; add it" + (" (null is allowed)" if nullable else ""),
-                          line, prefix + key)
+                self.fail(
+                    rel,
+                    "missing; add it" + (" (null is allowed)" if nullable else ""),
+                    line,
+                    prefix + key,
+                )
             value = obj[key]
             expected, ok = _EXPECTED[kind]
             if value is None and nullable:
                 continue
             if not ok(value):
                 also = " or null" if nullable else ""
-                self.fail(rel, f"expected {expected}{also}, got {_describe(value)}", line,
-                          prefix + key)
+                self.fail(
+                    rel, f"expected {expected}{also}, got {_describe(value)}", line, prefix + key
+                )
 
     def pattern(
-        self, rel: str, value: str, regex: re.Pattern[str], rule: str, line: int | None,
+        self,
+        rel: str,
+        value: str,
+        regex: re.Pattern[str],
+        rule: str,
+        line: int | None,
         field: str,
     ) -> None:
         if not regex.fullmatch(value):
@@ -412,11 +432,15 @@ class _Loader:
     def load(self) -> Dataset:
         root = self.root
         if not root.exists():
-            raise DatasetError(root, "no such folder; give the path of a dataset folder (the one "
-                               "holding dataset.json)")
+            raise DatasetError(
+                root,
+                "no such folder; give the path of a dataset folder (the one holding dataset.json)",
+            )
         if not root.is_dir():
-            raise DatasetError(root, "is a file, not a folder; give the dataset folder (the one "
-                               "holding dataset.json)")
+            raise DatasetError(
+                root,
+                "is a file, not a folder; give the dataset folder (the one holding dataset.json)",
+            )
         meta = self.meta()
         slices = tuple(meta["slices"])
         documents = self.corpus()
@@ -449,12 +473,17 @@ class _Loader:
             self.fail(rel, f"expected a JSON object, got {_describe(meta)}")
         version = meta.get("schema_version")
         if "schema_version" not in meta:
-            self.fail(rel, f"missing; add \"schema_version\": {SCHEMA_VERSION}", None,
-                      "schema_version")
+            self.fail(
+                rel, f'missing; add "schema_version": {SCHEMA_VERSION}', None, "schema_version"
+            )
         if version != SCHEMA_VERSION or isinstance(version, bool):
-            self.fail(rel, f"unknown schema version {version!r}: this ragsweep reads version "
-                      f"{SCHEMA_VERSION}; upgrade ragsweep or convert the dataset", None,
-                      "schema_version")
+            self.fail(
+                rel,
+                f"unknown schema version {version!r}: this ragsweep reads version "
+                f"{SCHEMA_VERSION}; upgrade ragsweep or convert the dataset",
+                None,
+                "schema_version",
+            )
         spec = {
             "schema_version": ("int", False),
             "name": ("str", False),
@@ -467,16 +496,20 @@ class _Loader:
         self.nonblank(rel, meta["name"], None, "name")
         slices = meta["slices"]
         if not slices:
-            self.fail(rel, "is empty; list at least one slice (an unsliced set uses [\"all\"])",
-                      None, "slices")
+            self.fail(
+                rel,
+                'is empty; list at least one slice (an unsliced set uses ["all"])',
+                None,
+                "slices",
+            )
         seen: set[str] = set()
         for i, s in enumerate(slices):
             if not isinstance(s, str) or not s.strip():
-                self.fail(rel, f"expected a non-empty string, got {_describe(s)}", None,
-                          f"slices[{i}]")
+                self.fail(
+                    rel, f"expected a non-empty string, got {_describe(s)}", None, f"slices[{i}]"
+                )
             if s in seen:
-                self.fail(rel, f"slice {s!r} is listed twice; list each once", None,
-                          f"slices[{i}]")
+                self.fail(rel, f"slice {s!r} is listed twice; list each once", None, f"slices[{i}]")
             seen.add(s)
         gen = meta["generator"]
         if gen is not None:
@@ -488,19 +521,27 @@ class _Loader:
         corpus = self.root / "corpus"
         if not corpus.is_dir():
             state = "is not a folder" if corpus.exists() else "is missing"
-            self.fail("corpus", f"{state}; a dataset folder needs corpus/ holding one "
-                      "<document>@<version>.json per wording version")
+            self.fail(
+                "corpus",
+                f"{state}; a dataset folder needs corpus/ holding one "
+                "<document>@<version>.json per wording version",
+            )
         docs = []
         for p in sorted(corpus.iterdir(), key=lambda p: p.name):
             rel = f"corpus/{p.name}"
             if p.is_dir():
-                self.fail(rel, "is a folder; corpus/ holds only <document>@<version>.json files: "
-                          "move it out")
+                self.fail(
+                    rel,
+                    "is a folder; corpus/ holds only <document>@<version>.json files: move it out",
+                )
             m = _CORPUS_FILE_RE.fullmatch(p.name)
             if m is None:
-                self.fail(rel, "is not named <document>@<version>.json (document "
-                          "[a-z0-9][a-z0-9_.-]*, version [A-Za-z0-9][A-Za-z0-9_.-]*): rename it "
-                          "or move it out of corpus/")
+                self.fail(
+                    rel,
+                    "is not named <document>@<version>.json (document "
+                    "[a-z0-9][a-z0-9_.-]*, version [A-Za-z0-9][A-Za-z0-9_.-]*): rename it "
+                    "or move it out of corpus/",
+                )
             data = self.read(rel, "a wording")
             docs.append(self.document(rel, data, m["document"], m["version"]))
         if not docs:
@@ -522,11 +563,20 @@ class _Loader:
         self.fields(rel, obj, spec)
         for key, expected in (("document", document), ("version", version)):
             if obj[key] != expected:
-                self.fail(rel, f"{obj[key]!r} does not match the file name {document}@{version}"
-                          ".json; fix the field or rename the file", None, key)
+                self.fail(
+                    rel,
+                    f"{obj[key]!r} does not match the file name {document}@{version}"
+                    ".json; fix the field or rename the file",
+                    None,
+                    key,
+                )
         self.nonblank(rel, obj["title"], None, "title")
-        pspec = {"number": ("str", False), "title": ("str", False), "kind": ("str", False),
-                 "clauses": ("list", False)}
+        pspec = {
+            "number": ("str", False),
+            "title": ("str", False),
+            "kind": ("str", False),
+            "clauses": ("list", False),
+        }
         cspec = {"section": ("str", False), "heading": ("str", False), "text": ("str", False)}
         clauses: list[Clause] = []
         first: dict[str, str] = {}
@@ -537,30 +587,61 @@ class _Loader:
             self.fields(rel, part, pspec, prefix=where + ".")
             self.nonblank(rel, part["number"], None, where + ".number")
             if part["kind"] not in PART_KINDS:
-                self.fail(rel, f"unknown part kind {part['kind']!r}; "
-                          f"{_hint(part['kind'], PART_KINDS)}use one of {', '.join(PART_KINDS)}",
-                          None, where + ".kind")
+                self.fail(
+                    rel,
+                    f"unknown part kind {part['kind']!r}; "
+                    f"{_hint(part['kind'], PART_KINDS)}use one of {', '.join(PART_KINDS)}",
+                    None,
+                    where + ".kind",
+                )
             for j, c in enumerate(part["clauses"]):
                 cw = f"{where}.clauses[{j}]"
                 if not isinstance(c, dict):
                     self.fail(rel, f"expected an object, got {_describe(c)}", None, cw)
                 self.fields(rel, c, cspec, prefix=cw + ".")
                 section = c["section"]
-                self.pattern(rel, section, _SECTION_RE, "section number (no spaces, '/' or '@')",
-                             None, cw + ".section")
+                self.pattern(
+                    rel,
+                    section,
+                    _SECTION_RE,
+                    "section number (no spaces, '/' or '@')",
+                    None,
+                    cw + ".section",
+                )
                 if section in first:
-                    self.fail(rel, f"section {section!r} appears twice (first at {first[section]})"
-                              "; sections are unique within a wording version: renumber one",
-                              None, cw + ".section")
+                    self.fail(
+                        rel,
+                        f"section {section!r} appears twice (first at {first[section]})"
+                        "; sections are unique within a wording version: renumber one",
+                        None,
+                        cw + ".section",
+                    )
                 first[section] = cw
                 if not c["heading"].strip() or "\n" in c["heading"]:
                     self.fail(rel, "must be one non-empty line", None, cw + ".heading")
                 self.nonblank(rel, c["text"], None, cw + ".text")
-                clauses.append(Clause(document, version, section, c["heading"], c["text"],
-                                      part["number"], part["kind"]))
+                clauses.append(
+                    Clause(
+                        document,
+                        version,
+                        section,
+                        c["heading"],
+                        c["text"],
+                        part["number"],
+                        part["kind"],
+                    )
+                )
         text, spans = render(obj["title"], obj["parts"])
-        return Document(document, version, obj["product"], obj["form_code"], obj["title"],
-                        tuple(clauses), text, tuple(spans))
+        return Document(
+            document,
+            version,
+            obj["product"],
+            obj["form_code"],
+            obj["title"],
+            tuple(clauses),
+            text,
+            tuple(spans),
+        )
 
     def questions(
         self, data: bytes, slices: tuple[str, ...], documents: tuple[Document, ...]
@@ -569,9 +650,15 @@ class _Loader:
         rows = self.jsonl(rel, data)
         if not rows:
             self.fail(rel, "holds no question; add one JSON object per line")
-        spec = {"qid": ("str", False), "text": ("str", False), "slice": ("str", False),
-                "product": ("str", True), "version": ("str", True), "subset": ("str", False),
-                "added": ("str", False)}
+        spec = {
+            "qid": ("str", False),
+            "text": ("str", False),
+            "slice": ("str", False),
+            "product": ("str", True),
+            "version": ("str", True),
+            "subset": ("str", False),
+            "added": ("str", False),
+        }
         products = sorted({d.product for d in documents if d.product is not None})
         versions_of: dict[str | None, list[str]] = {None: sorted({d.version for d in documents})}
         for p in products:
@@ -582,28 +669,54 @@ class _Loader:
             qid = q["qid"]
             self.pattern(rel, qid, _QID_RE, "question id (non-empty, no spaces)", n, "qid")
             if qid in first:
-                self.fail(rel, f"duplicate qid {qid!r} (first on line {first[qid]}); give each "
-                          "question its own id", n, "qid")
+                self.fail(
+                    rel,
+                    f"duplicate qid {qid!r} (first on line {first[qid]}); give each "
+                    "question its own id",
+                    n,
+                    "qid",
+                )
             first[qid] = n
             self.nonblank(rel, q["text"], n, "text")
             if q["slice"] not in slices:
-                self.fail(rel, f"unknown slice {q['slice']!r}; {_hint(q['slice'], slices)}"
-                          f"known (dataset.json): {', '.join(slices)}", n, "slice")
+                self.fail(
+                    rel,
+                    f"unknown slice {q['slice']!r}; {_hint(q['slice'], slices)}"
+                    f"known (dataset.json): {', '.join(slices)}",
+                    n,
+                    "slice",
+                )
             product, version = q["product"], q["version"]
             if product is not None and product not in products:
-                self.fail(rel, f"no wording in corpus/ has product {product!r}; "
-                          f"{_hint(product, products)}products: {_known(products)}", n, "product")
+                self.fail(
+                    rel,
+                    f"no wording in corpus/ has product {product!r}; "
+                    f"{_hint(product, products)}products: {_known(products)}",
+                    n,
+                    "product",
+                )
             if version is not None and version not in versions_of[product]:
                 whose = "no wording" if product is None else f"no wording of product {product!r}"
-                self.fail(rel, f"{whose} has version {version!r} in corpus/; versions: "
-                          f"{_known(versions_of[product])}", n, "version")
+                self.fail(
+                    rel,
+                    f"{whose} has version {version!r} in corpus/; versions: "
+                    f"{_known(versions_of[product])}",
+                    n,
+                    "version",
+                )
             if q["subset"] not in SUBSETS:
-                self.fail(rel, f"{q['subset']!r} is not a subset; use 'core' (frozen) or "
-                          "'rolling' (refreshed)", n, "subset")
+                self.fail(
+                    rel,
+                    f"{q['subset']!r} is not a subset; use 'core' (frozen) or "
+                    "'rolling' (refreshed)",
+                    n,
+                    "subset",
+                )
             added = q["added"]
             if not _DATE_RE.fullmatch(added) or not _is_date(added):
-                self.fail(rel, f"{added!r} is not a date; write YYYY-MM-DD, e.g. 2025-03-31", n,
-                          "added")
+                self.fail(
+                    rel, f"{added!r} is not a date; write YYYY-MM-DD, e.g. 2025-03-31", n, "added"
+                )
         columns = ("qid", "text", "slice", "product", "version", "subset", "added")
         return pd.DataFrame({c: [q[c] for q in rows] for c in columns})
 
@@ -615,9 +728,13 @@ class _Loader:
         extra: Mapping[str, tuple[str, bool]] | None = None,
     ) -> list[tuple[str, str]]:
         """Check label-shaped rows (labels.jsonl, review files); return (qid, clause id)s."""
-        spec: dict[str, tuple[str, bool]] = {"qid": ("str", False), "document": ("str", False),
-                                             "section": ("str", False), "version": ("str", False),
-                                             "grade": ("int", False)}
+        spec: dict[str, tuple[str, bool]] = {
+            "qid": ("str", False),
+            "document": ("str", False),
+            "section": ("str", False),
+            "version": ("str", False),
+            "grade": ("int", False),
+        }
         spec.update(extra or {})
         sections = {(d.document, d.version): {c.section for c in d.clauses} for d in documents}
         versions: dict[str, list[str]] = {}
@@ -630,27 +747,54 @@ class _Loader:
             self.fields(rel, lab, spec, n)
             grade = lab["grade"]
             if grade not in GRADES:
-                self.fail(rel, f"grade {grade} is outside {{0, 1, 2}} (2 answers fully, 1 "
-                          "supports, 0 judged not relevant)", n, "grade")
+                self.fail(
+                    rel,
+                    f"grade {grade} is outside {{0, 1, 2}} (2 answers fully, 1 "
+                    "supports, 0 judged not relevant)",
+                    n,
+                    "grade",
+                )
             doc, sec, ver = lab["document"], lab["section"], lab["version"]
             cid = clause_id(doc, sec, ver)
             missing = f"clause {cid} is not in the corpus snapshot: "
             if doc not in versions:
-                self.fail(rel, f"{missing}there is no document {doc!r} at all; "
-                          f"{_hint(doc, doc_names)}documents: {_known(doc_names)}", n, "document")
+                self.fail(
+                    rel,
+                    f"{missing}there is no document {doc!r} at all; "
+                    f"{_hint(doc, doc_names)}documents: {_known(doc_names)}",
+                    n,
+                    "document",
+                )
             if (doc, ver) not in sections:
-                self.fail(rel, f"{missing}document {doc!r} has no version {ver!r}; versions: "
-                          f"{_known(sorted(versions[doc]))}", n, "version")
+                self.fail(
+                    rel,
+                    f"{missing}document {doc!r} has no version {ver!r}; versions: "
+                    f"{_known(sorted(versions[doc]))}",
+                    n,
+                    "version",
+                )
             if sec not in sections[(doc, ver)]:
                 elsewhere = sorted(v for v in versions[doc] if sec in sections[(doc, v)])
-                also = (f"section {sec!r} exists only in version(s) {', '.join(elsewhere)}"
-                        if elsewhere else "fix the section number")
-                self.fail(rel, f"{missing}corpus/{doc}@{ver}.json has no section {sec!r}; "
-                          f"{also}", n, "section")
+                also = (
+                    f"section {sec!r} exists only in version(s) {', '.join(elsewhere)}"
+                    if elsewhere
+                    else "fix the section number"
+                )
+                self.fail(
+                    rel,
+                    f"{missing}corpus/{doc}@{ver}.json has no section {sec!r}; {also}",
+                    n,
+                    "section",
+                )
             key = (lab["qid"], cid)
             if key in first:
-                self.fail(rel, f"duplicate label for question {lab['qid']!r} and clause {cid} "
-                          f"(first on line {first[key]}); keep one row per pair", n, "qid")
+                self.fail(
+                    rel,
+                    f"duplicate label for question {lab['qid']!r} and clause {cid} "
+                    f"(first on line {first[key]}); keep one row per pair",
+                    n,
+                    "qid",
+                )
             first[key] = n
             pairs.append(key)
         return pairs
@@ -666,18 +810,28 @@ class _Loader:
         relevant: set[str] = set()
         for n, (lab, (qid, cid)) in enumerate(zip(rows, pairs, strict=True), start=1):
             if qid not in qids:
-                self.fail(rel, f"unknown qid {qid!r}: no such question in questions.jsonl; add "
-                          "the question or remove the label", n, "qid")
+                self.fail(
+                    rel,
+                    f"unknown qid {qid!r}: no such question in questions.jsonl; add "
+                    "the question or remove the label",
+                    n,
+                    "qid",
+                )
             judged.setdefault(qid, set()).add(cid)
             if lab["grade"] >= 1:
                 relevant.add(qid)
         for n, qid in enumerate(questions["qid"], start=1):
             if qid not in relevant:
-                self.fail("questions.jsonl", f"question {qid!r} has no label with grade >= 1 in "
-                          "labels.jsonl; label the clause(s) that answer it, or remove it", n,
-                          "qid")
-        frame = pd.DataFrame({c: [r[c] for r in rows]
-                              for c in ("qid", "document", "section", "version", "grade")})
+                self.fail(
+                    "questions.jsonl",
+                    f"question {qid!r} has no label with grade >= 1 in "
+                    "labels.jsonl; label the clause(s) that answer it, or remove it",
+                    n,
+                    "qid",
+                )
+        frame = pd.DataFrame(
+            {c: [r[c] for r in rows] for c in ("qid", "document", "section", "version", "grade")}
+        )
         frame["grade"] = frame["grade"].astype("int64")
         frame["clause_id"] = [cid for _, cid in pairs]
         return frame, judged
@@ -694,8 +848,12 @@ class _Loader:
             try:
                 datetime.fromisoformat(entry["ts"])
             except ValueError:
-                self.fail(rel, f"{entry['ts']!r} is not an ISO timestamp; write e.g. "
-                          "2025-06-01T09:13:22Z", n, "ts")
+                self.fail(
+                    rel,
+                    f"{entry['ts']!r} is not an ISO timestamp; write e.g. 2025-06-01T09:13:22Z",
+                    n,
+                    "ts",
+                )
         return pd.DataFrame({c: [e[c] for e in rows] for c in ("ts", "session", "text")})
 
     def reviews(
@@ -705,13 +863,17 @@ class _Loader:
         if not review.exists():
             return {}
         if not review.is_dir():
-            self.fail("review", "is not a folder; review/ holds reviewer2.jsonl and "
-                      "prelabels.jsonl")
+            self.fail(
+                "review", "is not a folder; review/ holds reviewer2.jsonl and prelabels.jsonl"
+            )
         allowed = [f"{name}.jsonl" for name in REVIEW_FILES]
         for p in sorted(review.iterdir(), key=lambda p: p.name):
             if p.name not in allowed:
-                self.fail(f"review/{p.name}", f"unknown file in review/; {_hint(p.name, allowed)}"
-                          f"review/ holds only {' and '.join(allowed)}")
+                self.fail(
+                    f"review/{p.name}",
+                    f"unknown file in review/; {_hint(p.name, allowed)}"
+                    f"review/ holds only {' and '.join(allowed)}",
+                )
         out: dict[str, pd.DataFrame] = {}
         for name in REVIEW_FILES:
             rel = f"review/{name}.jsonl"
@@ -725,18 +887,27 @@ class _Loader:
             by_q: dict[str, set[str]] = {}
             for n, (qid, cid) in enumerate(pairs, start=1):
                 if cid not in judged.get(qid, set()):
-                    self.fail(rel, f"question {qid!r} and clause {cid} are not judged in "
-                              "labels.jsonl; review files grade only pairs labels.jsonl judges "
-                              "(add a label there, grade 0 if rejected, or drop this row)", n,
-                              "qid")
+                    self.fail(
+                        rel,
+                        f"question {qid!r} and clause {cid} are not judged in "
+                        "labels.jsonl; review files grade only pairs labels.jsonl judges "
+                        "(add a label there, grade 0 if rejected, or drop this row)",
+                        n,
+                        "qid",
+                    )
                 seen.setdefault(qid, n)
                 by_q.setdefault(qid, set()).add(cid)
             for qid, n in seen.items():
                 left = sorted(judged[qid] - by_q[qid])
                 if left:
-                    self.fail(rel, f"question {qid!r} is reviewed but not every pair labels.jsonl "
-                              f"judges for it is graded here (missing: {', '.join(left)}); grade "
-                              "them all", n, "qid")
+                    self.fail(
+                        rel,
+                        f"question {qid!r} is reviewed but not every pair labels.jsonl "
+                        f"judges for it is graded here (missing: {', '.join(left)}); grade "
+                        "them all",
+                        n,
+                        "qid",
+                    )
             columns = ["qid", "document", "section", "version", "grade"]
             columns += ["model"] if extra else []
             frame = pd.DataFrame({c: [r[c] for r in rows] for c in columns})
@@ -748,11 +919,13 @@ class _Loader:
     def root_files(self) -> None:
         """Unknown .json/.jsonl files at the top are most likely misnamed: refuse them."""
         for p in sorted(self.root.iterdir(), key=lambda p: p.name):
-            if (p.is_file() and p.suffix in (".json", ".jsonl")
-                    and p.name not in _KNOWN_ROOT_FILES):
-                self.fail(p.name, f"unknown dataset file; {_hint(p.name, _KNOWN_ROOT_FILES)}"
-                          "rename it or move it out of the dataset folder (docs/schema.md lists "
-                          "the files)")
+            if p.is_file() and p.suffix in (".json", ".jsonl") and p.name not in _KNOWN_ROOT_FILES:
+                self.fail(
+                    p.name,
+                    f"unknown dataset file; {_hint(p.name, _KNOWN_ROOT_FILES)}"
+                    "rename it or move it out of the dataset folder (docs/schema.md lists "
+                    "the files)",
+                )
 
     def manifest(self) -> None:
         rel = "MANIFEST.sha256"
@@ -776,11 +949,19 @@ class _Loader:
             listed[path] = n
             target = self.root / path
             if not target.is_file():
-                self.fail(rel, f"lists {path}, which is missing from the dataset folder; restore "
-                          "it or regenerate the manifest", n)
+                self.fail(
+                    rel,
+                    f"lists {path}, which is missing from the dataset folder; restore "
+                    "it or regenerate the manifest",
+                    n,
+                )
             if hashlib.sha256(self.read_bytes(path)).hexdigest() != m["hex"]:
-                self.fail(rel, f"sha256 of {path} does not match: the file changed after the "
-                          "manifest was written; restore it or regenerate the manifest", n)
+                self.fail(
+                    rel,
+                    f"sha256 of {path} does not match: the file changed after the "
+                    "manifest was written; restore it or regenerate the manifest",
+                    n,
+                )
         for p in sorted(self.root.rglob("*")):
             r = p.relative_to(self.root).as_posix()
             if p.is_file() and r != rel and r not in listed:

@@ -76,15 +76,27 @@ def check_snapshot(cfg: DictConfig, ds: Dataset) -> None:
     if pinned and pinned != ds.snapshot_hash:
         raise UserError(
             f"corpus snapshot {ds.root / 'corpus'} has sha256 {ds.snapshot_hash}, but the config "
-            f"pins data.sha256={pinned}; point data.path at the pinned snapshot, or set "
-            "data.sha256 to the new hash to accept it"
+            f"pins data.sha256={pinned}; point data.path at the pinned snapshot, set data.sha256 "
+            "to the new hash to accept it, or use `data=folder data.path=DIR` for another dataset"
         )
 
 
-def select_questions(cfg: DictConfig, ds: Dataset) -> tuple[pd.DataFrame, str]:
-    """The questions this run scores (split and subset applied), and the split's hash."""
+def select_questions(
+    cfg: DictConfig, ds: Dataset, allow_heldout: bool = False
+) -> tuple[pd.DataFrame, str]:
+    """The questions this run scores (split and subset applied), and the split's hash.
+
+    Held-out questions are scored only by the confirm stage (`allow_heldout`): a split nobody
+    tuned on stays that way. `eval.split=all` is allowed only when nothing is held out.
+    """
     q = ds.questions
     salt, heldout = str(cfg.data.split.salt), float(cfg.data.split.heldout)
+    wanted = str(cfg.eval.split)
+    if not allow_heldout and heldout > 0 and wanted in ("heldout", "all"):
+        raise UserError(
+            f"eval.split={wanted} would score held-out questions, which only `ragsweep confirm` "
+            "scores; use eval.split=dev, or data.split.heldout=0 to hold nothing out"
+        )
     mask = split.select(list(q["qid"]), salt, heldout, str(cfg.eval.split))
     subset = str(cfg.eval.subset)
     if subset not in SUBSETS:
@@ -211,10 +223,12 @@ def evaluate(
     cfg: DictConfig,
     dataset: Dataset | None = None,
     progress: Callable[[str], None] | None = None,
+    allow_heldout: bool = False,
 ) -> EvalResult:
     """Evaluate the configuration `cfg` (see `compose`) on its dataset's selected questions.
 
-    `progress`, if given, is called with the name of each stage as it starts.
+    `progress`, if given, is called with the name of each stage as it starts; `allow_heldout`
+    is for the confirm stage only.
     """
     say = progress or (lambda stage: None)
     say("loading data")
@@ -224,7 +238,7 @@ def evaluate(
     gain = str(cfg.eval.gain)
     if gain not in ("exp", "linear"):
         raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
-    questions, split_hash = select_questions(cfg, ds)
+    questions, split_hash = select_questions(cfg, ds, allow_heldout)
     weights = slice_weights(cfg, [s for s in ds.slices if (questions["slice"] == s).any()])
 
     say("chunking")

@@ -129,8 +129,10 @@ def _check_scores(
             f"questions, got {cands.shape}; for one candidate pass scores[None, :]"
         )
     if not (np.isfinite(base).all() and np.isfinite(cands).all()):
-        raise UserError("scores must be finite numbers: found NaN or infinity; score a "
-                        "question with no answer as 0")
+        raise UserError(
+            "scores must be finite numbers: found NaN or infinity; score a "
+            "question with no answer as 0"
+        )
     labels = np.asarray(strata, dtype=object).ravel().tolist()
     if len(labels) != n or not all(isinstance(s, str) for s in labels):
         raise UserError(f"strata must be {n} slice names (str), one per question")
@@ -146,11 +148,14 @@ def _check_scores(
 
 
 def _check_level(level: float) -> float:
-    if isinstance(level, bool) or not isinstance(level, int | float | np.floating) or not (
-        0 < level < 1
+    if (
+        isinstance(level, bool)
+        or not isinstance(level, int | float | np.floating)
+        or not (0 < level < 1)
     ):
-        raise UserError(f"level must be a number strictly between 0 and 1 (e.g. 0.95), got "
-                        f"{level!r}")
+        raise UserError(
+            f"level must be a number strictly between 0 and 1 (e.g. 0.95), got {level!r}"
+        )
     return float(level)
 
 
@@ -163,8 +168,10 @@ def _check_correction(correction: str) -> str:
 def _normalise(weights: Mapping[str, float], present: Sequence[str]) -> dict[str, float]:
     missing = [s for s in present if s not in weights]
     if missing:
-        raise UserError(f"weights have no entry for slice(s) {', '.join(missing)}; give every "
-                        "slice scored a traffic weight, or pass weights=None")
+        raise UserError(
+            f"weights have no entry for slice(s) {', '.join(missing)}; give every "
+            "slice scored a traffic weight, or pass weights=None"
+        )
     raw = {}
     for s in present:
         w = weights[s]
@@ -196,7 +203,7 @@ def _resample_sums(diff: np.ndarray, n_resamples: int, rng: np.random.Generator)
         idx += np.arange(0, b * n_s, n_s, dtype=np.int32)[:, None]
         counts = np.zeros(b * n_s)
         np.add.at(counts, idx.ravel(), 1.0)
-        out[start:start + b] = counts.reshape(b, n_s) @ diff
+        out[start : start + b] = counts.reshape(b, n_s) @ diff
     return out
 
 
@@ -222,11 +229,15 @@ def paired_resamples(
     the others' intervals as they were (up to floating-point rounding).
     """
     base, cands, labels, names = _check_scores(base, cands, strata, names)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or (
-        n_resamples < MIN_RESAMPLES
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, int | np.integer)
+        or (n_resamples < MIN_RESAMPLES)
     ):
-        raise UserError(f"n_resamples must be an integer >= {MIN_RESAMPLES} (10000 recommended), "
-                        f"got {n_resamples!r}")
+        raise UserError(
+            f"n_resamples must be an integer >= {MIN_RESAMPLES} (10000 recommended), "
+            f"got {n_resamples!r}"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise UserError(f"seed must be a non-negative integer, got {seed!r}")
     present = list(dict.fromkeys(labels))  # slices in order of first appearance
@@ -407,9 +418,7 @@ def paired_bootstrap(
 
 
 # --- resolution and sample size -------------------------------------------------------------
-def questions_needed(
-    sd: float, n: int, target_gap: float = 0.02, level: float = 0.95
-) -> int:
+def questions_needed(sd: float, n: int, target_gap: float = 0.02, level: float = 0.95) -> int:
     """Questions a stratum needs for its paired interval's half-width to reach `target_gap`.
 
     `sd` is the bootstrap standard error of the mean paired difference measured on `n`
@@ -486,8 +495,9 @@ def paired_se(scores_a: np.ndarray, scores_b: np.ndarray) -> float:
     a = np.asarray(scores_a, dtype=np.float64)
     b = np.asarray(scores_b, dtype=np.float64)
     if a.shape != b.shape:
-        raise UserError(f"paired scores need the same questions, got shapes {a.shape} and "
-                        f"{b.shape}")
+        raise UserError(
+            f"paired scores need the same questions, got shapes {a.shape} and {b.shape}"
+        )
     return standard_error(a - b)
 
 

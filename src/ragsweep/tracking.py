@@ -53,6 +53,8 @@ def _local_db(uri: str) -> Path | None:
 
 def client(store: Store) -> Any:
     """An MlflowClient on the store, creating the local folder and schema if needed."""
+    # MLflow draws a progress bar on stderr for every artifact download: noise in our output
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     from mlflow.tracking import MlflowClient
 
     db = _local_db(store.uri)

@@ -204,8 +204,10 @@ def read_qrels(path: str | Path) -> Qrels:
             grades.append(int(grade))
         except ValueError:
             raise DatasetError(
-                name, f"{grade!r} is not an integer; {_QRELS_FORMAT}",
-                line=number, field="grade",
+                name,
+                f"{grade!r} is not an integer; {_QRELS_FORMAT}",
+                line=number,
+                field="grade",
             ) from None
         qids.append(qid)
         docids.append(docid)
@@ -230,8 +232,10 @@ def read_run(path: str | Path) -> Run:
             value = math.nan
         if not math.isfinite(value):
             raise DatasetError(
-                name, f"{score!r} is not a finite number; {_RUN_FORMAT}",
-                line=number, field="score",
+                name,
+                f"{score!r} is not a finite number; {_RUN_FORMAT}",
+                line=number,
+                field="score",
             )
         scores.append(value)
         qids.append(qid)

@@ -66,23 +66,34 @@ def _add_check(sub: Any) -> None:
         description="Validate a dataset folder against docs/schema.md and print its statistics. "
         "The first problem found is reported on one line (file, line, field, fix); exit code 2.",
     )
-    p.add_argument("dir", nargs="?", default=None, metavar="DIR",
-                   help="dataset folder (default: the built-in sample)")
-    p.add_argument("--format", choices=("table", "json"), default="table",
-                   help="table: aligned text; json: one JSON object (default: table)")
+    p.add_argument(
+        "dir",
+        nargs="?",
+        default=None,
+        metavar="DIR",
+        help="dataset folder (default: the built-in sample)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table: aligned text; json: one JSON object (default: table)",
+    )
     p.set_defaults(run=_check)
 
 
 def _add_sample(sub: Any) -> None:
     # Listed for `ragsweep data --help`; `main` dispatches `sample` before parsing.
-    sub.add_parser("sample", help="write a generated sample dataset (see `sample --help`)",
-                   add_help=False)
+    sub.add_parser(
+        "sample", help="write a generated sample dataset (see `sample --help`)", add_help=False
+    )
 
 
 def _add_import(sub: Any) -> None:
     # Listed for `ragsweep data --help`; `main` dispatches `import` before parsing.
-    sub.add_parser("import", help="convert BEIR, TREC or SMART data (see `import --help`)",
-                   add_help=False)
+    sub.add_parser(
+        "import", help="convert BEIR, TREC or SMART data (see `import --help`)", add_help=False
+    )
 
 
 #: subcommand -> parser builder; `import` and `export-run` will join here
@@ -106,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def format_table(stats: dict[str, Any]) -> str:
     """Statistics from `ragsweep.dataset.check_dataset` as aligned `name  value` lines."""
+
     def fmt(value: Any) -> str:
         if value is None:
             return "-"

@@ -31,17 +31,37 @@ def _parser() -> argparse.ArgumentParser:
             "docs/metrics.md for every convention."
         ),
     )
-    parser.add_argument("--qrels", required=True, metavar="FILE",
-                        help="qrels file: 'qid 0 docid grade' per line (.gz read as gzip)")
-    parser.add_argument("--run", required=True, metavar="FILE",
-                        help="run file: 'qid Q0 docid rank score tag' per line (.gz read as gzip)")
-    parser.add_argument("--metrics", default=DEFAULT_METRICS, metavar="LIST",
-                        help="comma-separated measures: recall@K (R@K), P@K (precision@K), RR, "
-                             f"RR@K (MRR), nDCG@K; any case (default {DEFAULT_METRICS})")
-    parser.add_argument("--gain", choices=GAINS, default="exp",
-                        help="nDCG gain: exp = 2^g - 1 (default), linear = g (trec_eval's)")
-    parser.add_argument("--format", choices=("table", "json"), default="table",
-                        help="table: the means; json: means and per-query values (default table)")
+    parser.add_argument(
+        "--qrels",
+        required=True,
+        metavar="FILE",
+        help="qrels file: 'qid 0 docid grade' per line (.gz read as gzip)",
+    )
+    parser.add_argument(
+        "--run",
+        required=True,
+        metavar="FILE",
+        help="run file: 'qid Q0 docid rank score tag' per line (.gz read as gzip)",
+    )
+    parser.add_argument(
+        "--metrics",
+        default=DEFAULT_METRICS,
+        metavar="LIST",
+        help="comma-separated measures: recall@K (R@K), P@K (precision@K), RR, "
+        f"RR@K (MRR), nDCG@K; any case (default {DEFAULT_METRICS})",
+    )
+    parser.add_argument(
+        "--gain",
+        choices=GAINS,
+        default="exp",
+        help="nDCG gain: exp = 2^g - 1 (default), linear = g (trec_eval's)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table: the means; json: means and per-query values (default table)",
+    )
     return parser
 
 
@@ -84,14 +104,23 @@ def main(argv: list[str]) -> int:
 
     missing = int((~arrays.in_run).sum())
     if missing:
-        print(f"note: {missing} of {len(arrays.qids)} qrels queries have no line in the run; "
-              "each scores 0 and counts in the mean", file=sys.stderr)
+        print(
+            f"note: {missing} of {len(arrays.qids)} qrels queries have no line in the run; "
+            "each scores 0 and counts in the mean",
+            file=sys.stderr,
+        )
     if arrays.ignored_qids:
-        print(f"note: {len(arrays.ignored_qids)} run queries are not in the qrels and are ignored "
-              f"({_preview(arrays.ignored_qids)})", file=sys.stderr)
+        print(
+            f"note: {len(arrays.ignored_qids)} run queries are not in the qrels and are ignored "
+            f"({_preview(arrays.ignored_qids)})",
+            file=sys.stderr,
+        )
     if arrays.n_duplicates:
-        print(f"note: {arrays.n_duplicates} run lines repeat a (qid, docid); each document "
-              "counts once, at its highest-scored position", file=sys.stderr)
+        print(
+            f"note: {arrays.n_duplicates} run lines repeat a (qid, docid); each document "
+            "counts once, at its highest-scored position",
+            file=sys.stderr,
+        )
 
     means = scores.mean(axis=0)
     aggregate = {name: float(v) for name, v in zip(names, means, strict=True)}

@@ -39,8 +39,11 @@ def _objects(path: Path, what: str) -> list[tuple[int, dict[str, Any]]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
-            raise DatasetError(path, f"invalid JSON at column {err.colno}: {err.msg}; each line "
-                               "must be one JSON object", line=number) from None
+            raise DatasetError(
+                path,
+                f"invalid JSON at column {err.colno}: {err.msg}; each line must be one JSON object",
+                line=number,
+            ) from None
         if not isinstance(obj, dict):
             raise DatasetError(path, "expected one JSON object per line", line=number)
         out.append((number, obj))
@@ -67,8 +70,9 @@ def _str(path: Path, number: int, obj: dict[str, Any], key: str, required: bool)
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise DatasetError(path, f"expected a string, got a {type(value).__name__}",
-                           line=number, field=key)
+        raise DatasetError(
+            path, f"expected a string, got a {type(value).__name__}", line=number, field=key
+        )
     return value
 
 
@@ -86,13 +90,18 @@ def read_qrels_tsv(path: Path) -> list[Judgement]:
             continue
         first = False
         if len(fields) != 3 or not fields[0] or not fields[1]:
-            raise DatasetError(path, f"{len(fields)} fields where 3 are expected; {_QRELS_FORMAT}",
-                               line=number)
+            raise DatasetError(
+                path, f"{len(fields)} fields where 3 are expected; {_QRELS_FORMAT}", line=number
+            )
         try:
             score = int(fields[2])
         except ValueError:
-            raise DatasetError(path, f"score {fields[2]!r} is not a whole number; {_QRELS_FORMAT}",
-                               line=number, field="score") from None
+            raise DatasetError(
+                path,
+                f"score {fields[2]!r} is not a whole number; {_QRELS_FORMAT}",
+                line=number,
+                field="score",
+            ) from None
         out.append(Judgement(fields[0], fields[1], score, str(path), number))
     return out
 
@@ -102,8 +111,10 @@ def read_beir(source: str | Path, split: str = "test") -> Collection:
     root = Path(source)
     if not root.is_dir():
         state = "is not a folder" if root.exists() else "no such folder"
-        raise DatasetError(root, f"{state}; --source is a BEIR dataset folder (corpus.jsonl, "
-                           "queries.jsonl, qrels/)")
+        raise DatasetError(
+            root,
+            f"{state}; --source is a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)",
+        )
     qrels_path = root / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
         found = sorted(p.stem for p in (root / "qrels").glob("*.tsv"))
@@ -112,15 +123,21 @@ def read_beir(source: str | Path, split: str = "test") -> Collection:
     corpus_path, queries_path = root / "corpus.jsonl", root / "queries.jsonl"
 
     docs = tuple(
-        SourceDoc(_id(corpus_path, n, o), _str(corpus_path, n, o, "title", False),
-                  _str(corpus_path, n, o, "text", True), str(corpus_path), n)
+        SourceDoc(
+            _id(corpus_path, n, o),
+            _str(corpus_path, n, o, "title", False),
+            _str(corpus_path, n, o, "text", True),
+            str(corpus_path),
+            n,
+        )
         for n, o in _objects(corpus_path, "BEIR corpus.jsonl")
     )
     judgements = read_qrels_tsv(qrels_path)
     in_split = {j.qid for j in judgements}
     all_queries = [
-        SourceQuery(_id(queries_path, n, o), _str(queries_path, n, o, "text", True),
-                    str(queries_path), n)
+        SourceQuery(
+            _id(queries_path, n, o), _str(queries_path, n, o, "text", True), str(queries_path), n
+        )
         for n, o in _objects(queries_path, "BEIR queries.jsonl")
     ]
     queries = tuple(q for q in all_queries if q.qid in in_split)

@@ -38,8 +38,13 @@ _INPUTS = {
     "smart": (("docs", "queries", "qrels"), ("qrels_format",)),
 }
 _FLAGS = {
-    "source": "--source", "split": "--split", "docs": "--docs", "queries": "--topics/--queries",
-    "qrels": "--qrels", "topic_field": "--topic-field", "qrels_format": "--qrels-format",
+    "source": "--source",
+    "split": "--split",
+    "docs": "--docs",
+    "queries": "--topics/--queries",
+    "qrels": "--qrels",
+    "topic_field": "--topic-field",
+    "qrels_format": "--qrels-format",
 }
 
 
@@ -53,44 +58,88 @@ def build_parser() -> argparse.ArgumentParser:
         "rule per format). Queries without a relevant judgement are skipped and counted.",
     )
     p.add_argument("--format", required=True, choices=FORMATS, help="source format")
-    p.add_argument("--out", required=True, type=Path, metavar="DIR",
-                   help="dataset folder to write (must not exist or be empty, unless --force)")
+    p.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="DIR",
+        help="dataset folder to write (must not exist or be empty, unless --force)",
+    )
     src = p.add_argument_group("inputs")
-    src.add_argument("--source", type=Path, metavar="DIR",
-                     help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv")
-    src.add_argument("--split", default=None,
-                     help="beir: qrels split to import (default: test)")
-    src.add_argument("--docs", type=Path, metavar="FILE",
-                     help="trec: <DOC> SGML or docid<TAB>text; smart: .I/.T/.W records")
-    src.add_argument("--topics", "--queries", dest="queries", type=Path, metavar="FILE",
-                     help="trec: <top> SGML or qid<TAB>text; smart: .I/.W records")
-    src.add_argument("--qrels", type=Path, metavar="FILE",
-                     help="trec: qid iter docid grade; smart: see --qrels-format")
-    src.add_argument("--topic-field", default=None,
-                     choices=("title", "desc", "title+desc"),
-                     help="trec: which SGML topic field is the question (default: title)")
-    src.add_argument("--qrels-format", default=None, choices=("plain", "trec", "cranfield"),
-                     help="smart: plain = 'qid docid [code]' (default); trec = 'qid iter docid "
-                     "grade'; cranfield = 'qid docid code' with qid the query's position and "
-                     "codes 1 (best) .. 4, -1")
+    src.add_argument(
+        "--source",
+        type=Path,
+        metavar="DIR",
+        help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv",
+    )
+    src.add_argument("--split", default=None, help="beir: qrels split to import (default: test)")
+    src.add_argument(
+        "--docs",
+        type=Path,
+        metavar="FILE",
+        help="trec: <DOC> SGML or docid<TAB>text; smart: .I/.T/.W records",
+    )
+    src.add_argument(
+        "--topics",
+        "--queries",
+        dest="queries",
+        type=Path,
+        metavar="FILE",
+        help="trec: <top> SGML or qid<TAB>text; smart: .I/.W records",
+    )
+    src.add_argument(
+        "--qrels",
+        type=Path,
+        metavar="FILE",
+        help="trec: qid iter docid grade; smart: see --qrels-format",
+    )
+    src.add_argument(
+        "--topic-field",
+        default=None,
+        choices=("title", "desc", "title+desc"),
+        help="trec: which SGML topic field is the question (default: title)",
+    )
+    src.add_argument(
+        "--qrels-format",
+        default=None,
+        choices=("plain", "trec", "cranfield"),
+        help="smart: plain = 'qid docid [code]' (default); trec = 'qid iter docid "
+        "grade'; cranfield = 'qid docid code' with qid the query's position and "
+        "codes 1 (best) .. 4, -1",
+    )
     out = p.add_argument_group("mapping")
-    out.add_argument("--grade-map", metavar="SPEC",
-                     help="override the grade rule: CODE=GRADE pairs, e.g. '1=2,2=2,3=1,4=0,"
-                     "-1=drop' (GRADE 0, 1, 2 or drop; every code in the qrels must be "
-                     "named; write --grade-map=SPEC when SPEC starts with '-')")
+    out.add_argument(
+        "--grade-map",
+        metavar="SPEC",
+        help="override the grade rule: CODE=GRADE pairs, e.g. '1=2,2=2,3=1,4=0,"
+        "-1=drop' (GRADE 0, 1, 2 or drop; every code in the qrels must be "
+        "named; write --grade-map=SPEC when SPEC starts with '-')",
+    )
     sl = out.add_mutually_exclusive_group()
-    sl.add_argument("--slices", type=Path, metavar="FILE",
-                    help="qid<TAB>slice file (qids as written to questions.jsonl); "
-                    "default: one slice 'all'")
-    sl.add_argument("--slice-by", choices=("best-code",),
-                    help="best-code: slice by each question's best relevance code (to exercise "
-                    "per-slice reporting on an unsliced collection)")
+    sl.add_argument(
+        "--slices",
+        type=Path,
+        metavar="FILE",
+        help="qid<TAB>slice file (qids as written to questions.jsonl); default: one slice 'all'",
+    )
+    sl.add_argument(
+        "--slice-by",
+        choices=("best-code",),
+        help="best-code: slice by each question's best relevance code (to exercise "
+        "per-slice reporting on an unsliced collection)",
+    )
     out.add_argument("--name", help="dataset name (default: the --out folder's name)")
-    out.add_argument("--added", default=DEFAULT_ADDED, metavar="YYYY-MM-DD",
-                     help=f"date written as every question's 'added' (default {DEFAULT_ADDED}, "
-                     "meaning unknown)")
-    out.add_argument("--force", action="store_true",
-                     help="replace --out if it is a dataset folder (holds dataset.json)")
+    out.add_argument(
+        "--added",
+        default=DEFAULT_ADDED,
+        metavar="YYYY-MM-DD",
+        help=f"date written as every question's 'added' (default {DEFAULT_ADDED}, meaning unknown)",
+    )
+    out.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out if it is a dataset folder (holds dataset.json)",
+    )
     return p
 
 
@@ -103,8 +152,9 @@ def _check_inputs(args: argparse.Namespace) -> None:
     for key in sorted(_FLAGS):
         if key not in required and key not in optional and getattr(args, key) is not None:
             owner = next(f for f, (r, o) in _INPUTS.items() if key in r or key in o)
-            raise UserError(f"{_FLAGS[key]} is an option of --format {owner}, not "
-                            f"{args.format}; remove it")
+            raise UserError(
+                f"{_FLAGS[key]} is an option of --format {owner}, not {args.format}; remove it"
+            )
 
 
 def read_collection(args: argparse.Namespace) -> Collection:
@@ -119,8 +169,7 @@ def read_collection(args: argparse.Namespace) -> Collection:
         return read_trec(args.docs, args.queries, args.qrels, args.topic_field or "title")
     from ragsweep.importers.smart import read_smart_collection
 
-    return read_smart_collection(args.docs, args.queries, args.qrels,
-                                 args.qrels_format or "plain")
+    return read_smart_collection(args.docs, args.queries, args.qrels, args.qrels_format or "plain")
 
 
 def run(args: argparse.Namespace) -> ImportReport:
@@ -134,8 +183,9 @@ def run(args: argparse.Namespace) -> ImportReport:
     if args.grade_map is not None:
         collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
     slicing = read_slices(args.slices) if args.slices is not None else None
-    converted = convert(collection, name=name, added=args.added, slicing=slicing,
-                        slice_by=args.slice_by)
+    converted = convert(
+        collection, name=name, added=args.added, slicing=slicing, slice_by=args.slice_by
+    )
     return write_dataset(converted, out, force=args.force)
 
 

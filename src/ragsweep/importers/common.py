@@ -246,15 +246,25 @@ def read_slices(path: str | Path) -> Slicing:
             continue
         fields = line.split("\t")
         if len(fields) != 2:
-            raise DatasetError(name, f"{len(fields)} tab-separated fields where 2 are expected; "
-                               "each line is 'qid<TAB>slice'", line=number)
+            raise DatasetError(
+                name,
+                f"{len(fields)} tab-separated fields where 2 are expected; "
+                "each line is 'qid<TAB>slice'",
+                line=number,
+            )
         qid, slice_ = fields[0].strip(), fields[1].strip()
         if not qid or not slice_:
-            raise DatasetError(name, "empty qid or slice; each line is 'qid<TAB>slice'",
-                               line=number)
+            raise DatasetError(
+                name, "empty qid or slice; each line is 'qid<TAB>slice'", line=number
+            )
         if qid in assign:
-            raise DatasetError(name, f"qid {qid!r} is listed twice (first on line {first[qid]}); "
-                               "give each question one slice", line=number, field="qid")
+            raise DatasetError(
+                name,
+                f"qid {qid!r} is listed twice (first on line {first[qid]}); "
+                "give each question one slice",
+                line=number,
+                field="qid",
+            )
         assign[qid] = slice_
         first[qid] = number
         if slice_ not in order:
@@ -417,8 +427,11 @@ def _first_seen(items: Sequence[Any], key: str, what: str) -> None:
         if ident in first:
             prev = first[ident]
             raise DatasetError(
-                item.path, f"{what} id {ident!r} appears twice (first at {prev.path}:{prev.line})"
-                f"; give each {what} its own id", line=item.line, field=key,
+                item.path,
+                f"{what} id {ident!r} appears twice (first at {prev.path}:{prev.line})"
+                f"; give each {what} its own id",
+                line=item.line,
+                field=key,
             )
         first[ident] = item
 
@@ -475,17 +488,22 @@ def convert(
     if slice_by not in (None, "best-code"):
         raise UserError(f"--slice-by {slice_by!r} is unknown; use best-code")
     if not collection.docs:
-        raise UserError(f"no document found in the {collection.format} input; check --docs / "
-                        "--source")
+        raise UserError(
+            f"no document found in the {collection.format} input; check --docs / --source"
+        )
     if not collection.queries:
         raise UserError(f"no query found in the {collection.format} input; check the queries file")
     _first_seen(collection.docs, "docid", "document")
     _first_seen(collection.queries, "qid", "query")
     for q in collection.queries:
         if not q.qid or _WHITESPACE.search(q.qid):
-            raise DatasetError(q.path, f"query id {q.qid!r} is empty or holds whitespace; ids "
-                               "must be one word (run files are whitespace-separated)",
-                               line=q.line, field="qid")
+            raise DatasetError(
+                q.path,
+                f"query id {q.qid!r} is empty or holds whitespace; ids "
+                "must be one word (run files are whitespace-separated)",
+                line=q.line,
+                field="qid",
+            )
 
     safe = safe_document_ids([d.docid for d in collection.docs])
     query_ids = {q.qid for q in collection.queries}
@@ -498,17 +516,25 @@ def convert(
         key = (j.qid, j.docid)
         if key in seen:
             prev = seen[key]
-            raise DatasetError(j.path, f"document {j.docid!r} is judged twice for query "
-                               f"{j.qid!r} (first on line {prev.line}); keep one judgement",
-                               line=j.line)
+            raise DatasetError(
+                j.path,
+                f"document {j.docid!r} is judged twice for query "
+                f"{j.qid!r} (first on line {prev.line}); keep one judgement",
+                line=j.line,
+            )
         seen[key] = j
         try:
             grade = rule.grade(j.code)
         except KeyError:
             named = ", ".join(str(c) for c, _ in rule.table)
-            raise DatasetError(j.path, f"relevance code {j.code} is not in the grade map (it "
-                               f"names {named}); add {j.code}=GRADE or {j.code}=drop to "
-                               "--grade-map", line=j.line, field="code") from None
+            raise DatasetError(
+                j.path,
+                f"relevance code {j.code} is not in the grade map (it "
+                f"names {named}); add {j.code}=GRADE or {j.code}=drop to "
+                "--grade-map",
+                line=j.line,
+                field="code",
+            ) from None
         if j.qid not in query_ids:
             unknown_q += 1
         elif j.docid not in safe:
@@ -561,12 +587,18 @@ def convert(
         skipped = set(unjudged) | set(no_relevant) | set(empty)
         for qid in sorted(slicing.assign):
             if qid not in kept and qid not in skipped:
-                raise DatasetError(slicing.path, f"qid {qid!r} is not a query of the source; "
-                                   "check the slices file's ids", field="qid")
+                raise DatasetError(
+                    slicing.path,
+                    f"qid {qid!r} is not a query of the source; check the slices file's ids",
+                    field="qid",
+                )
         missing = [q.qid for q, _ in questions if q.qid not in slicing.assign]
         if missing:
-            raise DatasetError(slicing.path, f"{len(missing)} imported question(s) have no slice "
-                               f"(first: {missing[0]!r}); give every question a slice")
+            raise DatasetError(
+                slicing.path,
+                f"{len(missing)} imported question(s) have no slice "
+                f"(first: {missing[0]!r}); give every question a slice",
+            )
         assign = {q.qid: slicing.assign[q.qid] for q, _ in questions}
         used = set(assign.values())
         order = tuple(s for s in slicing.order if s in used)
@@ -579,10 +611,13 @@ def convert(
             best_codes.add(best)
             assign[q.qid] = rule.slice_name(best)
         order = tuple(rule.slice_name(c) for c in sorted(best_codes, key=rule.best_key))
-        names = ", ".join(f"{rule.slice_name(c)} = {c}" for c in sorted(best_codes,
-                                                                      key=rule.best_key))
-        slice_rule = (f"best-code: the best source relevance code among a question's relevant "
-                      f"judgements ({names}); only to exercise per-slice reporting")
+        names = ", ".join(
+            f"{rule.slice_name(c)} = {c}" for c in sorted(best_codes, key=rule.best_key)
+        )
+        slice_rule = (
+            f"best-code: the best source relevance code among a question's relevant "
+            f"judgements ({names}); only to exercise per-slice reporting"
+        )
     else:
         assign = {q.qid: ALL_SLICE for q, _ in questions}
         order = (ALL_SLICE,)
@@ -601,16 +636,32 @@ def convert(
     l_lines: list[str] = []
     grade_counts = Counter()
     for q, text in questions:
-        q_lines.append(_dump({
-            "qid": q.qid, "text": text, "slice": assign[q.qid], "product": None,
-            "version": None, "subset": "core", "added": added,
-        }))
+        q_lines.append(
+            _dump(
+                {
+                    "qid": q.qid,
+                    "text": text,
+                    "slice": assign[q.qid],
+                    "product": None,
+                    "version": None,
+                    "subset": "core",
+                    "added": added,
+                }
+            )
+        )
         for docid, _code, grade in by_query[q.qid]:
             grade_counts[grade] += 1
-            l_lines.append(_dump({
-                "qid": q.qid, "document": safe[docid], "section": SECTION, "version": VERSION,
-                "grade": grade,
-            }))
+            l_lines.append(
+                _dump(
+                    {
+                        "qid": q.qid,
+                        "document": safe[docid],
+                        "section": SECTION,
+                        "version": VERSION,
+                        "grade": grade,
+                    }
+                )
+            )
     files["questions.jsonl"] = "".join(s + "\n" for s in q_lines).encode("utf-8")
     files["labels.jsonl"] = "".join(s + "\n" for s in l_lines).encode("utf-8")
 
@@ -676,11 +727,15 @@ def check_out(out: Path, force: bool) -> None:
     if not any(out.iterdir()):
         return
     if not force:
-        raise UserError(f"{out}: already exists and is not empty; pass --force to replace it, "
-                        "or choose another --out")
+        raise UserError(
+            f"{out}: already exists and is not empty; pass --force to replace it, "
+            "or choose another --out"
+        )
     if not (out / "dataset.json").is_file():
-        raise UserError(f"{out}: is not empty and holds no dataset.json, so --force will not "
-                        "replace it; choose another --out")
+        raise UserError(
+            f"{out}: is not empty and holds no dataset.json, so --force will not "
+            "replace it; choose another --out"
+        )
 
 
 def write_dataset(converted: Converted, out: str | Path, *, force: bool = False) -> ImportReport:
@@ -707,8 +762,10 @@ def write_dataset(converted: Converted, out: str | Path, *, force: bool = False)
         try:
             load_dataset(tmp)
         except DatasetError as err:  # pragma: no cover - would be an importer bug
-            raise UserError(f"the imported dataset does not pass validation ({err}); this is a "
-                            "bug in ragsweep's importer: please report it") from None
+            raise UserError(
+                f"the imported dataset does not pass validation ({err}); this is a "
+                "bug in ragsweep's importer: please report it"
+            ) from None
         if out.exists():
             os.replace(out, old)
         os.replace(tmp, out)
@@ -719,5 +776,3 @@ def write_dataset(converted: Converted, out: str | Path, *, force: bool = False)
         raise
     shutil.rmtree(old, ignore_errors=True)
     return replace(converted.report, out=out)
-
-

@@ -65,9 +65,11 @@ def read_smart(path: str | Path, what: str) -> list[SmartRecord]:
 
     def close() -> None:
         if ident is not None:
-            records.append(SmartRecord(ident, start, {
-                k: "\n".join(v).strip() for k, v in sorted(fields.items())
-            }))
+            records.append(
+                SmartRecord(
+                    ident, start, {k: "\n".join(v).strip() for k, v in sorted(fields.items())}
+                )
+            )
 
     for number, raw in numbered_lines(read_text(p, what)):
         line = raw.rstrip()
@@ -75,22 +77,23 @@ def read_smart(path: str | Path, what: str) -> list[SmartRecord]:
         if m and m.group(1) == "I":
             parts = (m.group(2) or "").split()
             if len(parts) != 1:
-                raise DatasetError(p, "a record starts with '.I <id>' (one id)", line=number,
-                                   field=".I")
+                raise DatasetError(
+                    p, "a record starts with '.I <id>' (one id)", line=number, field=".I"
+                )
             close()
             ident, start, fields, current = parts[0], number, {}, None
         elif m:
             if ident is None:
-                raise DatasetError(p, f"field .{m.group(1)} before the first '.I <id>' line",
-                                   line=number)
+                raise DatasetError(
+                    p, f"field .{m.group(1)} before the first '.I <id>' line", line=number
+                )
             current = fields.setdefault(m.group(1), [])
             if m.group(2):
                 current.append(m.group(2))
         elif line.strip():
             if current is None:
                 where = "the first '.I <id>' line" if ident is None else "a field marker (.T, .W)"
-                raise DatasetError(p, f"text before {where}; is this a SMART file?",
-                                   line=number)
+                raise DatasetError(p, f"text before {where}; is this a SMART file?", line=number)
             current.append(line)
         elif current is not None:
             current.append("")
@@ -111,8 +114,12 @@ def read_smart_queries(path: str | Path, ordinal: bool) -> tuple[list[SourceQuer
     else the `.I` id (digits-only ids without leading zeros)."""
     records = read_smart(path, "queries file (SMART .I/.W)")
     queries = [
-        SourceQuery(str(i) if ordinal else normalise_qid(r.ident), r.get("W") or r.get("T"),
-                    str(path), r.line)
+        SourceQuery(
+            str(i) if ordinal else normalise_qid(r.ident),
+            r.get("W") or r.get("T"),
+            str(path),
+            r.line,
+        )
         for i, r in enumerate(records, start=1)
     ]
     return queries, [r.ident for r in records]
@@ -122,8 +129,9 @@ def _int(path: Path, number: int, value: str, field: str, fmt: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise DatasetError(path, f"{value!r} is not a whole number; {fmt}", line=number,
-                           field=field) from None
+        raise DatasetError(
+            path, f"{value!r} is not a whole number; {fmt}", line=number, field=field
+        ) from None
 
 
 def read_plain_qrels(path: str | Path) -> list[Judgement]:
@@ -136,8 +144,9 @@ def read_plain_qrels(path: str | Path) -> list[Judgement]:
         if not fields:
             continue
         if len(fields) not in (2, 3):
-            raise DatasetError(p, f"{len(fields)} fields where 2 or 3 are expected; {fmt}",
-                               line=number)
+            raise DatasetError(
+                p, f"{len(fields)} fields where 2 or 3 are expected; {fmt}", line=number
+            )
         code = _int(p, number, fields[2], "code", fmt) if len(fields) == 3 else 1
         out.append(Judgement(normalise_qid(fields[0]), fields[1], code, str(p), number))
     return out
@@ -153,14 +162,17 @@ def read_cranfield_qrels(path: str | Path, n_queries: int) -> list[Judgement]:
         if not fields:
             continue
         if len(fields) != 3:
-            raise DatasetError(p, f"{len(fields)} fields where 3 are expected; {fmt}",
-                               line=number)
+            raise DatasetError(p, f"{len(fields)} fields where 3 are expected; {fmt}", line=number)
         qid = _int(p, number, fields[0], "qid", fmt)
         if not 1 <= qid <= n_queries:
-            raise DatasetError(p, f"query number {qid} is outside 1..{n_queries}: with "
-                               "--qrels-format cranfield a qid is the query's position in the "
-                               "queries file; check that the files belong together",
-                               line=number, field="qid")
+            raise DatasetError(
+                p,
+                f"query number {qid} is outside 1..{n_queries}: with "
+                "--qrels-format cranfield a qid is the query's position in the "
+                "queries file; check that the files belong together",
+                line=number,
+                field="qid",
+            )
         code = _int(p, number, fields[2], "code", fmt)
         out.append(Judgement(str(qid), fields[1], code, str(p), number))
     return out
@@ -187,8 +199,9 @@ def read_smart_collection(
 ) -> Collection:
     """A SMART collection from its documents, queries and qrels files (see the module doc)."""
     if qrels_format not in QRELS_FORMATS:
-        raise UserError(f"--qrels-format {qrels_format!r} is unknown; use one of "
-                        f"{', '.join(QRELS_FORMATS)}")
+        raise UserError(
+            f"--qrels-format {qrels_format!r} is unknown; use one of {', '.join(QRELS_FORMATS)}"
+        )
     docs_p, queries_p, qrels_p = Path(docs), Path(queries), Path(qrels)
     cranfield = qrels_format == "cranfield"
     source_docs = read_smart_docs(docs_p)
@@ -196,12 +209,15 @@ def read_smart_collection(
     details: dict[str, object] = {"qrels_format": qrels_format}
     if cranfield:
         judgements = read_cranfield_qrels(qrels_p, len(source_queries))
-        details["query_ids"] = ("qid = position of the query in the queries file (1-based), as "
-                                "the qrels number them; source_query_ids[i - 1] is its .I id")
+        details["query_ids"] = (
+            "qid = position of the query in the queries file (1-based), as "
+            "the qrels number them; source_query_ids[i - 1] is its .I id"
+        )
         details["source_query_ids"] = idents
     else:
-        judgements = (read_trec_judgements(qrels_p) if qrels_format == "trec"
-                      else read_plain_qrels(qrels_p))
+        judgements = (
+            read_trec_judgements(qrels_p) if qrels_format == "trec" else read_plain_qrels(qrels_p)
+        )
         _check_not_ordinal(judgements, source_queries, qrels_p)
     return Collection(
         format="smart",

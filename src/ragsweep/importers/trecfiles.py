@@ -85,8 +85,12 @@ def _check_gap(path: Path, text: str, start: int, end: int, line_of: _Lines, wha
     gap = text[start:end]
     if gap.strip():
         at = start + len(gap) - len(gap.lstrip())
-        raise DatasetError(path, f"text outside {what}; each record must be enclosed in {what} "
-                           "(is a tag misspelt or unclosed?)", line=line_of(at))
+        raise DatasetError(
+            path,
+            f"text outside {what}; each record must be enclosed in {what} "
+            "(is a tag misspelt or unclosed?)",
+            line=line_of(at),
+        )
 
 
 def _read_sgml_docs(path: Path, text: str) -> list[SourceDoc]:
@@ -100,16 +104,25 @@ def _read_sgml_docs(path: Path, text: str) -> list[SourceDoc]:
         body = m.group(1)
         inner = _DOC_OPEN.search(body)
         if inner is not None:
-            raise DatasetError(path, "this <DOC> is not closed before the next <DOC> (line "
-                               f"{line_of(m.start(1) + inner.start())}); add </DOC>", line=line)
+            raise DatasetError(
+                path,
+                "this <DOC> is not closed before the next <DOC> (line "
+                f"{line_of(m.start(1) + inner.start())}); add </DOC>",
+                line=line,
+            )
         docnos = _DOCNO.findall(body)
         if len(docnos) != 1:
-            raise DatasetError(path, f"{len(docnos)} <DOCNO> elements in this <DOC>; each "
-                               "document needs exactly one <DOCNO>id</DOCNO>", line=line)
+            raise DatasetError(
+                path,
+                f"{len(docnos)} <DOCNO> elements in this <DOC>; each "
+                "document needs exactly one <DOCNO>id</DOCNO>",
+                line=line,
+            )
         docid = docnos[0].strip()
         if not docid or re.search(r"\s", docid):
-            raise DatasetError(path, f"<DOCNO> {docid!r} is empty or holds whitespace",
-                               line=line, field="DOCNO")
+            raise DatasetError(
+                path, f"<DOCNO> {docid!r} is empty or holds whitespace", line=line, field="DOCNO"
+            )
         title_m = _TITLE.search(body)
         title = _clean(title_m.group(2)) if title_m else ""
         texts = _TEXT.findall(body)
@@ -135,11 +148,17 @@ def _read_tsv(path: Path, text: str, what: str) -> list[tuple[str, str, int]]:
         ident, tab, body = line.partition("\t")
         ident = ident.strip()
         if not tab or not ident:
-            raise DatasetError(path, f"expected 'id<TAB>text' (a {what} TSV line) or, for SGML, "
-                               "a first character '<'", line=number)
+            raise DatasetError(
+                path,
+                f"expected 'id<TAB>text' (a {what} TSV line) or, for SGML, a first character '<'",
+                line=number,
+            )
         if first and ident.lower() in _TSV_HEADERS:
-            raise DatasetError(path, f"looks like a header line ({ident!r}); the TSV has no "
-                               "header: remove it", line=number)
+            raise DatasetError(
+                path,
+                f"looks like a header line ({ident!r}); the TSV has no header: remove it",
+                line=number,
+            )
         first = False
         rows.append((ident, body.strip(), number))
     return rows
@@ -164,8 +183,9 @@ def _read_sgml_topics(path: Path, text: str, field: str) -> list[SourceQuery]:
         line = line_of(m.start())
         body = m.group(1)
         if _TOP_OPEN.search(body):
-            raise DatasetError(path, "this <top> is not closed before the next <top>; add </top>",
-                               line=line)
+            raise DatasetError(
+                path, "this <top> is not closed before the next <top>; add </top>", line=line
+            )
         fields: dict[str, str] = {}
         for f in _FIELD.finditer(body):
             tag = f.group(1).lower()
@@ -175,15 +195,23 @@ def _read_sgml_topics(path: Path, text: str, field: str) -> list[SourceQuery]:
             fields.setdefault(tag, html.unescape(value).strip())
         num = fields.get("num", "")
         if not num or re.search(r"\s", num):
-            raise DatasetError(path, f"topic number {num!r} is missing, empty or holds whitespace;"
-                               " write '<num> Number: 301'", line=line, field="num")
+            raise DatasetError(
+                path,
+                f"topic number {num!r} is missing, empty or holds whitespace;"
+                " write '<num> Number: 301'",
+                line=line,
+                field="num",
+            )
         parts = ("title", "desc") if field == "title+desc" else (field,)
         query = " ".join(fields.get(p, "") for p in parts).strip()
         out.append(SourceQuery(normalise_qid(num), query, str(path), line))
     _check_gap(path, text, pos, len(text), line_of, "<top>...</top>")
     if not out and _is_sgml(text):
-        raise DatasetError(path, "no <top>...</top> topic found; only classic TREC topics (or a "
-                           "qid<TAB>text TSV) are read")
+        raise DatasetError(
+            path,
+            "no <top>...</top> topic found; only classic TREC topics (or a "
+            "qid<TAB>text TSV) are read",
+        )
     return out
 
 
@@ -195,8 +223,10 @@ def read_trec_topics(path: str | Path, field: str = "title") -> list[SourceQuery
     text = read_text(p, "topics file (TREC <top> SGML or qid<TAB>text)")
     if _is_sgml(text):
         return _read_sgml_topics(p, text, field)
-    return [SourceQuery(normalise_qid(i), body, str(p), n)
-            for i, body, n in _read_tsv(p, text, "topics")]
+    return [
+        SourceQuery(normalise_qid(i), body, str(p), n)
+        for i, body, n in _read_tsv(p, text, "topics")
+    ]
 
 
 def _nonblank_line_numbers(path: Path) -> list[int]:

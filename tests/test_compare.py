@@ -1,0 +1,221 @@
+"""`ragsweep compare`: TREC runs from any system compared per slice; the JSON schema, run names,
+values written as formulas and cross-checked against `stats`, exit codes, and no MLflow."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragsweep import stats
+from ragsweep.cli import main
+
+SLICES = {
+    "limits": ["q01", "q02", "q03", "q04"],
+    "exclusions": ["q05", "q06", "q07", "q08"],
+    "identifiers": ["q09", "q10", "q11", "q12"],
+}
+QIDS = [q for qs in SLICES.values() for q in qs]
+ROW_KEYS = {"run", "slice", "measure", "value", "delta", "ci_low", "ci_high", "verdict"}
+
+
+def write_run(path: Path, found: set[str], at: int = 1) -> Path:
+    """A run that ranks the relevant document `r<qid>` at rank `at` for the queries in `found`
+    and ten irrelevant documents otherwise."""
+    lines = []
+    for q in QIDS:
+        docs = [f"x{j}" for j in range(10)]
+        if q in found:
+            docs[at - 1] = f"r{q}"
+        lines += [f"{q} Q0 {d} {r} {10 - r} sys" for r, d in enumerate(docs, start=1)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels.txt").write_text("".join(f"{q} 0 r{q} 1\n" for q in QIDS))
+    (tmp_path / "slices.tsv").write_text(
+        "".join(f"{q}\t{s}\n" for s, qs in SLICES.items() for q in qs)
+    )
+    found = {"q01", "q02", *SLICES["exclusions"], "q09", "q10"}
+    write_run(tmp_path / "base.txt", found)
+    write_run(tmp_path / "cand.txt", found | {"q03", "q04"})  # two more limits found
+    write_run(tmp_path / "lower.txt", found, at=2)  # same documents, one rank lower
+    return tmp_path
+
+
+def run_json(capsys, *args: str) -> dict:
+    assert main(["compare", *args, "--format", "json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_schema_and_values(files, capsys):
+    f = files
+    out = run_json(
+        capsys,
+        "--qrels",
+        str(f / "qrels.txt"),
+        "--runs",
+        str(f / "base.txt"),
+        str(f / "cand.txt"),
+        str(f / "lower.txt"),
+        "--slices",
+        str(f / "slices.tsv"),
+        "--metric",
+        "recall@10,RR",
+    )
+    assert set(out) == {"baseline", "correction", "rows"}
+    assert out["baseline"] == "base" and out["correction"] == "bonferroni"
+    assert all(set(r) == ROW_KEYS for r in out["rows"])
+    rows = {(r["run"], r["measure"], r["slice"]): r for r in out["rows"]}
+    strata = ["limits", "exclusions", "identifiers", "all"]
+    assert len(rows) == len(out["rows"]) == 3 * 2 * len(strata)
+    base = rows["base", "recall@10", "limits"]
+    assert base["value"] == 2 / 4 and base["verdict"] == "baseline"
+    assert base["delta"] is None and base["ci_low"] is None and base["ci_high"] is None
+    cand = rows["cand", "recall@10", "limits"]
+    assert (cand["value"], cand["delta"]) == pytest.approx((4 / 4, 2 / 4))
+    assert rows["cand", "recall@10", "all"]["delta"] == pytest.approx(2 / 12)
+    assert rows["cand", "recall@10", "exclusions"]["delta"] == 0.0
+    lower = rows["lower", "RR", "exclusions"]  # RR 1 -> 1/2 on all four found
+    assert lower["delta"] == pytest.approx(-1 / 2) and lower["verdict"] == "worse"
+    assert rows["lower", "recall@10", "all"]["delta"] == 0.0
+
+
+def test_interval_is_the_paired_bootstrap_of_the_per_query_scores(files, capsys):
+    f = files
+    out = run_json(
+        capsys,
+        "--qrels",
+        str(f / "qrels.txt"),
+        "--runs",
+        str(f / "base.txt"),
+        str(f / "cand.txt"),
+        "--correction",
+        "none",
+        "--resamples",
+        "2000",
+        "--seed",
+        "3",
+    )
+    (row,) = [r for r in out["rows"] if r["run"] == "cand"]
+    base = np.array(
+        [float(q in {"q01", "q02", *SLICES["exclusions"], "q09", "q10"}) for q in sorted(QIDS)]
+    )
+    cand = np.maximum(base, [float(q in {"q03", "q04"}) for q in sorted(QIDS)])
+    (want,) = stats.paired_bootstrap(
+        base, cand[None], ["all"] * 12, ["cand"], n_resamples=2000, seed=3, correction="none"
+    )
+    assert row["slice"] == "all"  # no slices file: one slice
+    assert (row["delta"], row["ci_low"], row["ci_high"]) == (want.delta, want.ci_low, want.ci_high)
+    assert row["verdict"] == want.verdict
+
+
+def test_names_are_stems_unless_duplicated(files, capsys):
+    f = files
+    (f / "a").mkdir()
+    (f / "b").mkdir()
+    write_run(f / "a" / "run.txt", {"q01"})
+    write_run(f / "b" / "run.txt", {"q01", "q02"})
+    out = run_json(
+        capsys,
+        "--qrels",
+        str(f / "qrels.txt"),
+        "--runs",
+        str(f / "base.txt"),
+        str(f / "a" / "run.txt"),
+        str(f / "b" / "run.txt"),
+    )
+    assert {r["run"] for r in out["rows"]} == {
+        "base",
+        str(f / "a" / "run.txt"),
+        str(f / "b" / "run.txt"),
+    }
+
+
+def test_table_shows_decisions_and_guard(files, capsys):
+    f = files
+    code = main(
+        [
+            "compare",
+            "--qrels",
+            str(f / "qrels.txt"),
+            "--runs",
+            str(f / "base.txt"),
+            str(f / "cand.txt"),
+            "--slices",
+            str(f / "slices.tsv"),
+            "--metric",
+            "RR",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "exclusions" in out and "guard" in out and "decision" in out
+    # two of twelve queries gain: P(a resample draws neither) = (10/12)^12 = 0.11 > 0.025
+    assert "cand: no resolvable difference" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--runs", "base.txt"], "at least one run to compare"),
+        (["--runs", "base.txt", "base.txt"], "given twice"),
+        (["--runs", "base.txt", "missing.txt"], "missing.txt"),
+        (["--runs", "base.txt", "cand.txt", "--metric", "recal@10"], "unknown measure"),
+        (["--runs", "base.txt", "cand.txt", "--slices", "bad.tsv"], "bad.tsv:2"),
+        (["--runs", "base.txt", "cand.txt", "--slices", "short.tsv"], "no slice for 4"),
+        (["--runs", "base.txt", "other.txt"], "no query of the run"),
+        (["--runs", "base.txt", "cand.txt", "--resamples", "10"], "n_resamples"),
+        (["--runs", "base.txt", "cand.txt", "--level", "95"], "level"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(files, capsys, monkeypatch, args, needle):
+    monkeypatch.chdir(files)
+    Path("bad.tsv").write_text("q01\tlimits\nq02\n")
+    Path("short.tsv").write_text("".join(f"{q}\tlimits\n" for q in QIDS[:8]))
+    Path("other.txt").write_text("zz Q0 d1 1 1.0 sys\n")
+    assert main(["compare", "--qrels", "qrels.txt", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1, err
+
+
+def test_a_query_in_two_slices_is_refused(files, capsys):
+    f = files
+    (f / "twice.tsv").write_text("q01\tlimits\nq01\texclusions\n")
+    assert (
+        main(
+            [
+                "compare",
+                "--qrels",
+                str(f / "qrels.txt"),
+                "--runs",
+                str(f / "base.txt"),
+                str(f / "cand.txt"),
+                "--slices",
+                str(f / "twice.tsv"),
+            ]
+        )
+        == 2
+    )
+    assert "twice.tsv:2" in capsys.readouterr().err
+
+
+def test_compare_never_imports_mlflow(files, tmp_path):
+    f = files
+    code = (
+        "import sys\n"
+        "from ragsweep.cli import main\n"
+        f"rc = main(['compare', '--qrels', {str(f / 'qrels.txt')!r}, '--runs', "
+        f"{str(f / 'base.txt')!r}, {str(f / 'cand.txt')!r}, '--out', {str(tmp_path / 'o')!r}])\n"
+        "assert rc == 0, rc\n"
+        "assert 'mlflow' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "o" / "report.html").exists()

@@ -1,0 +1,476 @@
+"""The paired comparison report: a golden report from inline per-question frames (verdicts, guard
+failure despite a better headline, the decision rule, RR on identifiers), refusals, renderers,
+and `report_sweep` / `ragsweep report` on a real tiny sweep logged to MLflow."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from rich.console import Console
+
+from ragsweep import stats
+from ragsweep.cli import main
+from ragsweep.errors import UserError
+from ragsweep.metrics import Measure
+from ragsweep.report import (
+    BETTER,
+    FAILS_GUARD,
+    NO_DIFFERENCE,
+    WORSE,
+    build_report,
+    forest_plot,
+    print_report,
+    read_cells,
+    signed,
+    sweep_measures,
+    to_html,
+    to_markdown,
+    write_report,
+)
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+TOY = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
+WEIGHTS = {"limits": 0.5, "exclusions": 0.3, "identifiers": 0.2}
+RECALL5, RR = Measure("recall", 5), Measure("RR")
+
+
+# --- a golden report from inline frames -------------------------------------------------------
+# limits: 20 questions, the baseline finds 10 (l00-l09) and misses 10 (l10-l19);
+# exclusions: 20 questions, the baseline finds all; identifiers: 4 questions, all found, with
+# reciprocal ranks 1, 1/2, 1/2, 1/3.
+LIMITS = [f"l{i:02d}" for i in range(20)]
+EXCL = [f"e{i:02d}" for i in range(20)]
+IDS = ["i0", "i1", "i2", "i3"]
+BASE_RR_IDS = [1.0, 0.5, 0.5, 1 / 3]
+
+
+def frame(limits_hits: set[str], excl_misses: set[str], ids_rr: list[float]) -> pd.DataFrame:
+    """Per-question scores: recall@5 1/0 per hit; RR = 1 on a hit outside identifiers."""
+    rows = []
+    for q in LIMITS:
+        hit = float(q in limits_hits)
+        rows.append((q, "limits", hit, hit))
+    for q in EXCL:
+        hit = float(q not in excl_misses)
+        rows.append((q, "exclusions", hit, hit))
+    for q, rr in zip(IDS, ids_rr, strict=True):
+        rows.append((q, "identifiers", 1.0, rr))
+    return pd.DataFrame(rows, columns=["qid", "slice", "recall@5", "RR"])
+
+
+BASE_HITS = set(LIMITS[:10])
+ALL_LIMITS = set(LIMITS)
+FRAMES = {
+    "better": frame(ALL_LIMITS, set(), BASE_RR_IDS),  # fixes the 10 misses
+    "worse": frame(set(), set(), BASE_RR_IDS),  # breaks the 10 hits
+    "guard_noise": frame(ALL_LIMITS, {"e00"}, BASE_RR_IDS),  # + one exclusion lost
+    "guard_beyond": frame(ALL_LIMITS, set(EXCL[:10]), BASE_RR_IDS),  # + ten exclusions lost
+    "same": frame(BASE_HITS, set(), BASE_RR_IDS),
+    "small": frame(BASE_HITS | {"l10"}, set(), BASE_RR_IDS),  # one more limit found
+    "warn": frame(ALL_LIMITS, set(), [0.1, 0.1, 0.1, 0.1]),  # identifiers ranked lower
+}
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return build_report(
+        frame(BASE_HITS, set(), BASE_RR_IDS),
+        FRAMES,
+        decision="recall@5",
+        baseline_name="base",
+        slices=["limits", "exclusions", "identifiers"],
+        weights=WEIGHTS,
+        guard_slices=["exclusions"],
+        factor="variant",
+    )
+
+
+def test_cells_hold_the_paired_differences(golden):
+    c = golden.cell
+    assert golden.strata == ("limits", "exclusions", "identifiers", "all", "weighted")
+    assert golden.n == {"limits": 20, "exclusions": 20, "identifiers": 4, "all": 44, "weighted": 44}
+    assert golden.interval_level == pytest.approx(1 - 0.05 / 7)
+    better = c("better", RECALL5, "limits")
+    assert (better["baseline"], better["value"], better["delta"]) == pytest.approx((0.5, 1.0, 0.5))
+    assert better["verdict"] == "better"
+    assert c("better", RECALL5, "weighted")["delta"] == pytest.approx(0.5 * 10 / 20)
+    assert c("better", RECALL5, "all")["delta"] == pytest.approx(10 / 44)
+    assert c("worse", RECALL5, "limits")["delta"] == pytest.approx(-10 / 20)
+    assert c("worse", RECALL5, "limits")["verdict"] == "worse"
+    assert c("guard_noise", RECALL5, "exclusions")["delta"] == pytest.approx(-1 / 20)
+    assert c("guard_noise", RECALL5, "exclusions")["verdict"] == "noise"
+    assert c("guard_beyond", RECALL5, "exclusions")["verdict"] == "worse"
+    assert c("guard_noise", RECALL5, "weighted")["delta"] == pytest.approx(0.5 * 0.5 - 0.3 / 20)
+    assert c("small", RECALL5, "limits")["verdict"] == "noise"
+    same = c("same", RECALL5, "weighted")
+    assert (same["delta"], same["ci_low"], same["ci_high"]) == (0.0, 0.0, 0.0)
+
+
+def test_identifiers_are_decided_on_reciprocal_rank(golden):
+    assert golden.deciding("identifiers") == RR
+    assert golden.deciding("limits") == RECALL5
+    warn = golden.cell("warn", RR, "identifiers")
+    assert warn["delta"] == pytest.approx(np.mean(np.array([0.1] * 4) - BASE_RR_IDS))
+    assert warn["verdict"] == "worse"
+    assert golden.cell("warn", RECALL5, "identifiers")["delta"] == 0.0
+
+
+def test_decision_rule(golden):
+    got = {d.config: d.decision for d in golden.decisions}
+    assert got == {
+        "better": BETTER,
+        "worse": WORSE,
+        "guard_noise": FAILS_GUARD,
+        "guard_beyond": FAILS_GUARD,
+        "same": NO_DIFFERENCE,
+        "small": NO_DIFFERENCE,
+        "warn": BETTER,
+    }
+
+
+def test_guard_fails_even_when_the_headline_improves(golden):
+    d = golden.decision_of("guard_noise")
+    assert d.verdict == "better" and d.delta > 0  # the headline alone would adopt it
+    assert d.guard_failed == ("exclusions",)
+    assert "within noise" in d.reason and "questions would resolve" in d.reason
+    beyond = golden.decision_of("guard_beyond")
+    assert "beyond noise" in beyond.reason
+    assert golden.decision_of("better").guard == "exclusions recall@5 +0.000 holds"
+
+
+def test_a_non_guard_slice_worse_beyond_noise_is_a_warning(golden):
+    d = golden.decision_of("warn")
+    assert len(d.warnings) == 1 and d.warnings[0].startswith("identifiers RR")
+    assert golden.decision_of("better").warnings == ()
+
+
+def test_cells_match_stats_directly(golden):
+    """The report's cells are `stats.compare` / `stats.resolution` on the same ordered data."""
+    base = frame(BASE_HITS, set(), BASE_RR_IDS)
+    names = list(FRAMES)
+    draws = stats.paired_resamples(
+        base["recall@5"].to_numpy(),
+        np.stack([FRAMES[n]["recall@5"].to_numpy() for n in names]),
+        base["slice"].to_numpy(),
+        names,
+        weights=WEIGHTS,
+        seed=0,
+    )
+    want = stats.to_frame(stats.compare(draws, correction="bonferroni"))
+    res = stats.to_frame(stats.resolution(draws))
+    got = golden.cells[golden.cells["measure"] == "recall@5"].reset_index(drop=True)
+    for col in ("delta", "ci_low", "ci_high", "value", "baseline", "p_value"):
+        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
+    np.testing.assert_array_equal(got["questions_needed"], res["questions_needed"])
+    assert list(got["verdict"]) == list(want["verdict"])
+
+
+def test_row_order_does_not_matter(golden):
+    rng = np.random.default_rng(0)
+    shuffle = lambda f: f.iloc[rng.permutation(len(f))]  # noqa: E731
+    again = build_report(
+        shuffle(frame(BASE_HITS, set(), BASE_RR_IDS)),
+        {n: shuffle(f) for n, f in FRAMES.items()},
+        decision="recall@5",
+        baseline_name="base",
+        slices=["limits", "exclusions", "identifiers"],
+        weights=WEIGHTS,
+        guard_slices=["exclusions"],
+        factor="variant",
+    )
+    pd.testing.assert_frame_equal(again.cells, golden.cells)
+
+
+def test_holm_and_none_corrections_are_named_and_applied():
+    base = frame(BASE_HITS, set(), BASE_RR_IDS)
+    for correction, level in (("holm", 0.95), ("none", 0.95)):
+        r = build_report(base, FRAMES, decision="recall@5", correction=correction, weights=WEIGHTS)
+        assert r.interval_level == level and r.correction == correction
+        assert r.decision_of("guard_noise").decision == FAILS_GUARD
+
+
+# --- measures ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("k", "factor", "shown"),
+    [
+        (6, "chunker.size", ["recall@6"]),
+        (6, "embedder", ["recall@6"]),
+        (6, "fusion.k", ["recall@6", "nDCG@10", "recall@5"]),
+        (5, "reranker.depth", ["recall@5", "nDCG@10"]),
+        (3, "reranker", ["recall@3", "nDCG@10", "recall@5"]),
+        (6, None, ["recall@6"]),
+    ],
+)
+def test_sweep_measures(k, factor, shown):
+    decision, measures = sweep_measures(k, factor)
+    assert decision == Measure("recall", k)
+    assert [str(m) for m in measures] == shown
+
+
+def test_missing_rr_falls_back_to_the_decision_measure_with_a_note():
+    base = frame(BASE_HITS, set(), BASE_RR_IDS).drop(columns="RR")
+    cand = FRAMES["better"].drop(columns="RR")
+    r = build_report(base, {"c": cand}, decision="recall@5")
+    assert r.deciding("identifiers") == RECALL5
+    assert any("identifiers is decided on recall@5, not RR" in n for n in r.notes)
+
+
+def test_absent_guard_slice_is_noted_not_ignored():
+    base = frame(BASE_HITS, set(), BASE_RR_IDS)
+    r = build_report(base, {"c": FRAMES["better"]}, decision="recall@5", guard_slices=["exclusion"])
+    assert r.guard_slices == ()
+    assert any("exclusion" in n and "not checked" in n for n in r.notes)
+
+
+def test_one_slice_has_no_weighted_row_and_the_headline_is_all():
+    base = pd.DataFrame({"qid": ["a", "b", "c"], "slice": ["all"] * 3, "recall@5": [0.0, 1, 0]})
+    cand = base.assign(**{"recall@5": [1.0, 1, 1]})
+    r = build_report(base, {"c": cand}, decision="recall@5", weights={"all": 1.0}, n_resamples=1000)
+    assert r.strata == ("all",) and r.headline == "all" and r.notes == ()
+    assert r.cell("c", RECALL5, "all")["delta"] == pytest.approx(2 / 3)
+
+
+# --- refusals ---------------------------------------------------------------------------------
+def _base() -> pd.DataFrame:
+    return frame(BASE_HITS, set(), BASE_RR_IDS)
+
+
+@pytest.mark.parametrize(
+    ("cand", "needle"),
+    [
+        (lambda f: f.iloc[1:], "1 only in 'base' (l00)"),
+        (lambda f: f.assign(qid=f["qid"].replace("l00", "zz")), "only in 'c' (zz)"),
+        (
+            lambda f: f.assign(slice=f["slice"].where(f["qid"] != "l03", "exclusions")),
+            "puts question 'l03' in slice 'exclusions'",
+        ),
+        (lambda f: pd.concat([f, f.iloc[:1]]), "l00 appear more than once"),
+        (lambda f: f.drop(columns="recall@5"), "no column(s) recall@5"),
+        (
+            lambda f: f.assign(**{"recall@5": f["recall@5"].where(f["qid"] != "e03")}),
+            "missing or non-numeric values for question(s) e03",
+        ),
+    ],
+)
+def test_bad_frames_are_refused_with_one_line(cand, needle):
+    with pytest.raises(UserError) as err:
+        build_report(
+            _base(), {"c": cand(FRAMES["better"])}, decision="recall@5", baseline_name="base"
+        )
+    assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_other_refusals():
+    with pytest.raises(UserError, match="nothing to compare"):
+        build_report(_base(), {}, decision="recall@5")
+    with pytest.raises(UserError, match="named like the baseline"):
+        build_report(_base(), {"baseline": _base()}, decision="recall@5")
+    with pytest.raises(UserError, match="unknown correction"):
+        build_report(_base(), {"c": _base()}, decision="recall@5", correction="fdr")
+    with pytest.raises(UserError, match="unknown measure"):
+        build_report(_base(), {"c": _base()}, decision="recal@5")
+
+
+# --- renderers --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        (0.0, "+0.000"),
+        (0.0254, "+0.025"),
+        (-0.5, "-0.500"),
+        (3e-4, "+<0.001"),
+        (-5.4e-6, "-<0.001"),
+        (5e-4, "+0.001"),
+    ],
+)
+def test_tiny_nonzero_differences_never_print_as_zero(x, text):
+    assert signed(x) == text
+
+
+def test_files_are_written_and_read_back(golden, tmp_path):
+    written = write_report(golden, tmp_path / "out")
+    assert sorted(written) == [
+        "decisions.csv",
+        "forest.png",
+        "report.csv",
+        "report.html",
+        "report.json",
+        "report.md",
+    ]
+    pd.testing.assert_frame_equal(read_cells(written["report.csv"]), golden.cells)
+    decisions = pd.read_csv(written["decisions.csv"], dtype={"config": str})
+    assert list(decisions["decision"]) == [d.decision for d in golden.decisions]
+    data = json.loads(written["report.json"].read_text())
+    assert data["baseline"] == "base" and data["correction"] == "bonferroni"
+    assert {r["verdict"] for r in data["rows"]} == {"baseline", "better", "worse", "noise"}
+    assert set(data["rows"][0]) == {
+        "run",
+        "slice",
+        "measure",
+        "value",
+        "delta",
+        "ci_low",
+        "ci_high",
+        "verdict",
+    }
+
+
+def test_png_opens(golden, tmp_path):
+    import matplotlib.image
+
+    path = tmp_path / "forest.png"
+    path.write_bytes(forest_plot(golden))
+    img = matplotlib.image.imread(path)
+    assert img.ndim == 3 and img.shape[0] > 300 and img.shape[1] > 600
+    assert img[..., :3].std() > 0.05  # not blank
+
+
+def test_html_is_self_contained_and_holds_the_table(golden):
+    page = to_html(golden, {"forest.png": forest_plot(golden)})
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<table>" in page and 'class="d-fails-guard">fails guard</td>' in page
+    assert "exclusions (n=20, guard)" in page and "identifiers (n=4, RR)" in page
+    assert 'src="data:image/png;base64,' in page
+    assert "http://" not in page and "https://" not in page and "<link" not in page
+
+
+def test_markdown_and_rich_show_verdicts_and_decisions(golden):
+    md = to_markdown(golden)
+    assert "| guard_noise | **fails guard** |" in md
+    rr = f"{np.mean(BASE_RR_IDS):.3f}"  # identifiers: the baseline's RR, not its recall (1.0)
+    assert f"| base (baseline) |  | 0.500 | 1.000 | {rr} |" in md
+    assert "+0.500 [" in md and "Bonferroni-widened over 7 configurations" in md
+    console = Console(record=True, width=250)
+    print_report(golden, console)
+    text = console.export_text()
+    assert "fails guard" in text and "no resolvable difference" in text
+    assert "within noise" in text
+
+
+# --- a real sweep logged to MLflow ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    """A tiny fusion.k sweep (10 questions, baseline 60), run once for this module."""
+    from ragsweep import tracking
+
+    root = tmp_path_factory.mktemp("sweep")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        mp.delenv("MLFLOW_TRACKING_URI", raising=False)
+        mp.setenv("CI", "true")
+        assert main(["-m", *TOY, "fusion.k=10,30,60", "hydra.launcher.n_jobs=1"]) == 0
+    store = tracking.resolve_store(workdir=root)
+    return root, store
+
+
+def _runs(store):
+    from ragsweep import tracking
+
+    mc = tracking.client(store)
+    exp = mc.get_experiment_by_name("sweep:fusion.k")
+    runs = mc.search_runs([exp.experiment_id], max_results=100)
+    parent = next(r for r in runs if r.data.tags.get("ragsweep.stage") == "sweep")
+    children = {
+        r.data.tags["ragsweep.value"]: r
+        for r in runs
+        if r.data.tags.get("ragsweep.stage") == "config"
+    }
+    return mc, parent, children
+
+
+def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
+    from ragsweep.report import report_sweep
+
+    _, store = sweep
+    report = report_sweep("fusion.k", store=store)
+    assert "fusion.k" in capsys.readouterr().out
+    assert report.baseline == "60" and report.configs == ("10", "30")
+    assert [str(m) for m in report.measures] == ["recall@5", "nDCG@10"]  # ordering changed
+    assert report.like_for_like and set(report.run_ids) == {"10", "30", "60"}
+    mc, parent, children = _runs(store)
+    files = {a.path for a in mc.list_artifacts(parent.info.run_id, "report")}
+    assert {
+        "report/report.md",
+        "report/report.html",
+        "report/report.csv",
+        "report/forest.png",
+        "report/forest_ndcg_at_10.png",
+        "report/report.json",
+    } <= files
+    metrics = parent.data.metrics
+    for config in ("10", "30"):
+        for key in (
+            "recall_at_5/exclusions",
+            "recall_at_5/weighted",
+            "ndcg_at_10/all",
+            "mrr/identifiers",
+        ):
+            cell_measure, stratum = key.split("/")
+            cell = report.cell(config, Measure.parse(cell_measure), stratum)
+            assert metrics[f"delta/{key}/{config}"] == pytest.approx(cell["delta"])
+            assert metrics[f"ci_low/{key}/{config}"] == pytest.approx(cell["ci_low"])
+            assert metrics[f"ci_high/{key}/{config}"] == pytest.approx(cell["ci_high"])
+    assert parent.data.tags["ragsweep.decisions"] == "; ".join(
+        f"{d.config}: {d.decision}" for d in report.decisions
+    )
+    # the parent's run id finds the same sweep
+    again = report_sweep(parent.info.run_id, store=store, print_table=False)
+    pd.testing.assert_frame_equal(again.cells, report.cells)
+
+
+def test_report_cli_json_out_and_runs(sweep, tmp_path, capsys):
+    root, store = sweep
+    uri = ["--tracking-uri", store.uri]
+    assert main(["report", "fusion.k", "--format", "json", "--out", str(tmp_path), *uri]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["baseline"] == "60" and data["factor"] == "fusion.k"
+    assert (tmp_path / "report.html").exists() and (tmp_path / "forest.png").exists()
+    _, _, children = _runs(store)
+    base, cand = children["60"].info.run_id, children["10"].info.run_id
+    assert main(["report", "--runs", base, cand, "--format", "json", *uri]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["baseline"] == "fusion.k=60" and [d["config"] for d in data["decisions"]] == [
+        "fusion.k=10"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["no_such_sweep"], "no sweep named 'no_such_sweep'"),
+        ([], "give either a sweep"),
+        (["fusion.k", "--runs", "a", "b"], "give either a sweep"),
+        (["--runs", "0" * 32, "1" * 32], "no run with id"),
+    ],
+)
+def test_report_cli_errors_are_one_line_exit_2(sweep, capsys, args, needle):
+    _, store = sweep
+    assert main(["report", *args, "--tracking-uri", store.uri]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1, err
+
+
+def test_mismatched_labels_are_refused_unless_allowed(sweep, capsys):
+    from ragsweep.report import report_sweep
+
+    _, store = sweep
+    mc, _, children = _runs(store)
+    run_id = children["10"].info.run_id
+    real = children["10"].data.tags["ragsweep.labels"]
+    mc.set_tag(run_id, "ragsweep.labels", "f" * 64)
+    try:
+        with pytest.raises(UserError, match="not like for like") as err:
+            report_sweep("fusion.k", store=store, print_table=False)
+        assert "labelled set ffffffffffff" in str(err.value)
+        assert main(["report", "fusion.k", "--tracking-uri", store.uri]) == 2
+        assert "--allow-mismatch" in capsys.readouterr().err
+        report = report_sweep("fusion.k", store=store, print_table=False, allow_mismatch=True)
+        assert not report.like_for_like
+        assert any(n.startswith("not like for like: 10") for n in report.notes)
+        assert "Not like for like" in to_markdown(report)
+    finally:
+        mc.set_tag(run_id, "ragsweep.labels", real)
