@@ -96,6 +96,9 @@ def test_eight_configurations_two_workers_new_store(workdir, capsys):
         assert tags[f"ragsweep.{pin}"] == children[0].data.tags[f"ragsweep.{pin}"]
     assert "recall_at_5/weighted/60" in parents[0].data.metrics
     assert "best/recall_at_5/weighted" in parents[0].data.metrics
+    # the tiny fixture scores every fusion.k the same: nothing beats the baseline, so the
+    # confirm stage says so instead of confirming anything
+    assert parents[0].data.tags["ragsweep.confirm"] == "no winner"
 
 
 def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, capsys):

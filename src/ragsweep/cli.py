@@ -16,6 +16,7 @@ from ragsweep.errors import UserError
 #: verb -> module holding `main(argv: list[str]) -> int`
 VERBS: dict[str, str] = {
     "compare": "ragsweep.commands.compare",
+    "confirm": "ragsweep.commands.confirm",
     "data": "ragsweep.commands.data",
     "report": "ragsweep.commands.report",
     "reproduce": "ragsweep.commands.reproduce",

@@ -160,18 +160,21 @@ def _hash(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
 
 
+#: config blocks that decide where results go or how they are compared, not what they are
+NOT_RESULTS = ("tracking", "cache", "hydra", "report", "confirm", "sweep")
+
+
 def config_hash(cfg: DictConfig) -> str:
-    """Hash of the resolved config minus tracking (where results go does not change them)."""
+    """Hash of the resolved config minus `NOT_RESULTS`: equal hashes, equal numbers."""
     plain = OmegaConf.to_container(cfg, resolve=True)
-    plain.pop("tracking", None)
-    plain.pop("cache", None)
-    plain.pop("hydra", None)
+    for key in NOT_RESULTS:
+        plain.pop(key, None)
     return _hash(plain)
 
 
 def stage_cache(cfg: DictConfig) -> StageCache:
     """The stage cache `cache.dir` names (per ragsweep version), or none when it is null."""
-    directory = cfg.get("cache", {}).get("dir") if "cache" in cfg else None
+    directory = OmegaConf.select(cfg, "cache.dir", default=None)
     return StageCache(None if directory is None else Path(directory) / __version__)
 
 

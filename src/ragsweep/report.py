@@ -1095,7 +1095,7 @@ def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
 
 
 @dataclass(frozen=True)
-class _Logged:
+class LoggedRun:
     """What a logged configuration run brings to a report."""
 
     name: str
@@ -1106,7 +1106,7 @@ class _Logged:
     config: dict[str, Any]
 
 
-def _store_client(store: Store | None) -> tuple[Store, Any]:
+def store_client(store: Store | None) -> tuple[Store, Any]:
     from ragsweep import tracking
 
     store = store or tracking.resolve_store()
@@ -1127,7 +1127,7 @@ def _get_run(mc: Any, run_id: str) -> Any:
         return None
 
 
-def _find_parent(mc: Any, sweep: str) -> tuple[Any, list[str]]:
+def find_parent(mc: Any, sweep: str) -> tuple[Any, list[str]]:
     """The sweep's parent run (by run id, or the latest of sweep `sweep`), and notes."""
     if _RUN_ID.fullmatch(sweep):
         run = _get_run(mc, sweep)
@@ -1172,7 +1172,7 @@ def _find_parent(mc: Any, sweep: str) -> tuple[Any, list[str]]:
     return parents[0], notes
 
 
-def _latest_finished(children: Sequence[Any]) -> dict[str, Any]:
+def latest_finished(children: Sequence[Any]) -> dict[str, Any]:
     """value -> the latest FINISHED child run of that value (ties: the larger run id)."""
     best: dict[str, Any] = {}
     for run in children:
@@ -1201,7 +1201,7 @@ def _no_progress_bar() -> Iterator[None]:
             os.environ[key] = old
 
 
-def _load_logged(mc: Any, run: Any, name: str, folder: Path) -> _Logged:
+def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> LoggedRun:
     """Download a configuration run's per-question scores, summary and resolved config."""
     from omegaconf import OmegaConf
 
@@ -1237,7 +1237,7 @@ def _load_logged(mc: Any, run: Any, name: str, folder: Path) -> _Logged:
         rows = pd.read_csv(summary, dtype={"slice": str}, keep_default_na=False)["slice"]
         slices = [s for s in rows if s not in (stats.ALL, stats.WEIGHTED)]
     cfg = OmegaConf.to_container(OmegaConf.load(config), resolve=False)
-    return _Logged(
+    return LoggedRun(
         name, rid, dict(run.data.tags), frame, slices, cfg if isinstance(cfg, dict) else {}
     )
 
@@ -1270,7 +1270,7 @@ def _settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
     return block
 
 
-def _like_for_like(runs: Sequence[_Logged], allow_mismatch: bool) -> tuple[bool, list[str]]:
+def _like_for_like(runs: Sequence[LoggedRun], allow_mismatch: bool) -> tuple[bool, list[str]]:
     """Refuse (or, with `allow_mismatch`, note) runs on another labelled set or snapshot."""
     base, notes = runs[0], []
     for run in runs[1:]:
@@ -1294,8 +1294,8 @@ def _like_for_like(runs: Sequence[_Logged], allow_mismatch: bool) -> tuple[bool,
     return not notes, notes
 
 
-def _from_logged(
-    runs: Sequence[_Logged],
+def report_from_runs(
+    runs: Sequence[LoggedRun],
     *,
     factor: str | None,
     title: str,
@@ -1382,8 +1382,8 @@ def report_sweep(
     """
     from ragsweep.sweep import metric_safe
 
-    store, mc = _store_client(store)
-    parent, notes = _find_parent(mc, sweep)
+    store, mc = store_client(store)
+    parent, notes = find_parent(mc, sweep)
     pid = parent.info.run_id
     params, tags = parent.data.params, parent.data.tags
     name = tags.get("ragsweep.sweep") or params.get("sweep.name") or pid
@@ -1394,7 +1394,7 @@ def report_sweep(
         max_results=5000,
     )
     children = [r for r in children if r.data.tags.get("ragsweep.stage") == "config"]
-    latest = _latest_finished(children)
+    latest = latest_finished(children)
     baseline = params.get("sweep.baseline") or next(
         (
             r.data.tags["ragsweep.value"]
@@ -1423,8 +1423,8 @@ def report_sweep(
             f"{label}: nothing to compare"
         )
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
-        runs = [_load_logged(mc, latest[v], v, Path(tmp)) for v in chosen]
-    report = _from_logged(
+        runs = [load_logged_run(mc, latest[v], v, Path(tmp)) for v in chosen]
+    report = report_from_runs(
         runs,
         factor=factor,
         title=f"sweep {name}: {factor or 'configurations'} against the baseline {label}",
@@ -1462,7 +1462,7 @@ def report_runs(
         raise UserError("--runs needs a baseline run id and at least one more run id")
     if len(set(ids)) != len(ids):
         raise UserError("a run id is given twice in --runs; give each run once")
-    store, mc = _store_client(store)
+    store, mc = store_client(store)
     found = []
     for rid in ids:
         run = _get_run(mc, rid)
@@ -1477,8 +1477,8 @@ def report_runs(
     factors = {r.data.tags.get("ragsweep.factor") for r in found}
     factor = factors.pop() if len(factors) == 1 else None
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
-        runs = [_load_logged(mc, r, n, Path(tmp)) for r, n in zip(found, names, strict=True)]
-    report = _from_logged(
+        runs = [load_logged_run(mc, r, n, Path(tmp)) for r, n in zip(found, names, strict=True)]
+    report = report_from_runs(
         runs,
         factor=factor,
         title=f"runs {', '.join(names[1:])} against the baseline {names[0]}",

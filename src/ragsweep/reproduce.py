@@ -17,9 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import tracking
 from ragsweep.errors import UserError
-
-#: metric prefixes that measure the machine, not retrieval quality
-UNCOMPARED = ("seconds/", "cost/")
+from ragsweep.metrics import Measure
 
 
 @dataclass
@@ -57,6 +55,22 @@ def load_run_config(store: tracking.Store, run_id: str) -> tuple[object, DictCon
         cfg = OmegaConf.load(path)
     assert isinstance(cfg, DictConfig)
     return run, cfg
+
+
+def comparable(key: str) -> bool:
+    """A logged metric the re-run must give again: `<measure key>/<row>` or `questions/<slice>`.
+
+    Timings and index sizes (`seconds/`, `cost/`) measure the machine; a confirm run's
+    `baseline/`, `delta/` and `ci_*` metrics come from the comparison, not from this config.
+    """
+    head = key.split("/", 1)[0]
+    if head == "questions":
+        return True
+    try:
+        Measure.parse(head)
+    except UserError:
+        return False
+    return True
 
 
 def is_confirm(run: object) -> bool:
@@ -98,7 +112,7 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
     logged = {
         k: v
         for k, v in run.data.metrics.items()  # type: ignore[attr-defined]
-        if not k.startswith(UNCOMPARED)
+        if comparable(k)
     }
     now = dict(result.metrics)
     now.update({f"questions/{k}": float(v) for k, v in result.counts.items()})

@@ -60,6 +60,7 @@ class Plan:
     measures: list[str] = field(default_factory=list)
     decision: str = ""  # the decision measure, e.g. recall@5
     slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
+    confirm: bool = True  # run the confirm stage at the end
 
     @property
     def store(self) -> tracking.Store:
@@ -361,6 +362,7 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
             measures=[str(m) for m in measures],
             decision=f"recall@{int(base_cfg.eval.k_prompt)}",
             slices=list(dataset.slices),
+            confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
         )
         the_plan.save()
         from ragsweep.evaluate import prebuild
@@ -563,6 +565,7 @@ def _finish(plan_: Plan, interrupted: BaseException | None) -> int:
         status=status,
     )
     _print_summary(plan_, records, runs, decision)
+    _report_and_confirm(plan_)
     print(f"see it with `ragsweep ui`, then {tracking.runs_url(store, plan_.experiment_id)}")
     if failed:
         listing = ", ".join(f"{plan_.label(v)} ({records[v]['status']})" for v in failed)
@@ -574,6 +577,27 @@ def _finish(plan_: Plan, interrupted: BaseException | None) -> int:
         )
         return 1
     return 1 if interrupted else 0
+
+
+def _report_and_confirm(plan_: Plan) -> None:
+    """The comparison report (logged to the parent run), then the confirm stage if enabled.
+
+    Neither changes the sweep's exit code: they read what the sweep produced. A sweep with
+    nothing to compare says why instead of a report.
+    """
+    from ragsweep.confirm import confirm_sweep
+    from ragsweep.report import report_sweep
+
+    try:
+        dev_report = report_sweep(plan_.parent_run_id, store=plan_.store)
+    except UserError as err:
+        print(f"report: {err}")
+        return
+    if plan_.confirm:
+        try:
+            confirm_sweep(plan_.parent_run_id, store=plan_.store, dev_report=dev_report)
+        except UserError as err:
+            print(f"confirm: {err}")
 
 
 def _print_summary(

@@ -1,0 +1,118 @@
+"""The README's main job, end to end on the built-in sample: the Quickstart's sweep runs from
+the shell, logs a per-slice comparison and a confirmation, and its runs reproduce bit for bit."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).parents[1] / "README.md"
+
+
+def quickstart_lines() -> list[str]:
+    text = README.read_text()
+    block = re.search(r"## Quickstart\s+```[a-z]*\n(.*?)```", text, re.S)
+    assert block, "README has no Quickstart code block"
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_quickstart_has_exactly_two_lines():
+    lines = quickstart_lines()
+    assert len(lines) == 2
+    assert "pip install" in lines[0] and "ragsweep" in lines[0].split("&&")[-1]
+    assert "pytest" in lines[1]
+    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text()
+    assert "sed -n 2p" in ci  # CI runs the README's second line verbatim
+
+
+@pytest.fixture(scope="module")
+def quickstart(tmp_path_factory):
+    """Run the main job (the last command of the Quickstart's first line) in a fresh folder."""
+    workdir = tmp_path_factory.mktemp("quickstart")
+    command = shlex.split(quickstart_lines()[0].split("&&")[-1].strip())
+    assert command[0] == "ragsweep"
+    script = Path(sys.executable).parent / "ragsweep"
+    env = {"CI": "true", "PATH": str(script.parent), "HOME": str(workdir), "LANG": "C.UTF-8"}
+    done = subprocess.run(
+        [str(script), *command[1:]], cwd=workdir, capture_output=True, text=True, env=env
+    )
+    return workdir, done
+
+
+def client(workdir: Path):
+    from mlflow.tracking import MlflowClient
+
+    return MlflowClient(f"sqlite:///{workdir / 'mlruns' / 'mlflow.db'}")
+
+
+@pytest.mark.slow
+def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
+    workdir, done = quickstart
+    assert done.returncode == 0, done.stderr[-3000:]
+    for slice_ in ("limits", "exclusions", "procedures", "definitions", "identifiers"):
+        assert slice_ in done.stdout
+    assert "decision" in done.stdout and "confirm" in done.stdout
+    assert "/#/experiments/" in done.stdout
+    mc = client(workdir)
+    exp = mc.get_experiment_by_name("sweep:chunk_size")
+    runs = mc.search_runs([exp.experiment_id])
+    stages = [r.data.tags.get("ragsweep.stage") for r in runs]
+    assert stages.count("sweep") == 1 and stages.count("config") == 4
+    parent = next(r for r in runs if r.data.tags["ragsweep.stage"] == "sweep")
+    assert parent.info.status == "FINISHED"
+    assert any(k.startswith("delta/recall_at_5/exclusions/") for k in parent.data.metrics)
+    arts = {a.path for a in mc.list_artifacts(parent.info.run_id, "report")}
+    assert {"report/report.html", "report/forest.png"} <= arts
+    confirms = [r for r in runs if r.data.tags.get("ragsweep.stage") == "confirm"]
+    assert parent.data.tags["ragsweep.confirm"].split(":")[0] in (
+        "confirmed",
+        "not confirmed",
+        "no winner",
+    )
+    for r in confirms:
+        assert r.data.tags["mlflow.parentRunId"] == parent.info.run_id
+        assert r.data.tags["ragsweep.split_name"] == "heldout"
+        assert r.data.tags["ragsweep.verdict"] in ("confirmed", "not confirmed")
+
+
+@pytest.mark.slow
+def test_quickstart_runs_reproduce_bit_for_bit(quickstart, monkeypatch, capsys):
+    from ragsweep.cli import main
+
+    workdir, done = quickstart
+    assert done.returncode == 0
+    monkeypatch.chdir(workdir)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    mc = client(workdir)
+    exp = mc.get_experiment_by_name("sweep:chunk_size")
+    runs = mc.search_runs([exp.experiment_id])
+    child = next(r for r in runs if r.data.tags.get("ragsweep.value") == "256")
+    assert main(["reproduce", child.info.run_id]) == 0
+    for confirm in [r for r in runs if r.data.tags.get("ragsweep.stage") == "confirm"]:
+        assert main(["reproduce", confirm.info.run_id]) == 0
+    assert "identical" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_held_out_split_overuse_is_warned(quickstart, monkeypatch, capsys):
+    from ragsweep.cli import main
+
+    workdir, done = quickstart
+    monkeypatch.chdir(workdir)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    mc = client(workdir)
+    exp = mc.get_experiment_by_name("sweep:chunk_size")
+    parent = mc.search_runs([exp.experiment_id], "tags.`ragsweep.stage` = 'sweep'")[0]
+    if parent.data.tags["ragsweep.confirm"] == "no winner":
+        pytest.skip("this sample's chunk-size sweep has no dev winner to confirm")
+    codes = [main(["confirm", "chunk_size"]) for _ in range(3)]
+    assert all(c in (0, 1) for c in codes)
+    out = capsys.readouterr().out
+    assert "being tuned on" in out  # the 4th confirmation on this split (default limit 3)
+    confirms = mc.search_runs([exp.experiment_id], "tags.`ragsweep.stage` = 'confirm'")
+    assert sorted(int(r.data.tags["ragsweep.confirmations"]) for r in confirms) == [1, 2, 3, 4]
