@@ -48,6 +48,12 @@ class EvalResult:
     counts: dict[str, int]  # questions per slice that were scored
     seconds: dict[str, float] = field(default_factory=dict)
     cost: dict[str, float] = field(default_factory=dict)
+    #: qid -> chunk ids, the full final ranking (`retriever.depth` deep)
+    rankings: dict[str, list[str]] = field(default_factory=dict)
+    #: qid -> clause ids in the order the ranking first covers them (what the measures credit)
+    clause_rankings: dict[str, list[str]] = field(default_factory=dict)
+    #: qid -> clause id -> grade, the labels of the scored questions
+    qrels: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def compose(overrides: Sequence[str] = ()) -> DictConfig:
@@ -267,6 +273,17 @@ def evaluate(
     per_q["clauses"] = [
         json.dumps([cov.chunk_clauses(int(i)) for i in row[:top] if i >= 0]) for row in ranking.ids
     ]
+    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    rankings: dict[str, list[str]] = {}
+    clause_rankings: dict[str, list[str]] = {}
+    for qid, row in zip(questions["qid"], ranking.ids, strict=True):
+        kept = [int(i) for i in row if i >= 0]
+        rankings[qid] = [chunks[i].chunk_id for i in kept]
+        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
+    scored = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, grade in zip(scored["qid"], scored["clause_id"], scored["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(grade)
     summary = summarise(per_q, measures, ds.slices, weights)
     k_prompt = int(cfg.eval.k_prompt)
     top_words = [
@@ -299,4 +316,7 @@ def evaluate(
             "prompt_words_mean": float(np.mean(top_words)),
             **ranking.cost,
         },
+        rankings=rankings,
+        clause_rankings=clause_rankings,
+        qrels=qrels,
     )

@@ -33,6 +33,35 @@ class Payload:
     artifacts: dict[str, Path]
 
 
+TREC_FILES = {
+    "chunk": "run_chunks.txt",
+    "clause": "run_clauses.txt",
+    "qrels": "qrels_clauses.txt",
+}
+
+
+def write_trec(result: EvalResult, folder: Path) -> None:
+    """The run as TREC files, so trec_eval or ranx can check any number we report.
+
+    `run_chunks.txt` ranks chunk ids (the retriever's own output); `run_clauses.txt` ranks
+    clause ids in the order the chunks first cover them, and `qrels_clauses.txt` holds the
+    clause labels of the scored questions. With one chunk per clause (`chunker=section`)
+    trec_eval on the clause files gives our numbers exactly (linear gain for nDCG). Scores are
+    n - rank, so trec_eval's tie rule cannot reorder anything.
+    """
+    from ragsweep.trec import write_run
+
+    folder.mkdir(parents=True, exist_ok=True)
+    write_run(folder / TREC_FILES["chunk"], result.rankings)
+    write_run(folder / TREC_FILES["clause"], result.clause_rankings)
+    lines = [
+        f"{qid} 0 {cid} {grade}\n"
+        for qid in sorted(result.qrels)
+        for cid, grade in sorted(result.qrels[qid].items())
+    ]
+    (folder / TREC_FILES["qrels"]).write_text("".join(lines))
+
+
 @contextmanager
 def payload(
     result: EvalResult, cfg: DictConfig, hydra_dir: Path | None = None
@@ -49,7 +78,9 @@ def payload(
         (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
         result.per_question.to_csv(results_dir / "per_question.csv", index=False)
         result.summary.to_csv(results_dir / "summary.csv")
-        artifacts = {"config": config_dir, "results": results_dir}
+        trec_dir = Path(tmp, "trec")
+        write_trec(result, trec_dir)
+        artifacts = {"config": config_dir, "results": results_dir, "trec": trec_dir}
         if hydra_dir is not None and hydra_dir.is_dir():
             artifacts["hydra"] = hydra_dir
         yield Payload(

@@ -18,6 +18,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ragsweep.errors import UserError
@@ -96,11 +97,75 @@ def _add_import(sub: Any) -> None:
     )
 
 
+def _export_run(args: argparse.Namespace) -> int:
+    """Write a logged run's ranked lists as a TREC run file (and the clause qrels if asked)."""
+    import shutil
+    import tempfile
+
+    from ragsweep import tracking
+    from ragsweep.runner import TREC_FILES
+
+    store = tracking.resolve_store(args.tracking_uri)
+    mc = tracking.client(store)
+    try:
+        mc.get_run(args.run_id)
+    except Exception:
+        raise UserError(
+            f"no run {args.run_id!r} in the tracking store {store.uri}; pass a run id from the "
+            "MLflow UI (and --tracking-uri if the store is elsewhere)"
+        ) from None
+    out = Path(args.out or f"{args.run_id}.{args.level}.run")
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        wanted = [("run", TREC_FILES[args.level], out)]
+        if args.qrels:
+            wanted.append(("qrels", TREC_FILES["qrels"], Path(args.qrels)))
+        for what, name, dest in wanted:
+            try:
+                got = mc.download_artifacts(args.run_id, f"trec/{name}", tmp)
+            except Exception:
+                raise UserError(
+                    f"run {args.run_id} has no trec/{name} artifact: it was logged by a ragsweep "
+                    "version without run files, or is not a configuration run; reproduce it "
+                    "(`ragsweep reproduce RUN_ID`) to get one"
+                ) from None
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(got, dest)
+            print(f"wrote the {what} file {dest}")
+    return 0
+
+
+def _add_export_run(sub: Any) -> None:
+    p = sub.add_parser(
+        "export-run",
+        prog=f"{PROG} export-run",
+        help="write a logged run's ranked lists as a TREC run file",
+        description="Write a logged configuration run's ranking as a TREC run file, to check "
+        "its numbers with trec_eval, ranx or `ragsweep score`.",
+    )
+    p.add_argument("run_id", metavar="RUN_ID", help="the MLflow run id")
+    p.add_argument("--out", metavar="FILE", help="run file to write (default RUN_ID.LEVEL.run)")
+    p.add_argument(
+        "--level",
+        choices=("clause", "chunk"),
+        default="clause",
+        help="clause: clause ids in the order the chunks first cover them, the units the labels "
+        "and measures use (default); chunk: the retriever's chunk ids",
+    )
+    p.add_argument("--qrels", metavar="FILE", help="also write the clause-level qrels here")
+    p.add_argument(
+        "--tracking-uri",
+        metavar="URI",
+        help="MLflow store (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
+    )
+    p.set_defaults(run=_export_run)
+
+
 #: subcommand -> parser builder; `import` and `export-run` will join here
 _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "check": _add_check,
     "sample": _add_sample,
     "import": _add_import,
+    "export-run": _add_export_run,
 }
 
 
