@@ -323,7 +323,9 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
         }
     )
     cache_dir = base_cfg.cache.dir if "cache" in base_cfg else None
-    lock = _Lock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{sweep_key}.lock")
+    # one launch per sweep name at a time: recovery marks the experiment's RUNNING runs KILLED
+    lock_name = metric_safe(_experiment_name(name)).replace(" ", "_").replace(":", "_")
+    lock = _Lock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
     try:
         store = tracking.resolve_store(base_cfg.tracking.get("uri"))
         experiment_id = tracking.prepare(store, _experiment_name(name))
