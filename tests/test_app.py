@@ -12,9 +12,7 @@ import pandas as pd
 import pytest
 
 from ragsweep.cli import main
-
-TINY = Path(__file__).parent / "fixtures" / "tiny"
-BASE = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
+from toy import TINY, TOY
 
 
 @pytest.fixture
@@ -35,7 +33,7 @@ def only_run(workdir: Path):
 
 
 def test_one_run_is_logged_with_everything_needed(workdir, capsys):
-    assert main([*BASE, "chunker=section"]) == 0
+    assert main([*TOY, "chunker=section"]) == 0
     out = capsys.readouterr().out
     assert "weighted" in out and "identifiers" in out
     client, run = only_run(workdir)
@@ -76,7 +74,7 @@ def test_one_run_is_logged_with_everything_needed(workdir, capsys):
 def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
     from ragsweep.evaluate import compose, evaluate
 
-    cfg = compose(BASE)
+    cfg = compose(TOY)
     a, b = evaluate(cfg), evaluate(cfg)
     assert a.metrics == b.metrics
     assert a.per_question.equals(b.per_question)
@@ -96,7 +94,7 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):
-    code = main([*BASE, *overrides])
+    code = main([*TOY, *overrides])
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert needle in err
@@ -108,7 +106,7 @@ def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):
 def test_snapshot_mismatch_shows_both_hashes(workdir, capsys):
     from ragsweep.dataset import load_dataset
 
-    main([*BASE, "data.sha256=" + "0" * 64])
+    main([*TOY, "data.sha256=" + "0" * 64])
     err = capsys.readouterr().err
     assert "0" * 64 in err and load_dataset(TINY).snapshot_hash in err
 

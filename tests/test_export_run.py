@@ -4,14 +4,11 @@ trec_eval (pytrec_eval) and `ragsweep score` on them give the numbers the run lo
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from ragsweep.cli import main
-
-TINY = Path(__file__).parent / "fixtures" / "tiny"
-TOY = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
+from toy import TOY
 
 
 @pytest.fixture

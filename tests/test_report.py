@@ -5,7 +5,6 @@ and `report_sweep` / `ragsweep report` on a real tiny sweep logged to MLflow."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -31,9 +30,8 @@ from ragsweep.report import (
     to_markdown,
     write_report,
 )
+from toy import TOY
 
-TINY = Path(__file__).parent / "fixtures" / "tiny"
-TOY = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
 WEIGHTS = {"limits": 0.5, "exclusions": 0.3, "identifiers": 0.2}
 RECALL5, RR = Measure("recall", 5), Measure("RR")
 

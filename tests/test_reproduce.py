@@ -3,21 +3,17 @@ is refused; a changed number is reported with exit code 1."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ragsweep.cli import main
-
-TINY = Path(__file__).parent / "fixtures" / "tiny"
-BASE = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
+from toy import TOY
 
 
 @pytest.fixture
 def logged(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    assert main([*BASE, "chunker.size=48", "reranker=proximity"]) == 0
+    assert main([*TOY, "chunker.size=48", "reranker=proximity"]) == 0
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(f"sqlite:///{tmp_path / 'mlruns' / 'mlflow.db'}")

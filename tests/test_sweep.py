@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from ragsweep.cli import main
+from toy import TOY
 
-TINY = Path(__file__).parent / "fixtures" / "tiny"
-TOY = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
 SWEEPS = sorted(
     p.stem for p in (Path(__file__).parents[1] / "src/ragsweep/conf/sweep").glob("*.yaml")
 )

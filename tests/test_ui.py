@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragsweep.cli import main
-
-TINY = Path(__file__).parent / "fixtures" / "tiny"
+from toy import TOY
 
 
 def free_port() -> int:
@@ -34,8 +33,7 @@ def get(url: str) -> dict:
 def test_ui_shows_the_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    toy = ["data=folder", f"data.path={TINY}", "data.split.heldout=0", "eval.traffic_weights=null"]
-    assert main(toy) == 0
+    assert main(TOY) == 0
     port = free_port()
     script = Path(sys.executable).parent / "ragsweep"
     proc = subprocess.Popen(

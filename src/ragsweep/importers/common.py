@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import secrets
-import shutil
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -745,34 +742,18 @@ def write_dataset(converted: Converted, out: str | Path, *, force: bool = False)
     swapped in: an interrupted or failed import leaves `out` as it was. See `check_out` for when
     an existing `out` is replaced.
     """
-    from ragsweep.dataset import load_dataset
+    from ragsweep.dataset import load_dataset, swap_in_folder
 
-    out = Path(out)
-    check_out(out, force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_hex(4)
-    tmp = out.parent / f".{out.name}.importing-{token}"
-    old = out.parent / f".{out.name}.old-{token}"
-    tmp.mkdir()
-    try:
-        for folder in sorted({Path(rel).parent for rel in converted.files} - {Path(".")}):
-            (tmp / folder).mkdir(parents=True, exist_ok=True)
-        for rel in sorted(converted.files):
-            (tmp / rel).write_bytes(converted.files[rel])
+    def validate(folder: Path) -> None:
         try:
-            load_dataset(tmp)
+            load_dataset(folder)
         except DatasetError as err:  # pragma: no cover - would be an importer bug
             raise UserError(
                 f"the imported dataset does not pass validation ({err}); this is a "
                 "bug in ragsweep's importer: please report it"
             ) from None
-        if out.exists():
-            os.replace(out, old)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old.exists() and not out.exists():
-            os.replace(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+
+    out = Path(out)
+    check_out(out, force)
+    swap_in_folder(out, converted.files, validate)
     return replace(converted.report, out=out)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import secrets
-import shutil
 from collections import Counter
 from pathlib import Path
 
+from ragsweep.dataset import swap_in_folder
 from ragsweep.errors import UserError
 from ragsweep.sample.querylog import build_query_log
 from ragsweep.sample.questions import P_FORMAL, build_questions
@@ -161,25 +159,7 @@ def write_dataset(out: Path, files: dict[str, bytes]) -> None:
             f"{out}: folder is not empty and holds no dataset.json, so it will not be replaced;"
             " choose another output folder"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_hex(4)
-    tmp = out.parent / f".{out.name}.tmp-{token}"
-    old = out.parent / f".{out.name}.old-{token}"
-    tmp.mkdir()
-    try:
-        for rel, data in sorted(files.items()):
-            path = tmp / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        if out.exists():
-            os.replace(out, old)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old.exists() and not out.exists():
-            os.replace(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+    swap_in_folder(out, files)
 
 
 def generate(out: Path, seed: int = 0) -> None:
