@@ -83,6 +83,7 @@ class Tokenizer:
         self.stopwords = stopwords
         self._stop = frozenset(_infer_stopwords(stopwords)) if stopwords else frozenset()
         self._stem = Stemmer.Stemmer(stemmer).stemWord if stemmer else None
+        self._seen: dict[str, str | None] = {}  # part -> token: corpora repeat their words
 
     def __reduce__(self) -> tuple[type[Tokenizer], tuple[str | None, str | None]]:
         # PyStemmer's stemmer does not pickle; rebuild it from the names (indexes get cached).
@@ -105,7 +106,9 @@ class Tokenizer:
             if len(parts) > 1 and _DIGIT.search(run):
                 out.append((run, pos))
             for part in parts:
-                token = self._token(part)
+                token = self._seen.get(part, "")
+                if token == "":
+                    token = self._seen[part] = self._token(part)
                 if token:
                     out.append((token, pos))
         return out
