@@ -53,6 +53,8 @@ def runs_of(workdir: Path, experiment: str):
         (["sweep=fusion_k", "chunker.size=64,128"], ["fusion.k", "chunker.size"]),
         (["sweep=fusion_k,chunk_size"], ["one sweep file"]),
         (["eval.split=dev,all"], ["split"]),
+        (["eval.min_overlap=0.5,0.1"], ["how results are scored"]),
+        (["report.level=0.9,0.95"], ["does not change results"]),
         ([], ["nothing to sweep"]),
         (["sweep=no_such_sweep"], ["unknown sweep"]),
     ],
@@ -101,26 +103,35 @@ def test_eight_configurations_two_workers_new_store(workdir, capsys):
 
 
 def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, capsys):
-    # chunker.size=0 is refused when the chunker is built: inside the job, not before
-    assert main(["-m", *TOY, "chunker.size=32,0"]) == 1
+    # a negative BM25 k1 is refused when the retriever is built: inside the job
+    assert main(["-m", *TOY, "retriever.bm25.k1=1.2,-1"]) == 1
     err = capsys.readouterr().err
-    assert "chunker.size=0 (failed)" in err
-    parents, children = runs_of(workdir, "sweep:chunker.size")
+    assert "retriever.bm25.k1=-1 (failed)" in err
+    parents, children = runs_of(workdir, "sweep:retriever.bm25.k1")
     by_name = {r.info.run_name: r for r in children}
-    assert by_name["chunker.size=32"].info.status == "FINISHED"
-    assert by_name["chunker.size=128"].info.status == "FINISHED"  # the baseline, added
-    failed = by_name["chunker.size=0"]
+    assert by_name["retriever.bm25.k1=1.2"].info.status == "FINISHED"
+    assert by_name["retriever.bm25.k1=1.5"].info.status == "FINISHED"  # the baseline, added
+    failed = by_name["retriever.bm25.k1=-1"]
     assert failed.info.status == "FAILED"
-    assert "chunker.size" in failed.data.tags["ragsweep.error"]
+    assert "k1" in failed.data.tags["ragsweep.error"]
     arts = client(workdir).list_artifacts(failed.info.run_id, "error")
     assert [a.path for a in arts] == ["error/traceback.txt"]
     assert parents[0].info.status == "FAILED"
-    # launching again skips the finished configurations and retries only the failed one
-    assert main(["-m", *TOY, "chunker.size=32,0"]) == 1
-    parents2, children2 = runs_of(workdir, "sweep:chunker.size")
+    # launching again (with fewer workers: not part of the sweep's identity) skips the
+    # finished configurations and retries only the failed one
+    assert main(["-m", *TOY, "retriever.bm25.k1=1.2,-1", "hydra.launcher.n_jobs=1"]) == 1
+    parents2, children2 = runs_of(workdir, "sweep:retriever.bm25.k1")
     assert [p.info.run_id for p in parents2] == [parents[0].info.run_id]
     names = sorted(r.info.run_name for r in children2)
-    assert names == ["chunker.size=0", "chunker.size=0", "chunker.size=128", "chunker.size=32"]
+    assert names == [
+        "retriever.bm25.k1=-1",
+        "retriever.bm25.k1=-1",
+        "retriever.bm25.k1=1.2",
+        "retriever.bm25.k1=1.5",
+    ]
+    # a value the chunker refuses is refused before anything runs
+    assert main(["-m", *TOY, "chunker.size=64,8"]) == 2
+    assert "chunker.overlap" in capsys.readouterr().err
 
 
 def test_killed_sweep_is_recovered_on_the_next_launch(workdir):

@@ -513,6 +513,16 @@ class _Loader:
                 )
             if s in seen:
                 self.fail(rel, f"slice {s!r} is listed twice; list each once", None, f"slices[{i}]")
+            # reports add the rows `all` (every question) and `weighted` (the headline)
+            if s == "weighted" or (s == "all" and len(slices) > 1):
+                self.fail(
+                    rel,
+                    f"slice name {s!r} is reserved for the report's summary rows"
+                    + (" (allowed only as the only slice)" if s == "all" else "")
+                    + "; rename the slice",
+                    None,
+                    f"slices[{i}]",
+                )
             seen.add(s)
         gen = meta["generator"]
         if gen is not None:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
-from ragsweep import __version__, split
+from ragsweep import split
 from ragsweep.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.cache import StageCache
 from ragsweep.chunking import Chunk, chunk_corpus
@@ -28,6 +28,7 @@ from ragsweep.config import build
 from ragsweep.dataset import Dataset, load_dataset
 from ragsweep.errors import UserError
 from ragsweep.metrics import Measure, score_gains
+from ragsweep.provenance import code_tags, source_hash
 from ragsweep.retrieval import pipeline
 
 SUBSETS = ("core", "rolling", "all")
@@ -179,9 +180,10 @@ def config_hash(cfg: DictConfig) -> str:
 
 
 def stage_cache(cfg: DictConfig) -> StageCache:
-    """The stage cache `cache.dir` names (per ragsweep version), or none when it is null."""
+    """The stage cache `cache.dir` names, one folder per source hash of ragsweep (nothing built
+    by other code is reused), or none when it is null."""
     directory = OmegaConf.select(cfg, "cache.dir", default=None)
-    return StageCache(None if directory is None else Path(directory) / __version__)
+    return StageCache(None if directory is None else Path(directory) / source_hash()[:16])
 
 
 def chunk_and_filter(
@@ -298,7 +300,7 @@ def evaluate(
         "ragsweep.subset": str(cfg.eval.subset),
         "ragsweep.stage": "config",
         "ragsweep.config_hash": config_hash(cfg),
-        "ragsweep.version": __version__,
+        **code_tags(),
         "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
         "ragsweep.cache_hits": ",".join(sorted(cache.hits)) or "none",
     }
@@ -309,7 +311,7 @@ def evaluate(
         summary=summary,
         metrics=metric_dict(summary, measures),
         tags=tags,
-        counts={s: int((questions["slice"] == s).sum()) for s in summary.index[:-2]},
+        counts={s: int((questions["slice"] == s).sum()) for s in weights},
         seconds=ranking.seconds,
         cost={
             "chunks": float(len(chunks)),

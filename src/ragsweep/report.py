@@ -1291,7 +1291,34 @@ def _like_for_like(runs: Sequence[LoggedRun], allow_mismatch: bool) -> tuple[boo
                     "--allow-mismatch to compare anyway"
                 )
             notes.append(f"not like for like: {text}")
+        for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
+            mine, theirs = _select(run.config, key), _select(base.config, key)
+            if mine == theirs:
+                continue
+            text = (
+                f"{run.name} (run {run.run_id}) was scored with {key}={mine}, the baseline "
+                f"{base.name} with {key}={theirs}"
+            )
+            if not allow_mismatch:
+                raise UserError(
+                    f"{text}: not like for like; score both the same way, or pass "
+                    "--allow-mismatch to compare anyway"
+                )
+            notes.append(f"not like for like: {text}")
     return not notes, notes
+
+
+#: config keys that change how a ranking is scored (not the ranking itself)
+SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset")
+
+
+def _select(config: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = config
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
 
 
 def report_from_runs(

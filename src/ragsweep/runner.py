@@ -19,7 +19,12 @@ def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
     """Name a run after what it changed (`chunker.size=256`), else `baseline`."""
     if cfg.tracking.get("run_name"):
         return str(cfg.tracking.run_name)
-    changed = [o for o in (overrides or []) if not o.startswith(("tracking.", "hydra."))]
+    changed = [
+        tracking.redact_override(o)
+        for o in (overrides or [])
+        if not o.lstrip("+~").startswith(("tracking.", "hydra.", "cache."))
+        and not tracking.is_secret(o.partition("=")[0])
+    ]
     return ",".join(changed) if changed else "baseline"
 
 
@@ -62,6 +67,22 @@ def write_trec(result: EvalResult, folder: Path) -> None:
     (folder / TREC_FILES["qrels"]).write_text("".join(lines))
 
 
+def _redacted_hydra(source: Path, dest: Path) -> Path:
+    """The Hydra job folder's config.yaml and overrides.yaml with secrets masked (hydra.yaml,
+    Hydra's own runtime settings, is left out: it repeats the overrides unmasked)."""
+    dest.mkdir()
+    overrides = source / "overrides.yaml"
+    if overrides.exists():
+        lines = OmegaConf.load(overrides)
+        masked = [tracking.redact_override(str(o)) for o in lines]
+        (dest / "overrides.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(masked)))
+    config = source / "config.yaml"
+    if config.exists():
+        plain = tracking.redact(OmegaConf.to_container(OmegaConf.load(config), resolve=False))
+        (dest / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+    return dest
+
+
 @contextmanager
 def payload(
     result: EvalResult, cfg: DictConfig, hydra_dir: Path | None = None
@@ -75,14 +96,15 @@ def payload(
         config_dir, results_dir = Path(tmp, "config"), Path(tmp, "results")
         config_dir.mkdir()
         results_dir.mkdir()
-        (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
+        plain = tracking.redact(OmegaConf.to_container(cfg, resolve=True))
+        (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
         result.per_question.to_csv(results_dir / "per_question.csv", index=False)
         result.summary.to_csv(results_dir / "summary.csv")
         trec_dir = Path(tmp, "trec")
         write_trec(result, trec_dir)
         artifacts = {"config": config_dir, "results": results_dir, "trec": trec_dir}
         if hydra_dir is not None and hydra_dir.is_dir():
-            artifacts["hydra"] = hydra_dir
+            artifacts["hydra"] = _redacted_hydra(hydra_dir, Path(tmp, "hydra"))
         yield Payload(
             params=tracking.flatten(result.config),
             tags=dict(result.tags),
@@ -126,6 +148,6 @@ def run(
         store = tracking.resolve_store(cfg.tracking.get("uri"))
         exp_id, run_id = log_result(result, cfg, name=name, hydra_dir=hydra_dir)
         result.tags["mlflow.run_id"] = run_id
-        print(f"logged run {run_id} to {store.uri}")
+        print(f"logged run {run_id} to {tracking.redact_uri(store.uri)}")
         print(f"see it with `ragsweep ui`, then {tracking.runs_url(store, exp_id)}")
     return result

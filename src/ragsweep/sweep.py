@@ -34,11 +34,14 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import tracking
+from ragsweep.config import build
 from ragsweep.errors import UserError
 
 PLAN_FILE = "ragsweep_plan.json"
 #: keys of a config that decide nothing about results, so never count as a sweep factor
-_NEUTRAL = ("tracking.", "cache.", "hydra.")
+_NEUTRAL = ("tracking.", "cache.", "hydra.", "report.", "confirm.")
+#: keys that change the data or how results are scored: sweeping them compares unlike numbers
+_NOT_PIPELINE = ("data.", "eval.", "data", "eval")
 
 
 @dataclass
@@ -61,6 +64,7 @@ class Plan:
     decision: str = ""  # the decision measure, e.g. recall@5
     slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
     confirm: bool = True  # run the confirm stage at the end
+    launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
 
     @property
     def store(self) -> tracking.Store:
@@ -181,6 +185,12 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
     assert factor is not None
     if factor.startswith(_NEUTRAL):
         raise UserError(f"{factor} does not change results; sweep a pipeline setting instead")
+    if factor in _NOT_PIPELINE or factor.startswith(_NOT_PIPELINE[:2]):
+        raise UserError(
+            f"{factor} changes the data or how results are scored, so its configurations would "
+            "not be comparable; a sweep varies the retrieval pipeline (chunker, embedder, "
+            "retriever, fusion, reranker)"
+        )
     if baseline is None:
         baseline = _default_value(fixed, factor)
     values = list(dict.fromkeys(values))
@@ -206,6 +216,10 @@ def _pins(cfgs: dict[str, DictConfig]) -> tuple[dict[str, str], dict[str, str], 
         ds = datasets[key]
         check_snapshot(cfg, ds)
         _, split_hash = select_questions(cfg, ds)
+        try:  # a value the chunker refuses (chunker.size=8 with overlap 16) is refused now
+            build(cfg.chunker)
+        except UserError as err:
+            raise UserError(f"{value!r} cannot be run: {err}") from None
         rows[value] = {
             "snapshot": ds.snapshot_hash,
             "labels": ds.labels_hash,
@@ -312,13 +326,15 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
     pins, hashes, dataset = _pins(cfgs)
     base_cfg = cfgs[baseline]
     measures = parse_measures(base_cfg)
+    # what identifies the sweep for resume: not how it is run (workers, tracking, cache)
+    telling = sorted(o for o in fixed if not o.lstrip("+~").startswith(_NEUTRAL))
     sweep_key = key_of(
         {
             "name": name,
             "factor": factor,
             "values": values,
             "baseline": baseline,
-            "fixed": sorted(fixed),
+            "fixed": telling,
             "pins": pins,
         }
     )
@@ -365,6 +381,7 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
             decision=f"recall@{int(base_cfg.eval.k_prompt)}",
             slices=list(dataset.slices),
             confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
+            launch_dir=str(Path.cwd()),
         )
         the_plan.save()
         from ragsweep.evaluate import prebuild
@@ -427,6 +444,9 @@ def _write_result(plan_: Plan, value: str, record: dict[str, Any]) -> None:
 
 
 def _finished_child(plan_: Plan, chash: str) -> str | None:
+    """A FINISHED run of this configuration under this sweep, on the same data and code."""
+    from ragsweep.provenance import code_version
+
     mc = tracking.client(plan_.store)
     flt = (
         f"tags.`mlflow.parentRunId` = '{plan_.parent_run_id}' and "
@@ -434,7 +454,10 @@ def _finished_child(plan_: Plan, chash: str) -> str | None:
     )
     for run in mc.search_runs([plan_.experiment_id], filter_string=flt, max_results=50):
         tags = run.data.tags
-        if all(tags.get(f"ragsweep.{k}") == plan_.pins[k] for k in ("snapshot", "labels", "split")):
+        same_data = all(
+            tags.get(f"ragsweep.{k}") == plan_.pins[k] for k in ("snapshot", "labels", "split")
+        )
+        if same_data and tags.get("ragsweep.code") == code_version():
             return str(run.info.run_id)
     return None
 
@@ -456,8 +479,20 @@ def run_job(
     from ragsweep.runner import payload
 
     plan_ = Plan.load(sweep_dir)
+    # joblib reuses worker processes between launches in one Python process (a notebook, a
+    # test run), and a reused worker keeps the folder it started in: resolve paths as planned
+    if plan_.launch_dir:
+        os.chdir(plan_.launch_dir)
     value = factor_value(plan_, overrides)
     chash = config_hash(cfg)
+    if plan_.config_hashes.get(value) not in (None, chash):
+        error = (
+            f"the job composed a configuration other than the planned one (config hash "
+            f"{chash[:12]}, planned {plan_.config_hashes[value][:12]})"
+        )
+        _write_result(plan_, value, {"status": "failed", "error": error})
+        _progress(plan_, value, "failed")
+        return "failed"
     done = _finished_child(plan_, chash)
     if done is not None:
         _write_result(plan_, value, {"status": "skipped", "run_id": done})
@@ -567,7 +602,8 @@ def _finish(plan_: Plan, interrupted: BaseException | None) -> int:
         status=status,
     )
     _print_summary(plan_, records, runs, decision)
-    _report_and_confirm(plan_)
+    complete = not failed and interrupted is None
+    reported = _report_and_confirm(plan_, confirm=complete)
     print(f"see it with `ragsweep ui`, then {tracking.runs_url(store, plan_.experiment_id)}")
     if failed:
         listing = ", ".join(f"{plan_.label(v)} ({records[v]['status']})" for v in failed)
@@ -578,14 +614,14 @@ def _finish(plan_: Plan, interrupted: BaseException | None) -> int:
             file=sys.stderr,
         )
         return 1
-    return 1 if interrupted else 0
+    return 1 if interrupted or not reported else 0
 
 
-def _report_and_confirm(plan_: Plan) -> None:
-    """The comparison report (logged to the parent run), then the confirm stage if enabled.
-
-    Neither changes the sweep's exit code: they read what the sweep produced. A sweep with
-    nothing to compare says why instead of a report.
+def _report_and_confirm(plan_: Plan, confirm: bool) -> bool:
+    """The comparison report (logged to the parent run), then the confirm stage if enabled and
+    `confirm` (every configuration finished: a winner picked from a partial sweep would spend
+    the held-out split on a half-made decision). Returns False when no report could be made.
+    The confirm verdict does not change the sweep's exit code.
     """
     from ragsweep.confirm import confirm_sweep
     from ragsweep.report import report_sweep
@@ -593,13 +629,16 @@ def _report_and_confirm(plan_: Plan) -> None:
     try:
         dev_report = report_sweep(plan_.parent_run_id, store=plan_.store)
     except UserError as err:
-        print(f"report: {err}")
-        return
-    if plan_.confirm:
+        print(f"report: {err}", file=sys.stderr)
+        return False
+    if plan_.confirm and not confirm:
+        print("confirm: skipped, the sweep did not finish every configuration")
+    elif plan_.confirm:
         try:
             confirm_sweep(plan_.parent_run_id, store=plan_.store, dev_report=dev_report)
         except UserError as err:
-            print(f"confirm: {err}")
+            print(f"confirm: {err}", file=sys.stderr)
+    return True
 
 
 def _print_summary(

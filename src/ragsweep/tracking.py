@@ -84,22 +84,53 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "experiment"
 
 
+_URI_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^/@:\s]*:)[^/@\s]+@")
+REDACTED = "***"
+
+
+def is_secret(key: str) -> bool:
+    """A config key naming an API key, token, secret, password or credential."""
+    return bool(_SECRET.search(key))
+
+
+def redact_uri(text: str) -> str:
+    """`scheme://user:password@host` -> `scheme://user:***@host` (anything else unchanged)."""
+    return _URI_PASSWORD.sub(lambda m: f"{m.group('head')}{REDACTED}@", text)
+
+
+def redact(value: Any) -> Any:
+    """A copy of a plain config with secret-looking keys' values and URI passwords masked."""
+    if isinstance(value, Mapping):
+        return {k: REDACTED if is_secret(str(k)) else redact(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact(v) for v in value]
+    return redact_uri(value) if isinstance(value, str) else value
+
+
+def redact_override(override: str) -> str:
+    """A command-line override with its value masked if its key looks secret."""
+    key, eq, value = override.partition("=")
+    if eq and is_secret(key):
+        return f"{key}={REDACTED}"
+    return redact_uri(override)
+
+
 def flatten(cfg: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     """Flatten a nested config to `a.b.c` -> str(value), dropping anything that looks secret.
 
     Keys naming an API key, token, secret, password or credential are never logged, whatever
-    their value; lists are logged as their JSON-like repr.
+    their value; passwords inside URIs are masked; lists are logged as their JSON-like repr.
     """
     out: dict[str, str] = {}
     for key in sorted(cfg, key=str):
         value = cfg[key]
         name = f"{prefix}{key}"
-        if _SECRET.search(str(key)):
+        if is_secret(str(key)):
             continue
         if isinstance(value, Mapping):
             out.update(flatten(value, name + "."))
         else:
-            out[name] = "null" if value is None else str(value)
+            out[name] = "null" if value is None else redact_uri(str(value))
     return out
 
 

@@ -45,7 +45,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     store = tracking.resolve_store(args.uri)
     tracking.client(store)  # creates the local store folder if it does not exist yet
-    print(f"MLflow UI for {store.uri} at http://{args.host}:{args.port} (Ctrl-C stops it)")
+    where = tracking.redact_uri(store.uri)
+    print(f"MLflow UI for {where} at http://{args.host}:{args.port} (Ctrl-C stops it)")
     try:
         return subprocess.call(build_command(store, args.host, args.port))
     except KeyboardInterrupt:
