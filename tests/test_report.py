@@ -228,7 +228,9 @@ def test_one_slice_has_no_weighted_row_and_the_headline_is_all():
     base = pd.DataFrame({"qid": ["a", "b", "c"], "slice": ["all"] * 3, "recall@5": [0.0, 1, 0]})
     cand = base.assign(**{"recall@5": [1.0, 1, 1]})
     r = build_report(base, {"c": cand}, decision="recall@5", weights={"all": 1.0}, n_resamples=1000)
-    assert r.strata == ("all",) and r.headline == "all" and r.notes == ()
+    assert r.strata == ("all",) and r.headline == "all"
+    # three questions: the report says the interval cannot be trusted
+    assert len(r.notes) == 1 and "few questions in all (3)" in r.notes[0]
     assert r.cell("c", RECALL5, "all")["delta"] == pytest.approx(2 / 3)
 
 

@@ -36,3 +36,29 @@ def test_select_masks_and_bad_values():
         split.select(qids, "s", 0.5, "test")
     with pytest.raises(UserError, match="heldout"):
         split.assign(qids, "s", 1.0)
+
+
+def test_balanced_salt_stratifies_every_slice_and_stays_stable():
+    slices = ["a"] * 80 + ["b"] * 80 + ["c"] * 40
+    qids = [f"q{i:03d}" for i in range(len(slices))]
+    salt = split.balanced_salt(qids, slices, 0.25, "t")
+    got = split.counts(qids, slices, salt, 0.25)
+    assert all(abs(h - 0.25 * n) <= 1 for n, h in got.values()), got
+    # recorded once, the salt keeps every old question where it was when more arrive
+    more = qids + [f"q{i:03d}" for i in range(200, 240)]
+    assert (split.assign(more, salt, 0.25)[:200] == split.assign(qids, salt, 0.25)).all()
+
+
+def test_the_sample_split_is_stratified(capsys):
+    from omegaconf import OmegaConf
+
+    from ragsweep.cli import main
+    from ragsweep.dataset import load_dataset
+    from ragsweep.evaluate import compose
+
+    cfg = compose([])
+    q = load_dataset().questions
+    got = split.counts(list(q["qid"]), list(q["slice"]), cfg.data.split.salt, 0.25)
+    assert all(abs(h - 20) <= 1 for n, h in got.values()), got
+    assert main(["data", "split", "--salt", str(OmegaConf.select(cfg, "data.split.salt"))]) == 0
+    assert "held out" in capsys.readouterr().out

@@ -96,7 +96,7 @@ def test_eight_configurations_two_workers_new_store(workdir, capsys):
     for pin in ("snapshot", "labels", "split", "index_build"):
         assert tags[f"ragsweep.{pin}"] == children[0].data.tags[f"ragsweep.{pin}"]
     assert "recall_at_5/weighted/60" in parents[0].data.metrics
-    assert "best/recall_at_5/weighted" in parents[0].data.metrics
+    assert "baseline/recall_at_5/weighted" in parents[0].data.metrics
     # the tiny fixture scores every fusion.k the same: nothing beats the baseline, so the
     # confirm stage says so instead of confirming anything
     assert parents[0].data.tags["ragsweep.confirm"] == "no winner"

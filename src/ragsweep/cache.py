@@ -34,8 +34,8 @@ def key_of(parts: Mapping[str, Any]) -> str:
 class StageCache:
     """`get_or_compute(stage, parts, fn)`: the cached value for `parts`, computing it once.
 
-    `directory=None` disables caching (every call computes), which is what single runs from a
-    notebook get unless they ask for a cache.
+    `directory=None` disables caching (every call computes): `cache.dir=null` in the config,
+    and what `ragsweep reproduce` uses so a reproduction recomputes everything.
     """
 
     def __init__(self, directory: str | Path | None = DEFAULT_DIR) -> None:

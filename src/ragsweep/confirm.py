@@ -15,6 +15,7 @@ the split is being tuned on and should be refreshed.
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,11 +53,11 @@ def pick_winner(dev_report: Any) -> str | None:
     ).config
 
 
-def count_confirmations(mc: Any, split_hash: str) -> int:
-    """Confirm runs already logged against this held-out split, in every experiment."""
+def count_confirmations(mc: Any, split_hash: str, pair: str) -> int:
+    """Distinct (winner, baseline) comparisons confirmed on this held-out split, in every
+    experiment, this one included. Re-running the same confirmation looks at nothing new, so it
+    does not count again."""
     experiments = [e.experiment_id for e in mc.search_experiments()]
-    if not experiments:
-        return 0
     runs = mc.search_runs(
         experiments,
         filter_string=(
@@ -64,7 +65,8 @@ def count_confirmations(mc: Any, split_hash: str) -> int:
         ),
         max_results=10000,
     )
-    return len(runs)
+    pairs = {r.data.tags.get("ragsweep.confirm_pair", r.info.run_id) for r in runs}
+    return len(pairs | {pair})
 
 
 def _heldout(config: dict[str, Any]) -> DictConfig:
@@ -137,11 +139,18 @@ def confirm_sweep(
     decision = held.decision_of(winner)
     verdict = CONFIRMED if decision.decision == "better" else NOT_CONFIRMED
     split_hash = results[winner].tags["ragsweep.split"]
-    n = count_confirmations(mc, split_hash) + 1
+    pair = hashlib.sha256(
+        (
+            results[winner].tags["ragsweep.config_hash"]
+            + ":"
+            + results[dev_report.baseline].tags["ragsweep.config_hash"]
+        ).encode()
+    ).hexdigest()[:16]
+    n = count_confirmations(mc, split_hash, pair)
     warning = None
     if n > max_conf:
         warning = (
-            f"this held-out split has now been used for {n} confirmations (more than "
+            f"this held-out split has now confirmed {n} different comparisons (more than "
             f"confirm.max_confirmations={max_conf}): it is being tuned on; refresh it (new "
             "questions, or a new data.split.salt) before trusting another confirmation"
         )
@@ -162,6 +171,7 @@ def confirm_sweep(
         "ragsweep.baseline_config": dev_report.baseline,
         "ragsweep.verdict": verdict,
         "ragsweep.confirmations": str(n),
+        "ragsweep.confirm_pair": pair,
         "ragsweep.decision": f"{decision.decision}: {decision.reason}"[:4000],
     }
     if warning:

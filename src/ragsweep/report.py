@@ -426,6 +426,21 @@ def _decide(
     )
 
 
+#: below this many questions a slice's bootstrap interval is too narrow to trust
+FEW_QUESTIONS = 10
+
+
+def _few_questions(n: Mapping[str, int], slices: Sequence[str]) -> tuple[str, ...]:
+    small = [f"{s} ({n[s]})" for s in slices if s in n and n[s] < FEW_QUESTIONS]
+    if not small:
+        return ()
+    return (
+        f"few questions in {', '.join(small)}: with fewer than {FEW_QUESTIONS} a bootstrap "
+        "interval is too narrow to trust (docs/statistics.md); read those verdicts as noise "
+        "and add questions",
+    )
+
+
 def build_report(
     baseline: pd.DataFrame,
     candidates: Mapping[str, pd.DataFrame],
@@ -576,7 +591,7 @@ def build_report(
         target_gap=float(target_gap),
         cells=cells,
         decisions=decisions,
-        notes=tuple(notes),
+        notes=tuple(notes) + _few_questions(n_of, order),
         like_for_like=like_for_like,
         factor=factor,
         title=title or f"{', '.join(names)} against {baseline_name}",

@@ -47,3 +47,33 @@ def select(qids: Sequence[str], salt: str, heldout: float, which: str) -> np.nda
     if which == "all":
         return np.ones(len(qids), dtype=bool)
     return assign(qids, salt, heldout) == which
+
+
+def counts(
+    qids: Sequence[str], slices: Sequence[str], salt: str, heldout: float
+) -> dict[str, tuple[int, int]]:
+    """Per slice: (questions, held out), in order of first appearance."""
+    sides = assign(qids, salt, heldout)
+    out: dict[str, list[int]] = {}
+    for s, side in zip(slices, sides, strict=True):
+        row = out.setdefault(s, [0, 0])
+        row[0] += 1
+        row[1] += side == "heldout"
+    return {s: (n, h) for s, (n, h) in out.items()}
+
+
+def balanced_salt(
+    qids: Sequence[str], slices: Sequence[str], heldout: float, base: str, tries: int = 100_000
+) -> str:
+    """The first salt `<base>-<i>` whose split holds out every slice's share to within one
+    question (stratified per slice). Choose it once, when the set is made, and record it in
+    `data.split.salt`: from then on the hash rule keeps old questions where they are, and only
+    new questions land by chance."""
+    for i in range(tries):
+        salt = f"{base}-{i}"
+        if all(abs(h - heldout * n) <= 1 for n, h in counts(qids, slices, salt, heldout).values()):
+            return salt
+    raise UserError(
+        f"no salt among {tries} tries holds out {heldout:.0%} of every slice to within one "
+        "question; use fewer slices or a different share"
+    )

@@ -575,21 +575,18 @@ def _finish(plan_: Plan, interrupted: BaseException | None) -> int:
         records[value] = json.loads(path.read_text()) if path.exists() else {"status": "not run"}
     runs = {v: mc.get_run(r["run_id"]) for v, r in records.items() if r.get("run_id")}
     decision = Measure.parse(plan_.decision)
+    # the parent carries every configuration's metrics (`<key>/<slice>/<value>`) and the
+    # baseline's (`baseline/<key>/<slice>`), so the UI's charts have something to draw on the
+    # parent row; the report adds delta/, ci_low/ and ci_high/ metrics
     parent_metrics: dict[str, float] = {}
     for value, run in runs.items():
         if run.info.status != "FINISHED":
             continue
         for key, metric in run.data.metrics.items():
-            if "/" in key and not key.startswith(("cost/", "seconds/", "questions/")):
-                parent_metrics[f"{key}/{metric_safe(value)}"] = metric
-            elif key.startswith("cost/"):
-                parent_metrics[f"{key}/{metric_safe(value)}"] = metric
-    ok = [v for v, r in records.items() if r["status"] in ("finished", "skipped")]
-    if ok:
-        best = max(ok, key=lambda v: runs[v].data.metrics.get(f"{decision.key}/weighted", -1.0))
-        for key, metric in runs[best].data.metrics.items():
             if "/" in key and not key.startswith(("seconds/", "questions/")):
-                parent_metrics[f"best/{key}"] = metric
+                parent_metrics[f"{key}/{metric_safe(value)}"] = metric
+                if value == plan_.baseline:
+                    parent_metrics[f"baseline/{key}"] = metric
     failed = [
         v for v, r in records.items() if r["status"] != "finished" and r["status"] != "skipped"
     ]

@@ -160,12 +160,53 @@ def _add_export_run(sub: Any) -> None:
     p.set_defaults(run=_export_run)
 
 
+def _split(args: argparse.Namespace) -> int:
+    """Find (or check) a salt whose dev / held-out split is stratified per slice."""
+    from ragsweep import split
+    from ragsweep.dataset import load_dataset
+
+    ds = load_dataset(args.dir)
+    qids, slices = list(ds.questions["qid"]), list(ds.questions["slice"])
+    if not 0 < args.heldout < 1:
+        raise UserError(f"--heldout must be a share in (0, 1), got {args.heldout}")
+    salt = args.salt or split.balanced_salt(
+        qids, slices, args.heldout, args.base or str(ds.meta.get("name", "ragsweep"))
+    )
+    print(f"data.split.salt={salt} data.split.heldout={args.heldout}")
+    for name, (n, held) in split.counts(qids, slices, salt, args.heldout).items():
+        print(f"  {name:<20} {n:>5} questions  {held:>4} held out  {n - held:>5} dev")
+    return 0
+
+
+def _add_split(sub: Any) -> None:
+    p = sub.add_parser(
+        "split",
+        prog=f"{PROG} split",
+        help="find a salt that holds out the same share of every slice",
+        description="Print a dev / held-out split salt that holds out --heldout of every slice "
+        "to within one question (or, with --salt, the counts of a given salt). Put it in the "
+        "config (data.split.salt) once; adding questions later never moves the old ones.",
+    )
+    p.add_argument(
+        "dir",
+        nargs="?",
+        default=None,
+        metavar="DIR",
+        help="dataset folder (default: the built-in sample)",
+    )
+    p.add_argument("--heldout", type=float, default=0.25, help="held-out share (0.25)")
+    p.add_argument("--base", default=None, help="salt prefix (default: the dataset's name)")
+    p.add_argument("--salt", default=None, help="show the counts of this salt instead")
+    p.set_defaults(run=_split)
+
+
 #: subcommand -> parser builder; `import` and `export-run` will join here
 _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "check": _add_check,
     "sample": _add_sample,
     "import": _add_import,
     "export-run": _add_export_run,
+    "split": _add_split,
 }
 
 
