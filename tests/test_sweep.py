@@ -55,6 +55,8 @@ def runs_of(workdir: Path, experiment: str):
         (["eval.split=dev,all"], ["split"]),
         (["eval.min_overlap=0.5,0.1"], ["how results are scored"]),
         (["report.level=0.9,0.95"], ["does not change results"]),
+        (["reranker.depth=10,20"], ["would change nothing", "reranker=none"]),
+        (["retriever=bm25", "fusion.k=10,60"], ["would change nothing"]),
         ([], ["nothing to sweep"]),
         (["sweep=no_such_sweep"], ["unknown sweep"]),
     ],

@@ -245,6 +245,22 @@ def _pins(cfgs: dict[str, DictConfig]) -> tuple[dict[str, str], dict[str, str], 
     return pins, hashes, next(iter(datasets.values()))
 
 
+def _check_factor_is_used(factor: str, cfg: DictConfig) -> None:
+    """Refuse a factor the pipeline would ignore: every configuration would be the same."""
+    kind, reranker = str(cfg.retriever.kind), str(cfg.reranker.name)
+    unused = None
+    if factor.startswith("reranker.") and reranker == "none":
+        unused = "the reranker is off (reranker=none); add reranker=proximity"
+    elif factor.startswith("fusion.") and kind != "hybrid":
+        unused = f"nothing is fused with retriever={kind}; use retriever=hybrid"
+    elif (factor == "embedder" or factor.startswith("embedder.")) and kind == "bm25":
+        unused = "retriever=bm25 uses no embedder; use retriever=hybrid or dense"
+    elif factor.startswith("retriever.bm25.") and kind == "dense":
+        unused = "retriever=dense uses no BM25; use retriever=hybrid or bm25"
+    if unused:
+        raise UserError(f"sweeping {factor} would change nothing: {unused}")
+
+
 def _experiment_name(name: str) -> str:
     return f"sweep:{name}"
 
@@ -323,6 +339,7 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
     name, factor, values, baseline, fixed = expand(args)
     name = name or factor
     cfgs = {v: _compose([*fixed, f"{factor}={v}"]) for v in values}
+    _check_factor_is_used(factor, cfgs[baseline])
     pins, hashes, dataset = _pins(cfgs)
     base_cfg = cfgs[baseline]
     measures = parse_measures(base_cfg)
