@@ -91,6 +91,8 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["data.sha256=" + "0" * 64], "sha256"),
         (["retriever.kind=fuzzy"], "retriever.kind"),
         (["data.split.heldout=0.25", "eval.split=heldout"], "ragsweep confirm"),
+        (["chunker.sizee=64"], "chunker.sizee"),
+        (["fusion.k=["], "bad override"),
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):

@@ -88,7 +88,14 @@ def hydra_main() -> int:
     try:
         check_group_choices(args)
         multirun = any(a in ("-m", "--multirun") for a in args)
-        if not multirun or any(a.split("=")[0] in _INFO_FLAGS for a in args):
+        if any(a.split("=")[0] in _INFO_FLAGS for a in args) or any(
+            a.startswith("-") and a not in ("-m", "--multirun") for a in args
+        ):
+            return _run_hydra()  # Hydra's own flags: Hydra handles them as usual
+        if not multirun:
+            from ragsweep.config import compose
+
+            compose(args)  # a bad override is one line and exit 2, before Hydra says more
             return _run_hydra()
         from ragsweep import sweep
         from ragsweep.progress import SweepProgress

@@ -59,11 +59,9 @@ class EvalResult:
 
 def compose(overrides: Sequence[str] = ()) -> DictConfig:
     """The resolved config for `overrides`, as `ragsweep [overrides]` would build it."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_module
+    from ragsweep.config import compose as checked_compose
 
-    with initialize_config_module("ragsweep.conf", version_base="1.3"):
-        return hydra_compose("config", overrides=list(overrides))
+    return checked_compose(overrides)
 
 
 def parse_measures(cfg: DictConfig) -> list[Measure]:

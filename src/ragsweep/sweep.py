@@ -116,10 +116,9 @@ def _split_args(args: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _compose(overrides: Sequence[str], hydra: bool = False) -> DictConfig:
-    from hydra import compose, initialize_config_module
+    from ragsweep.config import compose
 
-    with initialize_config_module("ragsweep.conf", version_base="1.3"):
-        return compose("config", overrides=list(overrides), return_hydra_config=hydra)
+    return compose(overrides, hydra=hydra)
 
 
 def _default_value(fixed: Sequence[str], factor: str) -> str:
