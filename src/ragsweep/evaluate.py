@@ -270,10 +270,10 @@ def evaluate(
     per_q["ranked"] = [
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranking.ids
     ]
-    per_q["clauses"] = [
-        json.dumps([cov.chunk_clauses(int(i)) for i in row[:top] if i >= 0]) for row in ranking.ids
-    ]
     covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    per_q["clauses"] = [
+        json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranking.ids
+    ]
     rankings: dict[str, list[str]] = {}
     clause_rankings: dict[str, list[str]] = {}
     for qid, row in zip(questions["qid"], ranking.ids, strict=True):

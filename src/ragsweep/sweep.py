@@ -60,7 +60,6 @@ class Plan:
     parent_run_id: str
     pins: dict[str, str]  # snapshot, labels, split (+ index_build when the factor spares it)
     config_hashes: dict[str, str]  # value -> config hash
-    measures: list[str] = field(default_factory=list)
     decision: str = ""  # the decision measure, e.g. recall@5
     slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
     confirm: bool = True  # run the confirm stage at the end
@@ -99,20 +98,9 @@ def metric_safe(text: str) -> str:
 # ----------------------------------------------------------------------------- planning
 
 
-def _split_args(args: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(overrides, flags): Hydra flags such as --config-name stay out of composition."""
-    overrides, flags = [], []
-    it = iter(args)
-    for a in it:
-        if a in ("-m", "--multirun"):
-            continue
-        if a.startswith("-"):
-            flags.append(a)
-            if a in ("--config-name", "-cn", "--config-path", "-cp", "--config-dir", "-cd"):
-                flags.append(next(it, ""))
-            continue
-        overrides.append(a)
-    return overrides, flags
+def _overrides(args: Sequence[str]) -> list[str]:
+    """The overrides of a command line: flags (`-m`, Hydra's `--...`) stay out of composition."""
+    return [a for a in args if not a.startswith("-")]
 
 
 def _compose(overrides: Sequence[str], hydra: bool = False) -> DictConfig:
@@ -142,7 +130,7 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
     """
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    overrides, _ = _split_args(args)
+    overrides = _overrides(args)
     try:
         parsed = OverridesParser.create().parse_overrides(overrides)
     except Exception as err:  # Hydra's grammar errors are multi-line
@@ -341,7 +329,7 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
     _check_factor_is_used(factor, cfgs[baseline])
     pins, hashes, dataset = _pins(cfgs)
     base_cfg = cfgs[baseline]
-    measures = parse_measures(base_cfg)
+    parse_measures(base_cfg)  # a bad measure is refused before anything runs
     # what identifies the sweep for resume: not how it is run (workers, tracking, cache)
     telling = sorted(o for o in fixed if not o.lstrip("+~").startswith(_NEUTRAL))
     sweep_key = key_of(
@@ -393,7 +381,6 @@ def plan(args: Sequence[str]) -> tuple[Plan, list[str], _Lock]:
             parent_run_id=parent,
             pins=pins,
             config_hashes=hashes,
-            measures=[str(m) for m in measures],
             decision=f"recall@{int(base_cfg.eval.k_prompt)}",
             slices=list(dataset.slices),
             confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),

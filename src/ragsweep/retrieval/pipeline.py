@@ -220,14 +220,14 @@ def query_latency(
     queries: Sequence[str],
     allowed: Sequence[np.ndarray | None] | None,
     texts: Sequence[str],
+    reranker: Any = None,
     n: int = 24,
 ) -> tuple[float, float]:
     """p50 and p95 seconds to answer one question end to end (all stages), over up to `n`
     questions spread evenly through the set, one at a time. Timings vary with the machine; they
-    are cost indicators beside the metrics, never part of a comparison's verdict."""
+    are cost indicators beside the metrics, never part of a comparison's verdict. `reranker` is
+    the model the full run used (built and fitted once)."""
     depth = _depth(cfg)
-    name, rdepth = _check_reranker(cfg)
-    reranker = build(cfg.reranker.model) if name != "none" and rdepth > 0 else None
     picks = np.unique(np.linspace(0, len(queries) - 1, num=min(n, len(queries))).astype(int))
     took = []
     for i in picks:
@@ -254,7 +254,8 @@ def rank(
     say = progress or (lambda stage: None)
     cache = cache or StageCache(None)
     _depth(cfg)
-    _check_reranker(cfg)
+    name, rdepth = _check_reranker(cfg)
+    reranker = build(cfg.reranker.model) if name != "none" and rdepth > 0 else None
     texts = [c.text for c in chunks]
     say("indexing")
     indexes = build_indexes(cfg, snapshot, chunks, cache)
@@ -262,7 +263,7 @@ def rank(
     lists, seconds = first_stage(cfg, snapshot, indexes, queries, allowed, cache)
     say("fusion and reranking")
     t0 = time.perf_counter()
-    ranked = second_stage(cfg, lists, queries, texts)
+    ranked = second_stage(cfg, lists, queries, texts, reranker)
     seconds["second_stage"] = time.perf_counter() - t0
     cost = {
         "index_build_seconds": float(sum(b.seconds for b in indexes.values())),
@@ -270,6 +271,6 @@ def rank(
     }
     if measure_latency:
         say("measuring latency")
-        p50, p95 = query_latency(cfg, indexes, queries, allowed, texts)
+        p50, p95 = query_latency(cfg, indexes, queries, allowed, texts, reranker)
         cost.update({"latency_p50_ms": 1000 * p50, "latency_p95_ms": 1000 * p95})
     return Ranking(ids=ranked.ids, scores=ranked.scores, seconds=seconds, cost=cost)
