@@ -377,8 +377,9 @@ def bench_scoring(settings: Settings) -> list[Row]:
     dictionary-encoded `Run`/`Qrels`, pytrec_eval's evaluator over a qrels dict (built once,
     as it is meant to be reused) and a run dict, ranx's `Qrels`/`Run`.
     """
-    from ragsweep.metrics import Measure, score_gains
-    from ragsweep.trec import Qrels, Run, gain_arrays
+    from ragsweep.measures import Measure
+    from ragsweep.scoring.metrics import score_gains
+    from ragsweep.scoring.trec import Qrels, Run, gain_arrays
 
     sizes = settings.sizes
     nq, depth = sizes.score_queries, sizes.score_depth
@@ -518,7 +519,7 @@ def bench_bootstrap(settings: Settings) -> list[Row]:
     draws) and p-values, which scipy's per-stratum calls cannot give; the comparison is of the
     candidates x strata intervals both produce.
     """
-    from ragsweep.stats import paired_bootstrap
+    from ragsweep.compare.stats import paired_bootstrap
 
     sizes = settings.sizes
     base, cands, strata, names = bootstrap_inputs(
@@ -582,8 +583,8 @@ def bench_bootstrap(settings: Settings) -> list[Row]:
 # --- 3. retrieval -------------------------------------------------------------------------
 def retrieval_inputs(sizes: Sizes) -> tuple[list[str], list[str]]:
     """The built-in sample chunked at `chunk_size` words, and its questions repeated."""
-    from ragsweep.chunking import FixedTokenChunker, chunk_corpus
-    from ragsweep.dataset import load_dataset
+    from ragsweep.chunking.chunkers import FixedTokenChunker, chunk_corpus
+    from ragsweep.data import load_dataset
 
     ds = load_dataset()
     chunks = chunk_corpus(ds.documents, FixedTokenChunker(sizes.chunk_size, sizes.chunk_overlap))

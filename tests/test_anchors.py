@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ragsweep.anchors import coverage, gain_arrays, label_matrix
-from ragsweep.chunking import FixedTokenChunker, SectionChunker
+from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
+from ragsweep.chunking.chunkers import FixedTokenChunker, SectionChunker
 from ragsweep.errors import UserError
 from test_chunking import make_doc
 

@@ -46,7 +46,7 @@ def test_one_run_is_logged_with_everything_needed(workdir, capsys):
         assert tags[f"ragsweep.{tag}"], tag
     assert tags["ragsweep.stage"] == "config"
     assert tags["ragsweep.subset"] == "all"
-    from ragsweep.dataset import load_dataset
+    from ragsweep.data import load_dataset
 
     ds = load_dataset(TINY)
     assert tags["ragsweep.snapshot"] == ds.snapshot_hash
@@ -72,7 +72,7 @@ def test_one_run_is_logged_with_everything_needed(workdir, capsys):
 
 
 def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
-    from ragsweep.evaluate import compose, evaluate
+    from ragsweep.scoring.evaluate import compose, evaluate
 
     cfg = compose(TOY)
     a, b = evaluate(cfg), evaluate(cfg)
@@ -106,7 +106,7 @@ def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):
 
 
 def test_snapshot_mismatch_shows_both_hashes(workdir, capsys):
-    from ragsweep.dataset import load_dataset
+    from ragsweep.data import load_dataset
 
     main([*TOY, "data.sha256=" + "0" * 64])
     err = capsys.readouterr().err
@@ -124,8 +124,8 @@ def test_console_script_exit_code_and_cfg_job(workdir):
 
 
 def test_default_config_pins_the_built_in_sample():
-    from ragsweep.dataset import load_dataset
-    from ragsweep.evaluate import compose
+    from ragsweep.data import load_dataset
+    from ragsweep.scoring.evaluate import compose
 
     cfg = compose([])
     assert cfg.data.path is None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from ragsweep.chunking import FixedTokenChunker, SectionChunker, chunk_corpus
+from ragsweep.chunking.chunkers import FixedTokenChunker, SectionChunker, chunk_corpus
 from ragsweep.errors import UserError
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragsweep import stats
 from ragsweep.cli import main
+from ragsweep.compare import stats
 
 SLICES = {
     "limits": ["q01", "q02", "q03", "q04"],

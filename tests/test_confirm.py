@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ragsweep.confirm import pick_winner
-from ragsweep.report import build_report
+from ragsweep.compare.report import build_report
+from ragsweep.experiment.confirm import pick_winner
 
 SLICES = ["limits", "exclusions", "identifiers"]
 N = 60

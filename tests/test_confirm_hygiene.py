@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ragsweep.confirm import count_confirmations
+from ragsweep.experiment.confirm import count_confirmations
 
 
 class FakeClient:

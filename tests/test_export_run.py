@@ -53,7 +53,7 @@ def test_exported_run_scores_as_logged(logged, capsys):
     assert scored["aggregate"]["nDCG@10"] == pytest.approx(logged_metrics["ndcg_at_10/all"])
 
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    from ragsweep.trec import read_qrels, read_run
+    from ragsweep.scoring.trec import read_qrels, read_run
 
     q, r = read_qrels(qrels_file), read_run(run_file)
     qrels: dict[str, dict[str, int]] = {}

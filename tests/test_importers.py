@@ -17,10 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ragsweep.dataset import load_dataset
-from ragsweep.errors import DatasetError, UserError
-from ragsweep.importers import cli
-from ragsweep.importers.common import (
+from ragsweep.cli import data_import as cli
+from ragsweep.data import load_dataset
+from ragsweep.data.importers.common import (
     CRANFIELD_RULE,
     MAX_ID,
     THRESHOLD_RULE,
@@ -28,8 +27,9 @@ from ragsweep.importers.common import (
     read_slices,
     safe_document_ids,
 )
-from ragsweep.importers.smart import read_smart, read_smart_collection
-from ragsweep.importers.trecfiles import read_trec_docs, read_trec_topics
+from ragsweep.data.importers.smart import read_smart, read_smart_collection
+from ragsweep.data.importers.trecfiles import read_trec_docs, read_trec_topics
+from ragsweep.errors import DatasetError, UserError
 
 FIX = Path(__file__).parent / "fixtures" / "importers"
 CRANFIELD = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cranfield"
@@ -666,7 +666,7 @@ def test_cranfield_empty_records_and_slices(cranfield: Path) -> None:
 def test_cranfield_bm25_matches_pytrec_eval(cranfield: Path) -> None:
     """The pipeline on the import (one chunk per document) scores as trec_eval does."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    from ragsweep.evaluate import compose, evaluate
+    from ragsweep.scoring.evaluate import compose, evaluate
 
     cfg = compose(
         [

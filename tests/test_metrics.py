@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from ragsweep.errors import UserError
-from ragsweep.metrics import Measure, parse_measures, score_gains
-from ragsweep.trec import Qrels, Run, gain_arrays
+from ragsweep.measures import Measure, parse_measures
+from ragsweep.scoring.metrics import score_gains
+from ragsweep.scoring.trec import Qrels, Run, gain_arrays
 
 L2 = math.log2
 
@@ -483,7 +484,7 @@ def test_parity_with_ranx(ranx) -> None:
 
 
 def test_lexsort_fallback_orders_like_the_composite_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ragsweep.trec as trec
+    import ragsweep.scoring.trec as trec
 
     qrels_rows, run_rows = random_collection(seed=3, ties=True)
     qrels, run = Qrels.from_rows(qrels_rows), Run.from_rows(run_rows)

@@ -6,7 +6,7 @@ import json
 
 from rich.console import Console
 
-from ragsweep.progress import SweepProgress, wanted
+from ragsweep.cli.progress import SweepProgress, wanted
 
 
 def test_render_counts_done_and_shows_stages(tmp_path):

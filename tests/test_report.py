@@ -11,11 +11,9 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from ragsweep import stats
 from ragsweep.cli import main
-from ragsweep.errors import UserError
-from ragsweep.metrics import Measure
-from ragsweep.report import (
+from ragsweep.compare import stats
+from ragsweep.compare.report import (
     BETTER,
     FAILS_GUARD,
     NO_DIFFERENCE,
@@ -30,6 +28,8 @@ from ragsweep.report import (
     to_markdown,
     write_report,
 )
+from ragsweep.errors import UserError
+from ragsweep.measures import Measure
 from toy import TOY
 
 WEIGHTS = {"limits": 0.5, "exclusions": 0.3, "identifiers": 0.2}
@@ -355,7 +355,7 @@ def test_markdown_and_rich_show_verdicts_and_decisions(golden):
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
     """A tiny fusion.k sweep (10 questions, baseline 60), run once for this module."""
-    from ragsweep import tracking
+    from ragsweep.experiment import tracking
 
     root = tmp_path_factory.mktemp("sweep")
     with pytest.MonkeyPatch.context() as mp:
@@ -368,7 +368,7 @@ def sweep(tmp_path_factory):
 
 
 def _runs(store):
-    from ragsweep import tracking
+    from ragsweep.experiment import tracking
 
     mc = tracking.client(store)
     exp = mc.get_experiment_by_name("sweep:fusion.k")
@@ -383,7 +383,7 @@ def _runs(store):
 
 
 def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
-    from ragsweep.report import report_sweep
+    from ragsweep.compare.report import report_sweep
 
     _, store = sweep
     report = report_sweep("fusion.k", store=store)
@@ -455,7 +455,7 @@ def test_report_cli_errors_are_one_line_exit_2(sweep, capsys, args, needle):
 
 
 def test_mismatched_labels_are_refused_unless_allowed(sweep, capsys):
-    from ragsweep.report import report_sweep
+    from ragsweep.compare.report import report_sweep
 
     _, store = sweep
     mc, _, children = _runs(store)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from ragsweep.cli import data_sample as sample_cli
+from ragsweep.data.samplegen import GENERATOR_VERSION, build_files, generate
+from ragsweep.data.samplegen.review import cohen_kappa
 from ragsweep.errors import UserError
-from ragsweep.sample import GENERATOR_VERSION, build_files, generate
-from ragsweep.sample import cli as sample_cli
-from ragsweep.sample.review import cohen_kappa
 
 SAMPLE = Path(__file__).resolve().parent.parent / "src" / "ragsweep" / "data" / "sample"
 SLICES = ["limits", "exclusions", "procedures", "definitions", "identifiers"]
@@ -402,7 +402,7 @@ def test_query_log_has_duplicates_near_duplicates_and_personal_data(ds: dict) ->
 
 
 def test_retrieval_difficulty_is_neither_trivial_nor_hopeless_and_differs_by_slice() -> None:
-    from ragsweep.sample.measure import measure
+    from ragsweep.data.samplegen.measure import measure
 
     table = measure(SAMPLE, ("bm25", "bm25-codes", "lsa"), ks=(5,))[5]
     assert 0.4 <= table["bm25"]["all"] <= 0.85
@@ -466,8 +466,8 @@ def test_a_crash_while_writing_leaves_the_old_dataset(tmp_path: Path, monkeypatc
 
 
 def test_loader_accepts_the_sample() -> None:
-    dataset = pytest.importorskip("ragsweep.dataset")
+    dataset = pytest.importorskip("ragsweep.data")
     if not hasattr(dataset, "load_dataset"):
-        pytest.skip("ragsweep.dataset.load_dataset not available yet")
+        pytest.skip("ragsweep.data.load_dataset not available yet")
     loaded = dataset.load_dataset(SAMPLE)
     assert len(loaded.questions) == 400

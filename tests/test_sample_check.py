@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragsweep.cli import main
-from ragsweep.dataset import sample_path
+from ragsweep.data import sample_path
 
 
 def test_the_sample_passes_with_its_statistics(capsys):

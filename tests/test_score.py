@@ -14,7 +14,7 @@ import pytest
 
 from ragsweep.cli import main as cli_main
 from ragsweep.errors import DatasetError
-from ragsweep.trec import Qrels, gain_arrays, read_qrels, read_run, write_run
+from ragsweep.scoring.trec import Qrels, gain_arrays, read_qrels, read_run, write_run
 
 L2 = math.log2
 # the chapter's example: labels {c2: 2, c9: 1}, ranking [c7, c2, c4, c9, c1]

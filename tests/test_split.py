@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragsweep import split
+from ragsweep.data import split
 from ragsweep.errors import UserError
 
 
@@ -53,8 +53,8 @@ def test_the_sample_split_is_stratified(capsys):
     from omegaconf import OmegaConf
 
     from ragsweep.cli import main
-    from ragsweep.dataset import load_dataset
-    from ragsweep.evaluate import compose
+    from ragsweep.data import load_dataset
+    from ragsweep.scoring.evaluate import compose
 
     cfg = compose([])
     q = load_dataset().questions

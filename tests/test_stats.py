@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from ragsweep import stats
+from ragsweep.compare import stats
 from ragsweep.errors import UserError
 
 Z95 = NormalDist().inv_cdf(0.975)

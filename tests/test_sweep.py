@@ -17,9 +17,7 @@ import pytest
 from ragsweep.cli import main
 from toy import TOY
 
-SWEEPS = sorted(
-    p.stem for p in (Path(__file__).parents[1] / "src/ragsweep/conf/sweep").glob("*.yaml")
-)
+SWEEPS = sorted(p.stem for p in (Path(__file__).parents[1] / "sweeps").glob("*.yaml"))
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ragsweep import tracking
-from ragsweep.commands.ui import build_command
+from ragsweep.cli.ui import build_command
+from ragsweep.experiment import tracking
 
 
 def test_store_defaults_to_sqlite_under_mlruns(tmp_path, monkeypatch):

@@ -1,36 +1,126 @@
-"""Building stage objects from config nodes, with user errors kept as user errors."""
+"""The config tree: composing it as `ragsweep [overrides]` does, and building stages from it.
+
+- `compose(overrides)` is the resolved config (the Hydra root is the repository's `conf/`,
+  installed as `ragsweep.conf`; the sweep files of `sweeps/` are its `sweep` group).
+- `build(node, protocol)` instantiates a `_target_` node and checks the object against the
+  stage protocol it must obey, so a wrong class is a one-line error naming the config key, the
+  class and the missing method, not a traceback halfway through a run.
+- The sweep files are the `sweep` group, seen by Hydra through the config source `SweepFiles`
+  below: first the packaged ones (the repository's `sweeps/`, installed as
+  `ragsweep.conf.sweep`), then a user's own `./sweeps/NAME.yaml` in the working folder
+  (`ragsweep -m sweep=NAME`). Hydra searches them in that order, so a file of the working
+  folder named like a packaged sweep does not replace it.
+"""
 
 from __future__ import annotations
 
+import copy
+import os
 from collections.abc import Sequence
 from typing import Any
 
+from hydra.core.object_type import ObjectType
 from hydra.errors import HydraException, InstantiationException
+from hydra.plugins.config_source import ConfigLoadError, ConfigResult, ConfigSource
 from hydra.utils import instantiate
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from ragsweep.errors import UserError
 
+#: the working folder's own sweep files: `./<USER_SWEEPS>/NAME.yaml`
+USER_SWEEPS = "sweeps"
+SWEEP_GROUP = "sweep"
+#: the path of a `ragsweep-sweeps://` search path entry that means the packaged sweep files
+PACKAGED = "@package"
 
-def build(node: Any, **kwargs: Any) -> Any:
-    """`hydra.utils.instantiate(node)`, re-raising a `UserError` from the constructor as itself.
 
-    Hydra wraps constructor errors in `InstantiationException`, which would turn "chunker.size
-    must be positive" into a multi-line traceback-like message; a bad `_target_` becomes a
-    one-line `UserError` naming it.
-    """
-    try:
-        return instantiate(node, **kwargs)
-    except InstantiationException as err:
-        cause: BaseException | None = err
-        while cause is not None:
-            if isinstance(cause, UserError):
-                raise cause from None
-            cause = cause.__cause__ or cause.__context__
-        target = node.get("_target_") if hasattr(node, "get") else None
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise UserError(f"cannot build {target!r} from the config: {first}") from None
+class SweepFiles(ConfigSource):
+    """A folder of sweep files seen by Hydra as the options of the `sweep` group (and nothing
+    else). Search path entries (conf/config.yaml): `ragsweep-sweeps://@package` for the files
+    installed with ragsweep, `ragsweep-sweeps://sweeps` for the working folder's own. (Hydra's
+    `pkg://` source cannot see the packaged ones in an editable install, where they stay in the
+    repository's `sweeps/` beside `conf/`.)"""
+
+    def __init__(self, provider: str, path: str) -> None:
+        if "://" not in path:
+            path = f"{self.scheme()}://{path}"
+        super().__init__(provider=provider, path=path)
+
+    @staticmethod
+    def scheme() -> str:
+        return "ragsweep-sweeps"
+
+    def _folder(self) -> str:
+        if self.path == PACKAGED:
+            from importlib.resources import files
+
+            return str(files("ragsweep.conf.sweep"))
+        return os.path.realpath(self.path)
+
+    def _real(self, config_path: str) -> str | None:
+        """The file or folder behind a path of the config tree, None outside the sweep group."""
+        config_path = config_path.strip("/")
+        if config_path == SWEEP_GROUP or config_path.startswith(SWEEP_GROUP + "/"):
+            return os.path.join(self._folder(), config_path[len(SWEEP_GROUP) :].lstrip("/"))
+        return None
+
+    def load_config(self, config_path: str) -> ConfigResult:
+        real = self._real(self._normalize_file_name(config_path))
+        if real is None or not os.path.isfile(real):
+            raise ConfigLoadError(f"Config not found : {config_path}")
+        with open(real, encoding="utf-8") as handle:
+            header = ConfigSource._get_header_dict(handle.read(512))
+            handle.seek(0)
+            cfg = OmegaConf.load(handle)
+        return ConfigResult(
+            config=cfg, path=f"{self.scheme()}://{self.path}", provider=self.provider, header=header
+        )
+
+    def available(self) -> bool:
+        real = self._real(SWEEP_GROUP)
+        return real is not None and os.path.isdir(real)
+
+    def is_group(self, config_path: str) -> bool:
+        if config_path.strip("/") == "":
+            return True
+        real = self._real(config_path)
+        return real is not None and os.path.isdir(real)
+
+    def is_config(self, config_path: str) -> bool:
+        real = self._real(self._normalize_file_name(config_path))
+        return real is not None and os.path.isfile(real)
+
+    def list(self, config_path: str, results_filter: ObjectType | None) -> list[str]:
+        if config_path.strip("/") == "":
+            return [SWEEP_GROUP] if results_filter != ObjectType.CONFIG and self.available() else []
+        real = self._real(config_path)
+        if real is None or not os.path.isdir(real):
+            return []
+        files: list[str] = []
+        for name in os.listdir(real):
+            if name.endswith(".yaml") and os.path.isfile(os.path.join(real, name)):
+                self._list_add_result(
+                    files=files,
+                    file_path=f"{config_path.strip('/')}/{name}",
+                    file_name=name,
+                    results_filter=results_filter,
+                )
+        return sorted(set(files))
+
+
+def _register() -> None:
+    from hydra._internal.sources_registry import SourcesRegistry
+
+    SourcesRegistry.instance().register(SweepFiles)
+
+
+_register()
+
+
+def _hydra_error(err: BaseException) -> str:
+    lines = [line.strip() for line in str(err).strip().splitlines() if line.strip()]
+    return "; ".join(lines[:2]) if lines else type(err).__name__
 
 
 def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
@@ -46,6 +136,103 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
         with initialize_config_module("ragsweep.conf", version_base="1.3"):
             return hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
     except (HydraException, OmegaConfBaseException) as err:
-        lines = [line.strip() for line in str(err).strip().splitlines() if line.strip()]
-        detail = "; ".join(lines[:2]) if lines else type(err).__name__
-        raise UserError(f"bad override: {detail} (see `ragsweep --cfg job` for the keys)") from None
+        raise UserError(
+            f"bad override: {_hydra_error(err)} (see `ragsweep --cfg job` for the keys)"
+        ) from None
+
+
+def group_options(group: str) -> list[str]:
+    """The options of a config group, as Hydra finds them through the search path of
+    conf/config.yaml (for the sweep group: the packaged sweeps, then ./sweeps/ here); empty
+    when `group` is not a group."""
+    from importlib.resources import files
+
+    from hydra import initialize_config_module
+    from hydra._internal.config_repository import ConfigRepository
+    from hydra.core.global_hydra import GlobalHydra
+
+    primary = OmegaConf.load(str(files("ragsweep.conf").joinpath("config.yaml")))
+    extra = OmegaConf.select(primary, "hydra.searchpath", default=None) or []
+    with initialize_config_module("ragsweep.conf", version_base="1.3"):
+        path = copy.deepcopy(GlobalHydra.instance().config_loader().get_search_path())
+    for entry in extra:
+        path.append("ragsweep", str(entry))
+    return sorted(set(ConfigRepository(config_search_path=path).get_group_options(group)))
+
+
+def check_group_choices(args: Sequence[str]) -> None:
+    """Refuse `group=option` overrides whose option has no yaml, before Hydra composes.
+
+    Hydra would say so too, over several lines and with exit code 1; ragsweep's rule for bad
+    input is one line and exit code 2. Comma-separated sweep values are checked one by one.
+    """
+    for arg in args:
+        if arg.startswith("-") or "=" not in arg:
+            continue
+        key, _, value = arg.partition("=")
+        group = key.lstrip("+~")
+        if "." in group or "/" in group or not value or value == "null":
+            continue
+        options = group_options(group)
+        if not options:
+            continue
+        for option in value.split(","):
+            if option not in options:
+                where = f"conf/{group}/"
+                if group == SWEEP_GROUP:
+                    where = f"the packaged sweeps, or ./{USER_SWEEPS}/{option}.yaml here"
+                raise UserError(
+                    f"unknown {group} {option!r} in override {arg!r}; choose one of: "
+                    f"{', '.join(options)} ({where})"
+                )
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def build(node: Any, protocol: type | None = None, *, where: str = "", **kwargs: Any) -> Any:
+    """`hydra.utils.instantiate(node)`, checked against `protocol` (a runtime-checkable
+    Protocol naming the stage's methods) when given.
+
+    A `UserError` from a constructor is re-raised as itself (Hydra would wrap "chunker.size must
+    be positive" in a multi-line `InstantiationException`); a bad `_target_` or a class missing
+    one of the protocol's methods is a one-line `UserError` naming `where` (the config key).
+    """
+    target = node.get("_target_") if hasattr(node, "get") else None
+    label = f"{where} " if where else ""
+    try:
+        built = instantiate(node, **kwargs)
+    except InstantiationException as err:
+        cause: BaseException | None = err
+        while cause is not None:
+            if isinstance(cause, UserError):
+                raise cause from None
+            cause = cause.__cause__ or cause.__context__
+        raise UserError(
+            f"cannot build {label}(_target_ {target!r}) from the config: {_first_line(err)}"
+        ) from None
+    if protocol is not None:
+        check_protocol(built, protocol, f"{label}(_target_ {target!r})")
+    return built
+
+
+def protocol_methods(protocol: type) -> list[str]:
+    """The methods a runtime-checkable Protocol asks for, in definition order."""
+    return [
+        name
+        for name, value in vars(protocol).items()
+        if callable(value) and not name.startswith("_")
+    ]
+
+
+def check_protocol(obj: Any, protocol: type, what: str) -> None:
+    """A one-line `UserError` unless `obj` has every method of `protocol`."""
+    missing = [m for m in protocol_methods(protocol) if not callable(getattr(obj, m, None))]
+    if missing:
+        raise UserError(
+            f"{what} builds a {type(obj).__module__}.{type(obj).__qualname__}, which is not a "
+            f"{protocol.__name__}: it has no method {', '.join(missing)} (a {protocol.__name__} "
+            f"needs {', '.join(protocol_methods(protocol))}; see docs/retrieval.md)"
+        )

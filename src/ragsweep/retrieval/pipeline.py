@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
-from ragsweep.cache import StageCache, key_of
-from ragsweep.chunking import Chunk
+from ragsweep.chunking.chunkers import Chunk
 from ragsweep.config import build
 from ragsweep.errors import UserError
+from ragsweep.retrieval.cache import StageCache, key_of
 
 KINDS = ("bm25", "dense", "hybrid")
 RERANKERS = ("none", "proximity", "minilm")

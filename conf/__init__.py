@@ -1,0 +1,1 @@
+"""Hydra config root (installed as ragsweep.conf): one group per pipeline stage; see config.yaml."""

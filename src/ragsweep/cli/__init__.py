@@ -1,0 +1,63 @@
+"""The `ragsweep` console script: a thin shell over the library.
+
+`ragsweep [hydra overrides]` is the Hydra app (`--cfg job`, `--help`, `-m` behave as in any Hydra
+app); `ragsweep VERB ...` runs one of the other commands. Each verb lives in its own module with a
+`main(argv) -> int`; modules are imported only when their verb is used, so `ragsweep score` never
+pays for importing MLflow.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from ragsweep.errors import UserError
+
+#: verb -> module holding `main(argv: list[str]) -> int`
+VERBS: dict[str, str] = {
+    "compare": "ragsweep.cli.compare",
+    "confirm": "ragsweep.cli.confirm",
+    "data": "ragsweep.cli.data",
+    "report": "ragsweep.cli.report",
+    "reproduce": "ragsweep.cli.reproduce",
+    "score": "ragsweep.cli.score",
+    "ui": "ragsweep.cli.ui",
+}
+
+
+def _usage() -> str:
+    verbs = ", ".join(sorted(VERBS))
+    return (
+        "usage: ragsweep [hydra overrides] | ragsweep VERB [options]\n"
+        f"verbs: {verbs}\n"
+        "`ragsweep --help` lists the Hydra app's config groups; "
+        "`ragsweep VERB --help` a verb's options."
+    )
+
+
+def run_verb(verb: str, argv: list[str]) -> int:
+    """Run one verb; user errors become one line on stderr and exit code 2."""
+    module = importlib.import_module(VERBS[verb])
+    try:
+        return int(module.main(argv) or 0)
+    except UserError as err:
+        print(f"ragsweep {verb}: error: {err}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in VERBS:
+        return run_verb(args[0], args[1:])
+    if args and args[0] in ("-V", "--version"):
+        from ragsweep import __version__
+
+        print(f"ragsweep {__version__}")
+        return 0
+    if args and not args[0].startswith("-") and "=" not in args[0]:
+        print(f"ragsweep: error: unknown verb {args[0]!r}\n{_usage()}", file=sys.stderr)
+        return 2
+    from ragsweep.cli.app import hydra_main
+
+    sys.argv = [sys.argv[0], *args]
+    return hydra_main()

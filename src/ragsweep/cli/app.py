@@ -1,0 +1,102 @@
+"""The Hydra app behind bare `ragsweep [overrides]`: one configuration, evaluated and logged."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig
+
+from ragsweep.config import check_group_choices
+from ragsweep.errors import UserError
+
+
+@hydra.main(version_base="1.3", config_path="pkg://ragsweep.conf", config_name="config")
+def _app(cfg: DictConfig) -> float | None:
+    # bm25s sets its logger to DEBUG when imported and logs every index build; import it first
+    # so the quieter level sticks (users want the table, not that)
+    import bm25s  # noqa: F401
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    from ragsweep.experiment.single import run
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    hc = HydraConfig.get()
+    overrides = list(hc.overrides.task)
+    hydra_dir = Path(hc.runtime.output_dir) / hc.output_subdir if hc.output_subdir else None
+    try:
+        if hc.mode == RunMode.MULTIRUN:
+            from ragsweep.experiment.sweep import run_job
+
+            run_job(cfg, hc.sweep.dir, overrides, hydra_dir)
+            return None
+        result = run(cfg, overrides=overrides, hydra_dir=hydra_dir)
+    except UserError as err:
+        print(f"ragsweep: error: {err}", file=sys.stderr)
+        sys.exit(2)
+    k = int(cfg.eval.k_prompt)
+    return float(result.summary.loc["weighted", f"recall@{k}"])
+
+
+#: Hydra flags that print something and run no job
+_INFO_FLAGS = ("--cfg", "-c", "--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion")
+
+
+def _run_hydra() -> int:
+    try:
+        _app()
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0
+
+
+def hydra_main() -> int:
+    """Entry point used by `ragsweep.cli`; `sys.argv` holds the Hydra arguments.
+
+    A multirun is planned and checked here first (`ragsweep.experiment.sweep.plan`), then
+    launched by Hydra, then summarised (`ragsweep.experiment.sweep.finish`).
+    """
+    args = sys.argv[1:]
+    try:
+        check_group_choices(args)
+        multirun = any(a in ("-m", "--multirun") for a in args)
+        if any(a.split("=")[0] in _INFO_FLAGS for a in args) or any(
+            a.startswith("-") and a not in ("-m", "--multirun") for a in args
+        ):
+            return _run_hydra()  # Hydra's own flags: Hydra handles them as usual
+        if not multirun:
+            from ragsweep.config import compose
+
+            compose(args)  # a bad override is one line and exit 2, before Hydra says more
+            return _run_hydra()
+        from ragsweep.cli.progress import SweepProgress
+        from ragsweep.experiment import sweep
+
+        plan, hydra_args, lock = sweep.plan(args)
+    except UserError as err:
+        print(f"ragsweep: error: {err}", file=sys.stderr)
+        return 2
+    print(
+        f"sweep {plan.name}: {len(plan.values)} configurations of {plan.factor} "
+        f"({', '.join(plan.values)}), baseline {plan.baseline}; folder {plan.sweep_dir}"
+    )
+    sys.argv = [sys.argv[0], *hydra_args]
+    display = SweepProgress(plan.sweep_dir, {v: plan.label(v) for v in plan.values})
+    display.start()
+    interrupted: BaseException | None = None
+    try:
+        code = _run_hydra()
+        if code:
+            interrupted = RuntimeError(f"Hydra exited with code {code}")
+    except BaseException as err:  # KeyboardInterrupt, a crashed worker pool
+        interrupted = err
+    finally:
+        display.stop()
+    result = sweep.finish(plan, lock, interrupted)
+    if isinstance(interrupted, KeyboardInterrupt):
+        return 130
+    return result

@@ -1,0 +1,242 @@
+"""`ragsweep compare`: the paired comparison report for TREC run files from any system.
+
+    ragsweep compare --qrels qrels.txt --runs base.txt cand.txt [cand2.txt ...] \\
+        [--slices slices.tsv] [--metric recall@10] [--format table|json]
+
+The first run is the baseline. Every qrels query is scored with trec_eval's conventions (see
+`ragsweep score`; a query a run lacks scores 0) and compared per slice with the paired, stratified
+bootstrap. The slices file holds `qid<TAB>slice` lines; without it every query is in one slice,
+`all`. No MLflow: this path imports numpy, pandas, rich (and matplotlib only for --out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from ragsweep.compare.stats import ALL, CORRECTIONS
+from ragsweep.errors import DatasetError, UserError
+from ragsweep.measures import GAINS, Measure, parse_measures
+from ragsweep.scoring import trec
+from ragsweep.scoring.metrics import score_gains
+
+DEFAULT_METRIC = "recall@10"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragsweep compare",
+        description=(
+            "Compare TREC runs with a baseline (the first run) per slice: paired, stratified "
+            "bootstrap intervals, a verdict per cell, guard slices and a decision per run "
+            "(docs/report.md)."
+        ),
+    )
+    parser.add_argument(
+        "--qrels",
+        required=True,
+        metavar="FILE",
+        help="qrels file: 'qid 0 docid grade' per line (.gz read as gzip)",
+    )
+    parser.add_argument(
+        "--runs",
+        required=True,
+        nargs="+",
+        metavar="RUN",
+        help="run files, 'qid Q0 docid rank score tag' per line; the first is the baseline",
+    )
+    parser.add_argument(
+        "--slices", metavar="FILE", help="'qid<TAB>slice' per line (default: one slice, all)"
+    )
+    parser.add_argument(
+        "--metric",
+        default=DEFAULT_METRIC,
+        metavar="LIST",
+        help="measure that decides, or a comma-separated list whose first "
+        f"decides (default {DEFAULT_METRIC})",
+    )
+    parser.add_argument(
+        "--gain",
+        choices=GAINS,
+        default="exp",
+        help="nDCG gain: exp = 2^g - 1 (default), linear = g (trec_eval's)",
+    )
+    parser.add_argument(
+        "--guard",
+        default="exclusions",
+        metavar="LIST",
+        help="guard slices, comma-separated: a run below the baseline there "
+        "fails (default exclusions; '' for none)",
+    )
+    parser.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="bonferroni",
+        help="family-wise correction over the runs (default bonferroni)",
+    )
+    parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
+    parser.add_argument(
+        "--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument(
+        "--target-gap",
+        type=float,
+        default=0.02,
+        help="gap the questions-needed column plans for (default 0.02)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table: rich tables (default); json: baseline, correction, rows",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="also write the report files (markdown, HTML, CSV, plots) into DIR",
+    )
+    return parser
+
+
+def read_slices(path: str | Path) -> dict[str, str]:
+    """`qid<TAB>slice` lines (any whitespace between the two) -> {qid: slice}; blank lines are
+    skipped. A line without both fields, or a qid given two different slices, is a
+    DatasetError naming the line."""
+    out: dict[str, str] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise DatasetError(path, f"cannot read it ({err.strerror}); give a slices file") from None
+    except UnicodeDecodeError:
+        raise DatasetError(path, "is not UTF-8 text; save it as UTF-8") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.strip().split(None, 1)
+        if len(parts) != 2:
+            raise DatasetError(path, f"expected 'qid<TAB>slice', got {line.strip()!r}", line=number)
+        qid, name = parts[0], parts[1].strip()
+        if out.get(qid, name) != name:
+            raise DatasetError(
+                path,
+                f"query {qid!r} is in slice {out[qid]!r} on an earlier "
+                f"line and in {name!r} here; give each query one slice",
+                line=number,
+            )
+        out[qid] = name
+    if not out:
+        raise DatasetError(path, "holds no 'qid<TAB>slice' line; give one per query")
+    return out
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """Each run's file stem (`.gz` dropped), or its path as given when two stems coincide."""
+    stems = []
+    for p in paths:
+        name = Path(p).name
+        name = name[:-3] if name.endswith(".gz") else name
+        stems.append(Path(name).stem or name)
+    return [p if stems.count(s) > 1 else s for s, p in zip(stems, paths, strict=True)]
+
+
+def _depth(measures: tuple[Measure, ...]) -> int | None:
+    cutoffs = [m.k for m in measures]
+    return None if any(k is None for k in cutoffs) else max(k for k in cutoffs if k is not None)
+
+
+def score_runs(
+    qrels_path: str,
+    run_paths: list[str],
+    measures: tuple[Measure, ...],
+    gain: str,
+    slices: dict[str, str] | None,
+) -> dict[str, pd.DataFrame]:
+    """Per-question frames (qid, slice, one column per measure) for every run, keyed by name."""
+    qrels = trec.read_qrels(qrels_path)
+    if len(qrels) == 0:
+        raise DatasetError(qrels_path, "holds no judgements; give a qrels file with at least one")
+    names = run_names(run_paths)
+    frames: dict[str, pd.DataFrame] = {}
+    for name, path in zip(names, run_paths, strict=True):
+        run = trec.read_run(path)
+        arrays = trec.gain_arrays(qrels, run, depth=_depth(measures))
+        if not arrays.in_run.any():
+            raise UserError(
+                f"{path}: no query of the run is in {qrels_path}; check that both "
+                "files use the same query ids"
+            )
+        missing = int((~arrays.in_run).sum())
+        if missing:
+            print(
+                f"note: {name}: {missing} of {len(arrays.qids)} qrels queries have no line in "
+                "the run; each scores 0",
+                file=sys.stderr,
+            )
+        if slices is None:
+            labels = [ALL] * len(arrays.qids)
+        else:
+            lacking = [q for q in arrays.qids if q not in slices]
+            if lacking:
+                shown = ", ".join(lacking[:3]) + (", ..." if len(lacking) > 3 else "")
+                raise UserError(
+                    f"the slices file gives no slice for {len(lacking)} qrels "
+                    f"query(ies) ({shown}); add a 'qid<TAB>slice' line for each"
+                )
+            labels = [slices[q] for q in arrays.qids]
+        scores = score_gains(
+            arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain
+        )
+        frame = pd.DataFrame({"qid": list(arrays.qids), "slice": labels})
+        for j, m in enumerate(measures):
+            frame[str(m)] = scores[:, j]
+        frames[name] = frame
+    return frames
+
+
+def main(argv: list[str]) -> int:
+    """Run `ragsweep compare`; returns 0. Bad input raises `UserError` (the CLI exits 2)."""
+    args = _parser().parse_args(argv)
+    if len(args.runs) < 2:
+        raise UserError("--runs needs a baseline run and at least one run to compare with it")
+    if len({str(Path(p).resolve()) for p in args.runs}) != len(args.runs):
+        raise UserError("a run file is given twice in --runs; give each run once")
+    measures = parse_measures(args.metric)
+    slices = read_slices(args.slices) if args.slices else None
+    frames = score_runs(args.qrels, list(args.runs), measures, args.gain, slices)
+
+    from ragsweep.compare.report import build_report, print_report, write_report
+
+    names = list(frames)
+    order = list(dict.fromkeys(slices.values())) if slices else None
+    report = build_report(
+        frames[names[0]],
+        {n: frames[n] for n in names[1:]},
+        decision=measures[0],
+        baseline_name=names[0],
+        measures=measures,
+        slices=order,
+        weights=None,
+        guard_slices=[s.strip() for s in args.guard.split(",") if s.strip()],
+        correction=args.correction,
+        level=args.level,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        target_gap=args.target_gap,
+        slice_decision={},
+        factor="run",
+        title=f"{', '.join(names[1:])} against the baseline {names[0]}",
+    )
+    if args.out:
+        write_report(report, args.out)
+    if args.format == "json":
+        out = {"baseline": report.baseline, "correction": report.correction, "rows": report.rows()}
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print_report(report)
+    return 0

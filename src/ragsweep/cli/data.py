@@ -1,0 +1,258 @@
+"""`ragsweep data`: work with dataset folders (docs/schema.md).
+
+Subcommands:
+- `check [DIR] [--format table|json]`: validate a dataset folder (default: the built-in sample)
+  and print its statistics.
+- `sample ...`: write a generated sample dataset (`ragsweep.cli.data_sample`; all arguments are
+  passed through, so `ragsweep data sample --help` shows that command's own options).
+
+`import` and `export-run` (later issues) get their own entry in `_SUBCOMMANDS` and a parser
+builder below. A `DatasetError` propagates as a `UserError`: the top-level CLI prints it on one
+line and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ragsweep.errors import UserError
+
+PROG = "ragsweep data"
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ragsweep.data import check_dataset
+
+    stats = check_dataset(args.dir)
+    if args.format == "json":
+        print(json.dumps(stats, indent=2, ensure_ascii=False))
+    else:
+        print(format_table(stats))
+    return 0
+
+
+#: subcommands with their own command-line parser: every argument is passed through
+_DELEGATED: dict[str, str] = {
+    "sample": "ragsweep.cli.data_sample",
+    "import": "ragsweep.cli.data_import",
+}
+
+
+def _delegate(command: str, argv: list[str]) -> int:
+    """Hand every argument to the subcommand's own CLI module, imported only when used."""
+    name = _DELEGATED[command]
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not name.startswith(err.name):
+            raise
+        raise UserError(
+            f"`ragsweep data {command}` ({name}) is not part of this installation; "
+            "reinstall ragsweep"
+        ) from None
+    return int(module.main(argv) or 0)
+
+
+def _add_check(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        prog=f"{PROG} check",
+        help="validate a dataset folder and print its statistics",
+        description="Validate a dataset folder against docs/schema.md and print its statistics. "
+        "The first problem found is reported on one line (file, line, field, fix); exit code 2.",
+    )
+    p.add_argument(
+        "dir",
+        nargs="?",
+        default=None,
+        metavar="DIR",
+        help="dataset folder (default: the built-in sample)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table: aligned text; json: one JSON object (default: table)",
+    )
+    p.set_defaults(run=_check)
+
+
+def _add_sample(sub: Any) -> None:
+    # Listed for `ragsweep data --help`; `main` dispatches `sample` before parsing.
+    sub.add_parser(
+        "sample", help="write a generated sample dataset (see `sample --help`)", add_help=False
+    )
+
+
+def _add_import(sub: Any) -> None:
+    # Listed for `ragsweep data --help`; `main` dispatches `import` before parsing.
+    sub.add_parser(
+        "import", help="convert BEIR, TREC or SMART data (see `import --help`)", add_help=False
+    )
+
+
+def _export_run(args: argparse.Namespace) -> int:
+    """Write a logged run's ranked lists as a TREC run file (and the clause qrels if asked)."""
+    import shutil
+    import tempfile
+
+    from ragsweep.experiment import tracking
+    from ragsweep.experiment.single import TREC_FILES
+
+    store = tracking.resolve_store(args.tracking_uri)
+    mc = tracking.client(store)
+    try:
+        mc.get_run(args.run_id)
+    except Exception:
+        raise UserError(
+            f"no run {args.run_id!r} in the tracking store {store.uri}; pass a run id from the "
+            "MLflow UI (and --tracking-uri if the store is elsewhere)"
+        ) from None
+    out = Path(args.out or f"{args.run_id}.{args.level}.run")
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        wanted = [("run", TREC_FILES[args.level], out)]
+        if args.qrels:
+            wanted.append(("qrels", TREC_FILES["qrels"], Path(args.qrels)))
+        for what, name, dest in wanted:
+            try:
+                got = mc.download_artifacts(args.run_id, f"trec/{name}", tmp)
+            except Exception:
+                raise UserError(
+                    f"run {args.run_id} has no trec/{name} artifact: it was logged by a ragsweep "
+                    "version without run files, or is not a configuration run; reproduce it "
+                    "(`ragsweep reproduce RUN_ID`) to get one"
+                ) from None
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(got, dest)
+            print(f"wrote the {what} file {dest}")
+    return 0
+
+
+def _add_export_run(sub: Any) -> None:
+    p = sub.add_parser(
+        "export-run",
+        prog=f"{PROG} export-run",
+        help="write a logged run's ranked lists as a TREC run file",
+        description="Write a logged configuration run's ranking as a TREC run file, to check "
+        "its numbers with trec_eval, ranx or `ragsweep score`.",
+    )
+    p.add_argument("run_id", metavar="RUN_ID", help="the MLflow run id")
+    p.add_argument("--out", metavar="FILE", help="run file to write (default RUN_ID.LEVEL.run)")
+    p.add_argument(
+        "--level",
+        choices=("clause", "chunk"),
+        default="clause",
+        help="clause: clause ids in the order the chunks first cover them, the units the labels "
+        "and measures use (default); chunk: the retriever's chunk ids",
+    )
+    p.add_argument("--qrels", metavar="FILE", help="also write the clause-level qrels here")
+    p.add_argument(
+        "--tracking-uri",
+        metavar="URI",
+        help="MLflow store (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
+    )
+    p.set_defaults(run=_export_run)
+
+
+def _split(args: argparse.Namespace) -> int:
+    """Find (or check) a salt whose dev / held-out split is stratified per slice."""
+    from ragsweep.data import load_dataset, split
+
+    ds = load_dataset(args.dir)
+    qids, slices = list(ds.questions["qid"]), list(ds.questions["slice"])
+    if not 0 < args.heldout < 1:
+        raise UserError(f"--heldout must be a share in (0, 1), got {args.heldout}")
+    salt = args.salt or split.balanced_salt(
+        qids, slices, args.heldout, args.base or str(ds.meta.get("name", "ragsweep"))
+    )
+    print(f"data.split.salt={salt} data.split.heldout={args.heldout}")
+    for name, (n, held) in split.counts(qids, slices, salt, args.heldout).items():
+        print(f"  {name:<20} {n:>5} questions  {held:>4} held out  {n - held:>5} dev")
+    return 0
+
+
+def _add_split(sub: Any) -> None:
+    p = sub.add_parser(
+        "split",
+        prog=f"{PROG} split",
+        help="find a salt that holds out the same share of every slice",
+        description="Print a dev / held-out split salt that holds out --heldout of every slice "
+        "to within one question (or, with --salt, the counts of a given salt). Put it in the "
+        "config (data.split.salt) once; adding questions later never moves the old ones.",
+    )
+    p.add_argument(
+        "dir",
+        nargs="?",
+        default=None,
+        metavar="DIR",
+        help="dataset folder (default: the built-in sample)",
+    )
+    p.add_argument("--heldout", type=float, default=0.25, help="held-out share (0.25)")
+    p.add_argument("--base", default=None, help="salt prefix (default: the dataset's name)")
+    p.add_argument("--salt", default=None, help="show the counts of this salt instead")
+    p.set_defaults(run=_split)
+
+
+#: subcommand -> parser builder; `import` and `export-run` will join here
+_SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
+    "check": _add_check,
+    "sample": _add_sample,
+    "import": _add_import,
+    "export-run": _add_export_run,
+    "split": _add_split,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `ragsweep data` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Validate, generate and convert ragsweep dataset folders."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in _SUBCOMMANDS.values():
+        add(sub)
+    return parser
+
+
+def format_table(stats: dict[str, Any]) -> str:
+    """Statistics from `ragsweep.data.check_dataset` as aligned `name  value` lines."""
+
+    def fmt(value: Any) -> str:
+        if value is None:
+            return "-"
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value) if value else "-"
+        return str(value)
+
+    rows: list[tuple[str, str]] = []
+    for key, value in stats.items():
+        if isinstance(value, dict):
+            rows.append((key, "" if value else "-"))
+            rows.extend((f"  {k}", fmt(v)) for k, v in value.items())
+        else:
+            rows.append((key, fmt(value)))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}".rstrip() for k, v in rows)
+
+
+def main(argv: list[str]) -> int:
+    """Run `ragsweep data ...`; returns the exit code (argparse's usage errors give 2)."""
+    argv = list(argv)
+    if argv and argv[0] in _DELEGATED:
+        return _delegate(argv[0], argv[1:])
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:  # --help (0) or a usage error (2), already printed
+        code = exit_.code
+        return code if isinstance(code, int) else 2
+    return int(args.run(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,204 @@
+"""`ragsweep data import`: convert a BEIR, TREC or SMART collection into a dataset folder.
+
+    ragsweep data import --format beir --source scifact/ --out data/scifact
+    ragsweep data import --format trec --docs docs.trec --topics topics.txt --qrels qrels.txt \\
+        --out data/mytrec
+    ragsweep data import --format smart --docs cran.all.1400 --queries cran.qry \\
+        --qrels cranqrel --qrels-format cranfield --slice-by best-code --out data/cranfield
+
+Bad input raises `UserError` / `DatasetError` (one line: file, line, fix); the `ragsweep` script
+turns it into exit code 2. docs/importing.md describes every mapping rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+
+from ragsweep.data.importers.common import (
+    DEFAULT_ADDED,
+    Collection,
+    ImportReport,
+    check_date,
+    check_out,
+    convert,
+    parse_grade_map,
+    read_slices,
+    write_dataset,
+)
+from ragsweep.errors import UserError
+
+PROG = "ragsweep data import"
+FORMATS = ("beir", "trec", "smart")
+#: the input options each format takes (required ones first), for clear errors
+_INPUTS = {
+    "beir": (("source",), ("split",)),
+    "trec": (("docs", "queries", "qrels"), ("topic_field",)),
+    "smart": (("docs", "queries", "qrels"), ("qrels_format",)),
+}
+_FLAGS = {
+    "source": "--source",
+    "split": "--split",
+    "docs": "--docs",
+    "queries": "--topics/--queries",
+    "qrels": "--qrels",
+    "topic_field": "--topic-field",
+    "qrels_format": "--qrels-format",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `ragsweep data import` argument parser."""
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Convert a BEIR folder, TREC files or a SMART collection (e.g. Cranfield) "
+        "into a ragsweep dataset folder (docs/schema.md). Each source document becomes a "
+        "single-clause document; qrels become graded labels (docs/importing.md gives the grade "
+        "rule per format). Queries without a relevant judgement are skipped and counted.",
+    )
+    p.add_argument("--format", required=True, choices=FORMATS, help="source format")
+    p.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="DIR",
+        help="dataset folder to write (must not exist or be empty, unless --force)",
+    )
+    src = p.add_argument_group("inputs")
+    src.add_argument(
+        "--source",
+        type=Path,
+        metavar="DIR",
+        help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv",
+    )
+    src.add_argument("--split", default=None, help="beir: qrels split to import (default: test)")
+    src.add_argument(
+        "--docs",
+        type=Path,
+        metavar="FILE",
+        help="trec: <DOC> SGML or docid<TAB>text; smart: .I/.T/.W records",
+    )
+    src.add_argument(
+        "--topics",
+        "--queries",
+        dest="queries",
+        type=Path,
+        metavar="FILE",
+        help="trec: <top> SGML or qid<TAB>text; smart: .I/.W records",
+    )
+    src.add_argument(
+        "--qrels",
+        type=Path,
+        metavar="FILE",
+        help="trec: qid iter docid grade; smart: see --qrels-format",
+    )
+    src.add_argument(
+        "--topic-field",
+        default=None,
+        choices=("title", "desc", "title+desc"),
+        help="trec: which SGML topic field is the question (default: title)",
+    )
+    src.add_argument(
+        "--qrels-format",
+        default=None,
+        choices=("plain", "trec", "cranfield"),
+        help="smart: plain = 'qid docid [code]' (default); trec = 'qid iter docid "
+        "grade'; cranfield = 'qid docid code' with qid the query's position and "
+        "codes 1 (best) .. 4, -1",
+    )
+    out = p.add_argument_group("mapping")
+    out.add_argument(
+        "--grade-map",
+        metavar="SPEC",
+        help="override the grade rule: CODE=GRADE pairs, e.g. '1=2,2=2,3=1,4=0,"
+        "-1=drop' (GRADE 0, 1, 2 or drop; every code in the qrels must be "
+        "named; write --grade-map=SPEC when SPEC starts with '-')",
+    )
+    sl = out.add_mutually_exclusive_group()
+    sl.add_argument(
+        "--slices",
+        type=Path,
+        metavar="FILE",
+        help="qid<TAB>slice file (qids as written to questions.jsonl); default: one slice 'all'",
+    )
+    sl.add_argument(
+        "--slice-by",
+        choices=("best-code",),
+        help="best-code: slice by each question's best relevance code (to exercise "
+        "per-slice reporting on an unsliced collection)",
+    )
+    out.add_argument("--name", help="dataset name (default: the --out folder's name)")
+    out.add_argument(
+        "--added",
+        default=DEFAULT_ADDED,
+        metavar="YYYY-MM-DD",
+        help=f"date written as every question's 'added' (default {DEFAULT_ADDED}, meaning unknown)",
+    )
+    out.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out if it is a dataset folder (holds dataset.json)",
+    )
+    return p
+
+
+def _check_inputs(args: argparse.Namespace) -> None:
+    """Each format's required inputs present, other formats' inputs absent."""
+    required, optional = _INPUTS[args.format]
+    missing = [_FLAGS[k] for k in required if getattr(args, k) is None]
+    if missing:
+        raise UserError(f"--format {args.format} needs {', '.join(missing)}; see `{PROG} --help`")
+    for key in sorted(_FLAGS):
+        if key not in required and key not in optional and getattr(args, key) is not None:
+            owner = next(f for f, (r, o) in _INPUTS.items() if key in r or key in o)
+            raise UserError(
+                f"{_FLAGS[key]} is an option of --format {owner}, not {args.format}; remove it"
+            )
+
+
+def read_collection(args: argparse.Namespace) -> Collection:
+    """Read the source files the parsed arguments name."""
+    if args.format == "beir":
+        from ragsweep.data.importers.beir import read_beir
+
+        return read_beir(args.source, args.split or "test")
+    if args.format == "trec":
+        from ragsweep.data.importers.trecfiles import read_trec
+
+        return read_trec(args.docs, args.queries, args.qrels, args.topic_field or "title")
+    from ragsweep.data.importers.smart import read_smart_collection
+
+    return read_smart_collection(args.docs, args.queries, args.qrels, args.qrels_format or "plain")
+
+
+def run(args: argparse.Namespace) -> ImportReport:
+    """Import as the parsed arguments say; return the report of what was written."""
+    _check_inputs(args)
+    check_date(args.added)
+    out: Path = args.out
+    name = args.name if args.name is not None else out.resolve().name
+    check_out(out, args.force)  # refuse early, before reading a large collection
+    collection = read_collection(args)
+    if args.grade_map is not None:
+        collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
+    slicing = read_slices(args.slices) if args.slices is not None else None
+    converted = convert(
+        collection, name=name, added=args.added, slicing=slicing, slice_by=args.slice_by
+    )
+    return write_dataset(converted, out, force=args.force)
+
+
+def main(argv: list[str]) -> int:
+    """Run `ragsweep data import ...`; returns the exit code (argparse usage errors give 2).
+
+    Bad input raises `UserError`, which the `ragsweep` script prints on one line (exit 2).
+    """
+    try:
+        args = build_parser().parse_args(list(argv))
+    except SystemExit as exit_:  # --help (0) or a usage error (2), already printed
+        code = exit_.code
+        return code if isinstance(code, int) else 2
+    report = run(args)
+    print(report.summary())
+    return 0

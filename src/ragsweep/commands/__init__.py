@@ -1,1 +1,0 @@
-"""One module per CLI verb, each with `main(argv) -> int`."""

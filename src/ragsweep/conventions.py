@@ -1,0 +1,163 @@
+"""The names every layer agrees on, written down once.
+
+- **Slices and summary rows.** Per-slice tables add two rows: `all` (the mean over every
+  question) and `weighted` (the traffic-weighted mean of the slice means, the headline). A
+  dataset may not name a slice after them (`all` only as its only slice).
+- **Metric keys.** An MLflow metric is `[<prefix>/]<measure key>/<stratum>`, for example
+  `recall_at_5/exclusions` or `delta/ndcg_at_10/weighted`; `metric_key` builds them and
+  `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
+  `questions/<slice>`.
+- **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
+  `reproduce`) and the pins `ragsweep.snapshot`, `ragsweep.labels`, `ragsweep.split`.
+- **Config blocks that decide nothing about the numbers** (`NOT_RESULTS`): where results go
+  and how they are compared. They stay out of the config hash, never count as a sweep factor
+  and never name a run. `SCORING_BLOCKS` change the data or how a ranking is scored: sweeping
+  them would compare unlike numbers.
+- **The decision rule** (the method's "choose the metric by the decision"): recall@k_prompt
+  decides, identifiers on reciprocal rank, and a sweep that changes the order of the same
+  passages (fusion, reranker) also shows nDCG@10 beside recall@5.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragsweep.errors import UserError
+from ragsweep.measures import Measure
+
+# ----------------------------------------------------------------------------- slices
+
+ALL, WEIGHTED = "all", "weighted"
+#: rows a per-slice table adds after the slices, in this order
+SUMMARY_ROWS: tuple[str, ...] = (ALL, WEIGHTED)
+
+
+def reserved_slice(name: str, n_slices: int) -> bool:
+    """Whether a dataset may not use `name` as a slice: `weighted` never, `all` unless it is
+    the only slice (an unsliced set)."""
+    return name == WEIGHTED or (name == ALL and n_slices > 1)
+
+
+# ----------------------------------------------------------------------------- metric keys
+
+COST, SECONDS, QUESTIONS = "cost", "seconds", "questions"
+#: prefixes of the comparison's metrics: the paired difference and its interval bounds
+DELTA, CI_LOW, CI_HIGH = "delta", "ci_low", "ci_high"
+BASELINE = "baseline"
+COMPARISON_PREFIXES: tuple[str, ...] = (DELTA, CI_LOW, CI_HIGH)
+_UNSAFE = re.compile(r"[^A-Za-z0-9_\-. :]+")
+
+
+def metric_safe(text: str) -> str:
+    """`text` with every character MLflow refuses in a metric key (anything but alphanumerics
+    and `_ - . space :`) replaced by `_`."""
+    return _UNSAFE.sub("_", text)
+
+
+def metric_key(measure: Measure, stratum: str, prefix: str | None = None) -> str:
+    """`[<prefix>/]<measure key>/<stratum>`, e.g. `recall_at_5/exclusions`."""
+    key = f"{measure.key}/{metric_safe(stratum)}"
+    return f"{prefix}/{key}" if prefix else key
+
+
+@dataclass(frozen=True)
+class MetricKey:
+    """A parsed quality metric key: `prefix` is None for the measure itself."""
+
+    measure: Measure
+    stratum: str
+    prefix: str | None = None
+
+
+def parse_metric_key(key: str) -> MetricKey | None:
+    """The `MetricKey` of `[<prefix>/]<measure key>/<stratum>`, or None for any other metric
+    (`cost/...`, `seconds/...`, `questions/...`)."""
+    parts = key.split("/")
+    if len(parts) == 3 and parts[0] in (*COMPARISON_PREFIXES, BASELINE):
+        prefix, rest = parts[0], parts[1:]
+    elif len(parts) == 2:
+        prefix, rest = None, parts
+    else:
+        return None
+    measure = _measure_of_key(rest[0])
+    return None if measure is None else MetricKey(measure, rest[1], prefix)
+
+
+def _measure_of_key(text: str) -> Measure | None:
+    """The measure whose MLflow key is exactly `text` (`recall_at_5`, `mrr`), else None."""
+    try:
+        measure = Measure.parse(text)
+    except UserError:
+        return None
+    return measure if measure.key == text else None
+
+
+def quality_metrics(metrics: dict[str, float]) -> dict[str, float]:
+    """The measure-per-stratum metrics of a run (no prefix), without costs and timings."""
+    return {k: v for k, v in metrics.items() if (p := parse_metric_key(k)) and p.prefix is None}
+
+
+# ----------------------------------------------------------------------------- tags
+
+TAG_PREFIX = "ragsweep."
+TAG_STAGE = "ragsweep.stage"
+STAGE_SWEEP, STAGE_CONFIG, STAGE_CONFIRM, STAGE_REPRODUCE = (
+    "sweep",
+    "config",
+    "confirm",
+    "reproduce",
+)
+#: what a comparison must hold fixed: tag `ragsweep.<pin>` on every run
+PINS: tuple[str, ...] = ("snapshot", "labels", "split")
+
+
+def tag(name: str) -> str:
+    """`ragsweep.<name>`."""
+    return f"{TAG_PREFIX}{name}"
+
+
+# ----------------------------------------------------------------------------- config blocks
+
+#: config blocks that decide where results go or how they are compared, not what they are
+NOT_RESULTS: tuple[str, ...] = ("tracking", "cache", "hydra", "report", "confirm", "sweep")
+#: config blocks that change the data or how a ranking is scored
+SCORING_BLOCKS: tuple[str, ...] = ("data", "eval")
+
+
+def block_of(key: str) -> str:
+    """The top-level config block of a dotted key or override (`+chunker.size` -> `chunker`)."""
+    return key.lstrip("+~").split(".", 1)[0].split("/", 1)[0]
+
+
+def decides_nothing(key: str) -> bool:
+    """Whether a dotted key (or override key) lies in a `NOT_RESULTS` block."""
+    return block_of(key) in NOT_RESULTS
+
+
+# ----------------------------------------------------------------------------- the decision rule
+
+#: the identifiers slice usually has one right passage: reciprocal rank decides there
+SLICE_DECISION: dict[str, Measure] = {"identifiers": Measure("RR")}
+#: measures shown beside the decision measure when a sweep changes the order of the passages
+ORDERING_MEASURES: tuple[Measure, ...] = (Measure("nDCG", 10), Measure("recall", 5))
+#: config blocks whose sweeps reorder the same passages
+ORDERING_BLOCKS: tuple[str, ...] = ("fusion", "reranker")
+
+
+def decision_measure(k_prompt: int) -> Measure:
+    """recall@k_prompt: the generator can use nothing outside the passages in its prompt."""
+    return Measure("recall", int(k_prompt))
+
+
+def ordering_changed(factor: str | None) -> bool:
+    """Whether a sweep over `factor` changes the order of the same passages (fusion, reranker),
+    so nDCG@10 and recall@5 are shown beside the decision measure."""
+    return bool(factor) and block_of(str(factor)) in ORDERING_BLOCKS
+
+
+def sweep_measures(k_prompt: int, factor: str | None) -> tuple[Measure, tuple[Measure, ...]]:
+    """(decision measure, measures shown) for a sweep over `factor`."""
+    decision = decision_measure(k_prompt)
+    shown = [decision, *(ORDERING_MEASURES if ordering_changed(factor) else ())]
+    return decision, tuple(dict.fromkeys(shown))

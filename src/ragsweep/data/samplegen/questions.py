@@ -1,0 +1,293 @@
+"""The labelled set: 400 questions (80 per slice) with graded labels anchored to clauses.
+
+Every question is drawn from an `Ask` of the clause that answers it (grade 2); the ask's
+`supports` become grade-1 labels when that clause exists in the question's version. Identifier
+questions are generated from the codes the wordings print: exclusion codes (`EXC-MT-12`),
+endorsement codes (`END-HM-07`, also listed in clause 1.3), form codes (`HM-PW-2025/01`, clause
+1.1) and clause numbers.
+
+Paraphrase strength is set by `P_FORMAL`: the chance that an `<lay|=formal>` group in a question
+template uses the policy's own word (excess) rather than the customer's (deductible).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from dataclasses import dataclass
+
+from ragsweep.data.samplegen.prose import expand, sentence_case
+from ragsweep.data.samplegen.spec import SLICES, VERSIONS, Ask, ProductDef
+from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, exclusion_code
+
+QUESTIONS_PER_SLICE = 80
+CORE_PER_SLICE = 48  # 60% of each slice is the frozen core
+#: chance that a `<lay|=formal>` group uses the policy's word rather than the customer's
+P_FORMAL = 0.3
+#: chance that a question names its product ("on my car insurance") / its wording year
+P_PRODUCT = 0.45
+P_VERSION = 0.1
+#: a question may not share this many consecutive words with any clause
+COPY_RUN = 8
+
+# Identifier questions per product: how the ~27 are split between kinds of code.
+_ID_SHARES = (("exclusion", 0.4), ("endorsement", 0.3), ("clause", 0.2), ("form", 0.1))
+
+_ID_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "exclusion": (
+        "My claim was <turned down|declined|rejected> under {code}. What does that <mean|exclusion"
+        " say>?",
+        "What does exclusion {code} <cover|say>?",
+        "<The letter|Your letter|The claims handler> <quotes|mentions|refers to> {code}, <what is"
+        " it|what's that about>?",
+        "Where do I find {code} in <my policy|the wording> and what does it exclude?",
+    ),
+    "endorsement": (
+        "What does <endorsement|> {code} <do|change> <on my policy|>?",
+        "My schedule <shows|lists> {code}, what <does that mean|do I get with it>?",
+        "Is {code} <adding cover or taking it away|an extra or a restriction>?",
+    ),
+    "form": (
+        "Does form {code} apply to my <renewal|policy>?",
+        "<My documents say|The schedule says> {code}, <which|what> version is that and when does it"
+        " start?",
+        "What <makes up|is part of> the contract under form {code}?",
+    ),
+    "clause": (
+        "<Your letter mentions|The claims handler quoted|I was told to read> clause {code} of {my},"
+        " {lay}. What does it say?",
+        "Can you explain clause {code} in {my} ({lay})?",
+        "What does clause {code} <mean|say> on {my}? It's {lay}.",
+    ),
+}
+
+_PRODUCT_FORMS = ("On {my}, ", "For {my}: ", "Quick question about {my} - ", "")
+_VERSION_FORMS: dict[str, tuple[str, ...]] = {
+    "2024": (" (bought in 2024)", " It's a 2024 policy.", " I took it out in 2024."),
+    "2025": (" (renewed in 2025)", " It's a 2025 policy.", " I renewed this year."),
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A question that can be asked about one product version, before its wording is drawn."""
+
+    product: ProductDef
+    version: str
+    slice: str
+    target: str  # clause key answering fully
+    supports: tuple[str, ...]
+    templates: tuple[str, ...]
+    values: dict[str, str]  # extra placeholders ({code}, {lay})
+    names_product: bool = False  # the template already names the product
+
+
+@dataclass(frozen=True)
+class Question:
+    qid: str
+    text: str
+    slice: str
+    product: str
+    version: str
+    subset: str
+    added: str
+    labels: tuple[tuple[str, str, str, int], ...]  # (document, section, version, grade)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9£]+(?:[.'/-][a-z0-9]+)*", text.lower())
+
+
+def copy_runs(corpus: Corpus, n: int = COPY_RUN) -> set[tuple[str, ...]]:
+    """Every run of `n` consecutive words in any clause heading or text."""
+    runs: set[tuple[str, ...]] = set()
+    for text in corpus.texts.values():
+        words = _words(text)
+        runs.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+    return runs
+
+
+def shares_run(text: str, runs: set[tuple[str, ...]], n: int = COPY_RUN) -> bool:
+    words = _words(text)
+    return any(tuple(words[i : i + n]) in runs for i in range(len(words) - n + 1))
+
+
+def ask_candidates(corpus: Corpus, product: ProductDef) -> list[Candidate]:
+    out = []
+    for part in product.parts:
+        for clause in part.clauses:
+            for ask in clause.asks:
+                out.extend(_for_versions(product, clause.key, clause.versions, ask))
+    return out
+
+
+def _for_versions(
+    product: ProductDef, key: str, versions: tuple[str, ...], ask: Ask
+) -> list[Candidate]:
+    allowed = [v for v in versions if ask.versions is None or v in ask.versions]
+    return [Candidate(product, v, ask.slice, key, ask.supports, ask.templates, {}) for v in allowed]
+
+
+def identifier_candidates(corpus: Corpus, product: ProductDef) -> dict[str, list[Candidate]]:
+    by_kind: dict[str, list[Candidate]] = {kind: [] for kind, _ in _ID_SHARES}
+
+    def add(version: str, kind: str, target: str, supports: tuple[str, ...], **values: str) -> None:
+        by_kind[kind].append(
+            Candidate(
+                product,
+                version,
+                "identifiers",
+                target,
+                supports,
+                _ID_TEMPLATES[kind],
+                values,
+                names_product=kind == "clause",
+            )
+        )
+
+    for version in VERSIONS:
+        add(version, "form", "abt.documents", (), code=product.forms[version])
+        for part in product.parts:
+            for clause in part.clauses:
+                if version not in clause.versions:
+                    continue
+                if clause.code_no is not None:
+                    code = exclusion_code(product, clause.code_no)
+                    add(version, "exclusion", clause.key, (), code=code)
+                if clause.lay is not None:
+                    section = corpus.refs[(product.document, clause.key)].section
+                    add(version, "clause", clause.key, (), code=section, lay=clause.lay)
+        for e in product.endorsements:
+            section = corpus.refs[(product.document, e.clause)].section
+            if e.code in corpus.texts.get((product.document, section, version), ""):
+                add(version, "endorsement", e.clause, ("abt.endorsements", *e.also), code=e.code)
+    return by_kind
+
+
+def _draw(
+    cands: list[Candidate], n: int, rng: random.Random, seen: set[str], runs: set[tuple[str, ...]]
+) -> list[tuple[Candidate, str]]:
+    """Draw `n` distinct question texts, cycling through shuffled candidates and templates."""
+    order = list(cands)
+    rng.shuffle(order)
+    out: list[tuple[Candidate, str]] = []
+    attempts = 0
+    while len(out) < n:
+        cand = order[attempts % len(order)]
+        attempts += 1
+        if attempts > 50 * n:
+            raise RuntimeError(f"cannot draw {n} distinct questions from {len(cands)} candidates")
+        text = _render(cand, rng)
+        if text.lower() in seen or shares_run(text, runs):
+            continue
+        seen.add(text.lower())
+        out.append((cand, text))
+    return out
+
+
+def _render(cand: Candidate, rng: random.Random) -> str:
+    my = rng.choice(cand.product.lay_names)
+    template = rng.choice(cand.templates)
+    values = version_values(cand.product, cand.version)
+    text = template.format_map({"v": values, "my": my, **cand.values})
+    text = expand(text, rng, P_FORMAL)
+    names_product = cand.names_product or re.search(r"\b(insurance|policy|cover)\b", text)
+    if not names_product and rng.random() < P_PRODUCT:
+        prefix = rng.choice(_PRODUCT_FORMS)
+        if prefix:
+            text = prefix.format(my=my) + text[:1].lower() + text[1:]
+        else:
+            text = f"{text.rstrip('?')} on {my}?"
+    if rng.random() < P_VERSION:
+        text += rng.choice(_VERSION_FORMS[cand.version])
+    return sentence_case(text)
+
+
+def version_values(product: ProductDef, version: str) -> dict[str, str]:
+    index = VERSIONS.index(version)
+    return {
+        name: value[index] if isinstance(value, tuple) else value
+        for name, value in product.values.items()
+    }
+
+
+def _added(rng: random.Random, product: ProductDef, version: str, subset: str) -> str:
+    """Core questions joined while their wording was current; rolling ones in the second half
+    of 2025."""
+    start = dt.datetime.strptime(product.starts[version], "%d %B %Y").date()
+    if subset == "core":
+        end = dt.date(int(version), 12, 20) if version == "2024" else dt.date(2025, 6, 30)
+    else:
+        start, end = dt.date(2025, 7, 1), dt.date(2025, 12, 19)
+    return (start + dt.timedelta(days=rng.randrange((end - start).days + 1))).isoformat()
+
+
+def build_questions(corpus: Corpus, seed: int) -> list[Question]:
+    """400 questions, 80 per slice, balanced over products; qids follow the date added."""
+    rng = random.Random(f"ragsweep-sample:{seed}:questions")
+    runs = copy_runs(corpus)
+    seen: set[str] = set()
+    drawn: list[tuple[Candidate, str]] = []
+    for s_index, slice_ in enumerate(SLICES):
+        for p_index, product in enumerate(PRODUCTS):
+            n = QUESTIONS_PER_SLICE // len(PRODUCTS) + (
+                1
+                if (p_index - s_index) % len(PRODUCTS) < QUESTIONS_PER_SLICE % len(PRODUCTS)
+                else 0
+            )
+            if slice_ == "identifiers":
+                by_kind = identifier_candidates(corpus, product)
+                counts = _split(n, [share for _, share in _ID_SHARES])
+                for (kind, _), k in zip(_ID_SHARES, counts, strict=True):
+                    drawn.extend(_draw(by_kind[kind], k, rng, seen, runs))
+            else:
+                cands = [c for c in ask_candidates(corpus, product) if c.slice == slice_]
+                drawn.extend(_draw(cands, n, rng, seen, runs))
+
+    # subset: 48 core per slice; the rest rolling
+    subsets: list[str] = []
+    for slice_ in SLICES:
+        idx = [i for i, (c, _) in enumerate(drawn) if c.slice == slice_]
+        core = set(rng.sample(idx, CORE_PER_SLICE))
+        subsets.extend("core" if i in core else "rolling" for i in idx)
+    rows = []
+    for (cand, text), subset in zip(drawn, subsets, strict=True):
+        added = _added(rng, cand.product, cand.version, subset)
+        rows.append((added, rng.random(), cand, text, subset))
+    rows.sort(key=lambda r: (r[0], r[1]))
+
+    questions = []
+    for i, (added, _, cand, text, subset) in enumerate(rows, start=1):
+        questions.append(
+            Question(
+                qid=f"q{i:04d}",
+                text=text,
+                slice=cand.slice,
+                product=cand.product.document,
+                version=cand.version,
+                subset=subset,
+                added=added,
+                labels=_labels(corpus, cand),
+            )
+        )
+    return questions
+
+
+def _split(n: int, shares: list[float]) -> list[int]:
+    """Largest-remainder split of `n` by `shares` (ties to the earlier share)."""
+    raw = [n * s / sum(shares) for s in shares]
+    counts = [int(r) for r in raw]
+    for i in sorted(range(len(raw)), key=lambda i: -(raw[i] - counts[i]))[: n - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+def _labels(corpus: Corpus, cand: Candidate) -> tuple[tuple[str, str, str, int], ...]:
+    doc = cand.product.document
+    out = [(doc, corpus.refs[(doc, cand.target)].section, cand.version, 2)]
+    for key in cand.supports:
+        ref = corpus.refs[(doc, key)]
+        if key != cand.target and cand.version in ref.clause.versions:
+            out.append((doc, ref.section, cand.version, 1))
+    return tuple(out)

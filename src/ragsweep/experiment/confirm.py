@@ -1,0 +1,202 @@
+"""The confirm stage: re-score a sweep's winner and its baseline on the held-out questions.
+
+Sweeps score only dev questions, so a sweep's best row is fitted to dev. The winner is picked
+by the declared rule — the best decision metric (recall@k_prompt, traffic-weighted headline) on
+dev among configurations whose report decision is `better` (headline better beyond noise, no
+guard slice below the baseline); if there is none, the stage says so and stops. Winner and
+baseline are then evaluated on the held-out split (nobody tuned on it) and compared with the same
+paired bootstrap. The verdict is `confirmed` when the held-out headline is better beyond noise
+and no guard slice is below the baseline, else `not confirmed`.
+
+Each confirmation is logged as a child run of the sweep (`ragsweep.stage` = `confirm`) and
+counted per held-out split: past `confirm.max_confirmations` (default 3) the report warns that
+the split is being tuned on and should be refreshed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.measures import Measure
+
+CONFIRMED, NOT_CONFIRMED, NO_WINNER = "confirmed", "not confirmed", "no winner"
+
+
+@dataclass
+class Confirmation:
+    verdict: str  # confirmed | not confirmed | no winner
+    winner: str | None
+    run_id: str | None
+    confirmations: int  # confirmations logged against this held-out split, this one included
+    warning: str | None
+    report: Any = None  # the held-out ragsweep.compare.report.Report
+
+
+def pick_winner(dev_report: Any) -> str | None:
+    """The declared rule: best dev headline of the decision measure among `better` rows."""
+    better = [d for d in dev_report.decisions if d.decision == "better"]
+    if not better:
+        return None
+    headline = dev_report.headline
+    measure = dev_report.decision
+    return max(
+        better,
+        key=lambda d: (float(dev_report.cell(d.config, measure, headline)["value"]), d.config),
+    ).config
+
+
+def count_confirmations(mc: Any, split_hash: str, pair: str) -> int:
+    """Distinct (winner, baseline) comparisons confirmed on this held-out split, in every
+    experiment, this one included. Re-running the same confirmation looks at nothing new, so it
+    does not count again."""
+    experiments = [e.experiment_id for e in mc.search_experiments()]
+    runs = mc.search_runs(
+        experiments,
+        filter_string=(
+            f"tags.`ragsweep.stage` = 'confirm' and tags.`ragsweep.split` = '{split_hash}'"
+        ),
+        max_results=10000,
+    )
+    pairs = {r.data.tags.get("ragsweep.confirm_pair", r.info.run_id) for r in runs}
+    return len(pairs | {pair})
+
+
+def _heldout(config: dict[str, Any]) -> DictConfig:
+    cfg = OmegaConf.create(config)
+    cfg.eval.split = "heldout"
+    return cfg
+
+
+def confirm_sweep(
+    sweep: str,
+    *,
+    store: tracking.Store | None = None,
+    dev_report: Any = None,
+    print_table: bool = True,
+) -> Confirmation:
+    """Run the confirm stage for a logged sweep (name or parent run id); see the module doc."""
+    from ragsweep.compare import report as rep
+    from ragsweep.experiment.single import payload
+    from ragsweep.scoring.evaluate import evaluate
+
+    store, mc = rep.store_client(store)
+    parent, _ = rep.find_parent(mc, sweep)
+    pid = parent.info.run_id
+    if dev_report is None:
+        dev_report = rep.report_sweep(pid, store=store, print_table=False)
+    winner = pick_winner(dev_report)
+    if winner is None:
+        mc.set_tag(pid, "ragsweep.confirm", NO_WINNER)
+        print(
+            "confirm: no configuration beats the baseline beyond noise on dev while passing the "
+            "guard slices; nothing to confirm"
+        )
+        return Confirmation(NO_WINNER, None, None, 0, None)
+    run_ids = dev_report.run_ids
+    with tempfile.TemporaryDirectory(prefix="ragsweep-confirm-") as tmp:
+        logged = {
+            name: rep.load_logged_run(mc, mc.get_run(run_ids[name]), name, Path(tmp))
+            for name in (dev_report.baseline, winner)
+        }
+    cfgs = {name: _heldout(run.config) for name, run in logged.items()}
+    max_conf = int(OmegaConf.select(cfgs[winner], "confirm.max_confirmations", default=3))
+    results = {name: evaluate(cfg, allow_heldout=True) for name, cfg in cfgs.items()}
+    for name, result in results.items():
+        tags = result.tags
+        for key in ("snapshot", "labels", "split"):
+            if tags[f"ragsweep.{key}"] != parent.data.tags.get(f"ragsweep.{key}"):
+                raise UserError(
+                    f"the {key} hash of {name} on held-out differs from the sweep's "
+                    f"(ragsweep.{key}); the data changed since the sweep ran: run it again"
+                )
+    heldout_runs = [
+        rep.LoggedRun(
+            name,
+            run_ids[name],
+            dict(logged[name].tags),
+            results[name].per_question,
+            logged[name].slices,
+            logged[name].config,
+        )
+        for name in (dev_report.baseline, winner)
+    ]
+    factor = parent.data.tags.get("ragsweep.factor")
+    held = rep.report_from_runs(
+        heldout_runs,
+        factor=factor,
+        title=f"confirm {winner} against {dev_report.baseline} on held-out questions",
+        allow_mismatch=False,
+        notes=["winner picked on dev; scored here on held-out questions nobody tuned on"],
+    )
+    decision = held.decision_of(winner)
+    verdict = CONFIRMED if decision.decision == "better" else NOT_CONFIRMED
+    split_hash = results[winner].tags["ragsweep.split"]
+    pair = hashlib.sha256(
+        (
+            results[winner].tags["ragsweep.config_hash"]
+            + ":"
+            + results[dev_report.baseline].tags["ragsweep.config_hash"]
+        ).encode()
+    ).hexdigest()[:16]
+    n = count_confirmations(mc, split_hash, pair)
+    warning = None
+    if n > max_conf:
+        warning = (
+            f"this held-out split has now confirmed {n} different comparisons (more than "
+            f"confirm.max_confirmations={max_conf}): it is being tuned on; refresh it (new "
+            "questions, or a new data.split.salt) before trusting another confirmation"
+        )
+    base_result, win_result = results[dev_report.baseline], results[winner]
+    metrics: dict[str, float] = {}
+    metrics.update({f"baseline/{k}": v for k, v in base_result.metrics.items()})
+    for _, cell in held.cells.iterrows():
+        if cell["config"] == winner:
+            key = f"{Measure.parse(str(cell['measure'])).key}/{cell['stratum']}"
+            metrics[f"delta/{key}"] = float(cell["delta"])
+            metrics[f"ci_low/{key}"] = float(cell["ci_low"])
+            metrics[f"ci_high/{key}"] = float(cell["ci_high"])
+    tags = {
+        **win_result.tags,
+        "ragsweep.stage": "confirm",
+        "ragsweep.sweep": parent.data.tags.get("ragsweep.sweep", ""),
+        "ragsweep.winner": winner,
+        "ragsweep.baseline_config": dev_report.baseline,
+        "ragsweep.verdict": verdict,
+        "ragsweep.confirmations": str(n),
+        "ragsweep.confirm_pair": pair,
+        "ragsweep.decision": f"{decision.decision}: {decision.reason}"[:4000],
+    }
+    if warning:
+        tags["ragsweep.warning"] = warning
+    with payload(win_result, cfgs[winner]) as p, tempfile.TemporaryDirectory() as tmp:
+        files = Path(tmp, "report")
+        rep.write_report(held, files)
+        base_dir = Path(tmp, "baseline")
+        base_dir.mkdir()
+        base_result.per_question.to_csv(base_dir / "per_question.csv", index=False)
+        run_id = tracking.log_run(
+            store,
+            parent.info.experiment_id,
+            run_name=f"confirm {winner}",
+            params=p.params,
+            tags=tags,
+            metrics={**p.metrics, **metrics},
+            artifacts={**p.artifacts, "report": files, "baseline": base_dir},
+            parent_run_id=pid,
+        )
+    mc.set_tag(pid, "ragsweep.confirm", f"{verdict}: {winner}")
+    if print_table:
+        rep.print_report(held)
+        line = f"confirm: {winner} is {verdict.upper()} on held-out questions ({decision.reason})"
+        print(line)
+        if warning:
+            print(f"warning: {warning}")
+    return Confirmation(verdict, winner, run_id, n, warning, held)

@@ -1,0 +1,163 @@
+"""Reproduce a logged run from what MLflow holds, and say whether every number came back.
+
+`reproduce(run_id)` downloads the run's resolved config (`config/config.yaml`), checks that the
+corpus snapshot, the labelled set and the split are the ones the run was logged with (a
+mismatch is refused, naming which, since the numbers could not be compared), evaluates the
+config again from scratch (no stage cache), compares every quality metric, and logs a new run
+tagged `ragsweep.reproduces` = the original run id. Timings and index sizes (`seconds/`,
+`cost/`) vary with the machine and are not compared.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.measures import Measure
+
+
+@dataclass
+class Reproduction:
+    original: str
+    run_id: str | None
+    differences: list[tuple[str, float | None, float | None]]  # key, logged, reproduced
+    compared: int
+
+    @property
+    def identical(self) -> bool:
+        return not self.differences
+
+
+def load_run_config(store: tracking.Store, run_id: str) -> tuple[object, DictConfig]:
+    """The run and its resolved config, from MLflow alone."""
+    from mlflow.exceptions import MlflowException
+
+    mc = tracking.client(store)
+    try:
+        run = mc.get_run(run_id)
+    except MlflowException:
+        raise UserError(
+            f"no run {run_id!r} in the tracking store {store.uri}; "
+            "pass the run id shown in the MLflow UI (and --uri if it lives elsewhere)"
+        ) from None
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        try:
+            path = mc.download_artifacts(run_id, "config/config.yaml", tmp)
+        except Exception:
+            raise UserError(
+                f"run {run_id} has no config/config.yaml artifact: only configuration and "
+                "confirm runs logged by ragsweep can be reproduced"
+            ) from None
+        cfg = OmegaConf.load(path)
+    assert isinstance(cfg, DictConfig)
+    return run, cfg
+
+
+def comparable(key: str) -> bool:
+    """A logged metric the re-run must give again: `<measure key>/<row>` or `questions/<slice>`.
+
+    Timings and index sizes (`seconds/`, `cost/`) measure the machine; a confirm run's
+    `baseline/`, `delta/` and `ci_*` metrics come from the comparison, not from this config.
+    """
+    head = key.split("/", 1)[0]
+    if head == "questions":
+        return True
+    try:
+        Measure.parse(head)
+    except UserError:
+        return False
+    return True
+
+
+def is_confirm(run: object) -> bool:
+    return run.data.tags.get("ragsweep.stage") == "confirm"  # type: ignore[attr-defined]
+
+
+def check_pins(run: object, cfg: DictConfig) -> object:
+    """Refuse when the data on this machine is not the data the run was logged with."""
+    from ragsweep.data import load_dataset
+    from ragsweep.scoring.evaluate import select_questions
+
+    tags = run.data.tags  # type: ignore[attr-defined]
+    ds = load_dataset(cfg.data.path)
+    _, split_hash = select_questions(cfg, ds, allow_heldout=is_confirm(run))
+    now = {"snapshot": ds.snapshot_hash, "labels": ds.labels_hash, "split": split_hash}
+    what = {"snapshot": "corpus snapshot", "labels": "labelled set", "split": "split"}
+    for key, value in now.items():
+        logged = tags.get(f"ragsweep.{key}")
+        if logged is not None and logged != value:
+            raise UserError(
+                f"the {what[key]} differs from the one run {run.info.run_id} was logged with "  # type: ignore[attr-defined]
+                f"(ragsweep.{key} logged {logged[:16]}..., here {value[:16]}...); restore that "
+                f"{what[key]} (data.path={cfg.data.path}) before reproducing"
+            )
+    return ds
+
+
+def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Reproduction:
+    """Re-run a logged configuration and compare every quality metric (see module doc)."""
+    from ragsweep.experiment.single import payload
+    from ragsweep.scoring.evaluate import evaluate
+
+    store = tracking.resolve_store(uri)
+    run, cfg = load_run_config(store, run_id)
+    ds = check_pins(run, cfg)
+    fresh = OmegaConf.merge(cfg, {"cache": {"dir": None}})
+    assert isinstance(fresh, DictConfig)
+    result = evaluate(fresh, dataset=ds, allow_heldout=is_confirm(run))  # type: ignore[arg-type]
+    logged = {
+        k: v
+        for k, v in run.data.metrics.items()  # type: ignore[attr-defined]
+        if comparable(k)
+    }
+    now = dict(result.metrics)
+    now.update({f"questions/{k}": float(v) for k, v in result.counts.items()})
+    diffs = [
+        (k, logged.get(k), now.get(k))
+        for k in sorted(set(logged) | set(now))
+        if logged.get(k) != now.get(k)
+    ]
+    new_id = None
+    if log:
+        tags = {
+            **result.tags,
+            "ragsweep.stage": "reproduce",
+            "ragsweep.reproduces": run_id,
+            "ragsweep.reproduced_identically": str(not diffs).lower(),
+        }
+        with payload(result, fresh) as p:
+            new_id = tracking.log_run(
+                store,
+                run.info.experiment_id,  # type: ignore[attr-defined]
+                run_name=f"reproduce {run.info.run_name}",  # type: ignore[attr-defined]
+                params=p.params,
+                tags=tags,
+                metrics=p.metrics,
+                artifacts=p.artifacts,
+            )
+    return Reproduction(original=run_id, run_id=new_id, differences=diffs, compared=len(logged))
+
+
+def print_reproduction(rep: Reproduction) -> None:
+    from rich.table import Table
+
+    from ragsweep.compare.table import print_table
+
+    if rep.identical:
+        print(f"run {rep.original} reproduced: all {rep.compared} metrics identical, bit for bit")
+    else:
+        table = Table(title=f"run {rep.original}: {len(rep.differences)} metric(s) differ")
+        for col in ("metric", "logged", "reproduced", "difference"):
+            table.add_column(col, justify="left" if col == "metric" else "right")
+        for key, a, b in rep.differences:
+            diff = "" if a is None or b is None else f"{b - a:+.3g}"
+            table.add_row(
+                key, "missing" if a is None else repr(a), "missing" if b is None else repr(b), diff
+            )
+        print_table(table)
+    if rep.run_id:
+        print(f"logged as run {rep.run_id} (tag ragsweep.reproduces={rep.original})")

@@ -1,0 +1,322 @@
+"""Evaluate one retrieval configuration: the library call behind `ragsweep` and notebooks.
+
+    from ragsweep.scoring.evaluate import evaluate, compose
+    result = evaluate(compose(["chunker.size=256"]))
+    result.summary            # slice x measure table
+
+`evaluate` computes; `ragsweep.experiment.single.run` adds MLflow logging and printing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
+from ragsweep.chunking.chunkers import Chunk, chunk_corpus
+from ragsweep.config import build
+from ragsweep.data import Dataset, load_dataset, split
+from ragsweep.errors import UserError
+from ragsweep.measures import Measure
+from ragsweep.provenance import code_tags, source_hash
+from ragsweep.retrieval import pipeline
+from ragsweep.retrieval.cache import StageCache
+from ragsweep.scoring.metrics import score_gains
+
+SUBSETS = ("core", "rolling", "all")
+#: Rows of `EvalResult.summary` besides the slices.
+ALL, WEIGHTED = "all", "weighted"
+
+
+@dataclass
+class EvalResult:
+    """What one evaluation produced: per-question scores, per-slice table, MLflow payload."""
+
+    config: dict[str, Any]
+    measures: list[Measure]
+    per_question: pd.DataFrame  # qid, slice, subset, one column per measure, ranked, clauses
+    summary: pd.DataFrame  # index: slices + "all" + "weighted"; columns: str(measure)
+    metrics: dict[str, float]  # "<measure key>/<row>" -> value
+    tags: dict[str, str]
+    counts: dict[str, int]  # questions per slice that were scored
+    seconds: dict[str, float] = field(default_factory=dict)
+    cost: dict[str, float] = field(default_factory=dict)
+    #: qid -> chunk ids, the full final ranking (`retriever.depth` deep)
+    rankings: dict[str, list[str]] = field(default_factory=dict)
+    #: qid -> clause ids in the order the ranking first covers them (what the measures credit)
+    clause_rankings: dict[str, list[str]] = field(default_factory=dict)
+    #: qid -> clause id -> grade, the labels of the scored questions
+    qrels: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def compose(overrides: Sequence[str] = ()) -> DictConfig:
+    """The resolved config for `overrides`, as `ragsweep [overrides]` would build it."""
+    from ragsweep.config import compose as checked_compose
+
+    return checked_compose(overrides)
+
+
+def parse_measures(cfg: DictConfig) -> list[Measure]:
+    """The configured measures, plus recall@k_prompt (the decision metric) if missing."""
+    k_prompt = int(cfg.eval.k_prompt)
+    if k_prompt <= 0:
+        raise UserError(f"eval.k_prompt must be a positive number of passages, got {k_prompt}")
+    measures = [Measure.parse(str(m)) for m in cfg.eval.measures]
+    decision = Measure.parse(f"recall@{k_prompt}")
+    if decision not in measures:
+        measures.append(decision)
+    return list(dict.fromkeys(measures))
+
+
+def check_snapshot(cfg: DictConfig, ds: Dataset) -> None:
+    pinned = cfg.data.get("sha256")
+    if pinned and pinned != ds.snapshot_hash:
+        raise UserError(
+            f"corpus snapshot {ds.root / 'corpus'} has sha256 {ds.snapshot_hash}, but the config "
+            f"pins data.sha256={pinned}; point data.path at the pinned snapshot, set data.sha256 "
+            "to the new hash to accept it, or use `data=folder data.path=DIR` for another dataset"
+        )
+
+
+def select_questions(
+    cfg: DictConfig, ds: Dataset, allow_heldout: bool = False
+) -> tuple[pd.DataFrame, str]:
+    """The questions this run scores (split and subset applied), and the split's hash.
+
+    Held-out questions are scored only by the confirm stage (`allow_heldout`): a split nobody
+    tuned on stays that way. `eval.split=all` is allowed only when nothing is held out.
+    """
+    q = ds.questions
+    salt, heldout = str(cfg.data.split.salt), float(cfg.data.split.heldout)
+    wanted = str(cfg.eval.split)
+    if not allow_heldout and heldout > 0 and wanted in ("heldout", "all"):
+        raise UserError(
+            f"eval.split={wanted} would score held-out questions, which only `ragsweep confirm` "
+            "scores; use eval.split=dev, or data.split.heldout=0 to hold nothing out"
+        )
+    mask = split.select(list(q["qid"]), salt, heldout, str(cfg.eval.split))
+    subset = str(cfg.eval.subset)
+    if subset not in SUBSETS:
+        raise UserError(f"eval.subset must be one of {', '.join(SUBSETS)}, got {subset!r}")
+    if subset != "all":
+        mask &= (q["subset"] == subset).to_numpy()
+    chosen = q[mask].reset_index(drop=True)
+    if chosen.empty:
+        raise UserError(
+            f"no question of {ds.root} is in split {cfg.eval.split!r} and subset {subset!r}; "
+            "choose another eval.split or eval.subset"
+        )
+    return chosen, split.split_hash(list(q["qid"]), salt, heldout)
+
+
+def slice_weights(cfg: DictConfig, slices: Sequence[str]) -> dict[str, float]:
+    """Traffic weights of the slices present, normalised to sum 1 (equal when not configured)."""
+    raw = cfg.eval.get("traffic_weights")
+    if raw is None:
+        return {s: 1.0 / len(slices) for s in slices}
+    weights = OmegaConf.to_container(raw) if isinstance(raw, DictConfig) else dict(raw)
+    missing = [s for s in slices if s not in weights]
+    if missing:
+        raise UserError(
+            f"eval.traffic_weights has no weight for slice(s) {', '.join(missing)}; add them, "
+            "or set eval.traffic_weights=null for equal weights"
+        )
+    bad = [s for s in slices if not float(weights[s]) >= 0]
+    total = sum(float(weights[s]) for s in slices)
+    if bad or total <= 0:
+        raise UserError("eval.traffic_weights must be >= 0 and not all 0 for the slices scored")
+    return {s: float(weights[s]) / total for s in slices}
+
+
+def summarise(
+    per_question: pd.DataFrame,
+    measures: Sequence[Measure],
+    slices: Sequence[str],
+    weights: dict[str, float],
+) -> pd.DataFrame:
+    """Per-slice means, the mean over all questions, and the traffic-weighted headline."""
+    cols = [str(m) for m in measures]
+    present = [s for s in slices if (per_question["slice"] == s).any()]
+    by_slice = per_question.groupby("slice", sort=False)[cols].mean().reindex(present)
+    table = by_slice.copy()
+    table.loc[ALL] = per_question[cols].mean()
+    w = np.array([weights[s] for s in present])
+    table.loc[WEIGHTED] = (by_slice.to_numpy() * w[:, None]).sum(axis=0)
+    table.index.name = "slice"
+    return table
+
+
+def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str, float]:
+    """MLflow metric names `<measure key>/<slice>` (e.g. recall_at_5/exclusions)."""
+    return {
+        f"{m.key}/{row}": float(summary.loc[row, str(m)]) for row in summary.index for m in measures
+    }
+
+
+def _hash(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
+
+
+#: config blocks that decide where results go or how they are compared, not what they are
+NOT_RESULTS = ("tracking", "cache", "hydra", "report", "confirm", "sweep")
+
+
+def config_hash(cfg: DictConfig) -> str:
+    """Hash of the resolved config minus `NOT_RESULTS`: equal hashes, equal numbers."""
+    plain = OmegaConf.to_container(cfg, resolve=True)
+    for key in NOT_RESULTS:
+        plain.pop(key, None)
+    return _hash(plain)
+
+
+def stage_cache(cfg: DictConfig) -> StageCache:
+    """The stage cache `cache.dir` names, one folder per source hash of ragsweep (nothing built
+    by other code is reused), or none when it is null."""
+    directory = OmegaConf.select(cfg, "cache.dir", default=None)
+    return StageCache(None if directory is None else Path(directory) / source_hash()[:16])
+
+
+def chunk_and_filter(
+    cfg: DictConfig, ds: Dataset, questions: pd.DataFrame
+) -> tuple[list[Chunk], list[np.ndarray | None] | None]:
+    """The chunks of the corpus under `cfg.chunker`, and each question's allowed chunks."""
+    chunks = chunk_corpus(ds.documents, build(cfg.chunker))
+    if not chunks:
+        raise UserError(f"the chunker produced no passages from {ds.root / 'corpus'}")
+    allowed = None
+    if cfg.retriever.filter:
+        allowed = pipeline.allowed_chunks(
+            chunks, list(questions["product"]), list(questions["version"])
+        )
+    return chunks, allowed
+
+
+def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list[str]:
+    """Build, once, the stages every configuration in `cfgs` shares (indexes, first-stage
+    lists) into `cache`, so parallel workers find them instead of each building them. Returns
+    the stages built or found. Nothing is shared when the chunking differs."""
+    if cache.directory is None or not cfgs:
+        return []
+    first = cfgs[0]
+    if any(
+        OmegaConf.to_container(c.chunker) != OmegaConf.to_container(first.chunker) for c in cfgs
+    ):
+        return []
+    parts = [pipeline.index_parts(c, ds.snapshot_hash) for c in cfgs]
+    shared = {st for st, p in parts[0].items() if all(q.get(st) == p for q in parts[1:])}
+    if not shared:
+        return []
+    questions, _ = select_questions(first, ds)
+    chunks, allowed = chunk_and_filter(first, ds, questions)
+    indexes = pipeline.build_indexes(first, ds.snapshot_hash, chunks, cache, only=shared)
+    same_search = all(
+        c.retriever.depth == first.retriever.depth and c.retriever.filter == first.retriever.filter
+        for c in cfgs
+    )
+    if same_search:
+        pipeline.first_stage(
+            first, ds.snapshot_hash, indexes, list(questions["text"]), allowed, cache
+        )
+    return sorted(shared)
+
+
+def evaluate(
+    cfg: DictConfig,
+    dataset: Dataset | None = None,
+    progress: Callable[[str], None] | None = None,
+    allow_heldout: bool = False,
+) -> EvalResult:
+    """Evaluate the configuration `cfg` (see `compose`) on its dataset's selected questions.
+
+    `progress`, if given, is called with the name of each stage as it starts; `allow_heldout`
+    is for the confirm stage only.
+    """
+    say = progress or (lambda stage: None)
+    say("loading data")
+    ds = dataset if dataset is not None else load_dataset(cfg.data.path)
+    check_snapshot(cfg, ds)
+    measures = parse_measures(cfg)
+    gain = str(cfg.eval.gain)
+    if gain not in ("exp", "linear"):
+        raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
+    questions, split_hash = select_questions(cfg, ds, allow_heldout)
+    weights = slice_weights(cfg, [s for s in ds.slices if (questions["slice"] == s).any()])
+
+    say("chunking")
+    chunks, allowed = chunk_and_filter(cfg, ds, questions)
+    cache = stage_cache(cfg)
+    ranking = pipeline.rank(
+        cfg, ds.snapshot_hash, chunks, list(questions["text"]), allowed, cache, say
+    )
+
+    say("scoring")
+    cov = coverage(ds.documents, chunks, float(cfg.eval.min_overlap))
+    clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
+    arrays = gain_arrays(ranking.ids, cov, clause, grade)
+    scores = score_gains(arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain)
+
+    per_q = questions[["qid", "slice", "subset"]].copy()
+    for j, m in enumerate(measures):
+        per_q[str(m)] = scores[:, j]
+    top = max([m.k or 10 for m in measures] + [10])
+    per_q["ranked"] = [
+        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranking.ids
+    ]
+    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    per_q["clauses"] = [
+        json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranking.ids
+    ]
+    rankings: dict[str, list[str]] = {}
+    clause_rankings: dict[str, list[str]] = {}
+    for qid, row in zip(questions["qid"], ranking.ids, strict=True):
+        kept = [int(i) for i in row if i >= 0]
+        rankings[qid] = [chunks[i].chunk_id for i in kept]
+        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
+    scored = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, grade in zip(scored["qid"], scored["clause_id"], scored["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(grade)
+    summary = summarise(per_q, measures, ds.slices, weights)
+    k_prompt = int(cfg.eval.k_prompt)
+    top_words = [
+        sum(len(chunks[i].text.split()) for i in row[:k_prompt] if i >= 0) for row in ranking.ids
+    ]
+    tags = {
+        "ragsweep.snapshot": ds.snapshot_hash,
+        "ragsweep.index_build": pipeline.index_build_hash(cfg, ds.snapshot_hash),
+        "ragsweep.labels": ds.labels_hash,
+        "ragsweep.split": split_hash,
+        "ragsweep.split_name": str(cfg.eval.split),
+        "ragsweep.subset": str(cfg.eval.subset),
+        "ragsweep.stage": "config",
+        "ragsweep.config_hash": config_hash(cfg),
+        **code_tags(),
+        "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
+        "ragsweep.cache_hits": ",".join(sorted(cache.hits)) or "none",
+    }
+    return EvalResult(
+        config=OmegaConf.to_container(cfg, resolve=True),
+        measures=measures,
+        per_question=per_q,
+        summary=summary,
+        metrics=metric_dict(summary, measures),
+        tags=tags,
+        counts={s: int((questions["slice"] == s).sum()) for s in weights},
+        seconds=ranking.seconds,
+        cost={
+            "chunks": float(len(chunks)),
+            "prompt_words_mean": float(np.mean(top_words)),
+            **ranking.cost,
+        },
+        rankings=rankings,
+        clause_rankings=clause_rankings,
+        qrels=qrels,
+    )

@@ -1,0 +1,1 @@
+"""One-factor sweep files (installed as the config group ragsweep.conf.sweep): `ragsweep -m sweep=NAME`."""
