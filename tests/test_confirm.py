@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ragsweep.compare.report import build_report
+from ragsweep.compare.build import build_report
 from ragsweep.experiment.confirm import pick_winner
 
 SLICES = ["limits", "exclusions", "identifiers"]

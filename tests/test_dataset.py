@@ -7,18 +7,21 @@ line and the field, through the real CLI entry point and through `load_dataset`.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import shutil
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import ragsweep.data
 from ragsweep import cli
 from ragsweep.cli import data as data_cmd
 from ragsweep.data import (
@@ -114,6 +117,11 @@ def write_manifest(root: Path) -> None:
     )
     lines = [f"{hashlib.sha256((root / f).read_bytes()).hexdigest()}  {f}\n" for f in files]
     (root / "MANIFEST.sha256").write_text("".join(lines), encoding="utf-8")
+
+
+def first_line(root: Path) -> str:
+    """The first line of the folder's MANIFEST.sha256."""
+    return (root / "MANIFEST.sha256").read_text(encoding="utf-8").split("\n", 1)[0]
 
 
 def then(*breakers: Callable[[Path], None]) -> Callable[[Path], None]:
@@ -463,6 +471,38 @@ ERRORS: list[Case] = [
     ("missing questions", remove("questions.jsonl"), "questions.jsonl", None, None, "is missing"),
     ("missing labels", remove("labels.jsonl"), "labels.jsonl", None, None, "is missing"),
     (
+        "required file is a folder",
+        then(remove("questions.jsonl"), lambda root: (root / "questions.jsonl").mkdir()),
+        "questions.jsonl",
+        None,
+        None,
+        "is not a file; a dataset folder needs it (the questions of the labelled set)",
+    ),
+    (
+        "optional file is a folder",
+        then(remove("query_log.jsonl"), lambda root: (root / "query_log.jsonl").mkdir()),
+        "query_log.jsonl",
+        None,
+        None,
+        "is not a file; remove it",
+    ),
+    (
+        "corpus is a file",
+        then(remove("corpus"), write_file("corpus", b"")),
+        "corpus",
+        None,
+        None,
+        "is not a folder",
+    ),
+    (
+        "review is a file",
+        then(remove("review"), write_file("review", b"")),
+        "review",
+        None,
+        None,
+        "is not a folder",
+    ),
+    (
         "misnamed labels",
         lambda root: (root / "labels.jsonl").rename(root / "label.jsonl"),
         "labels.jsonl",
@@ -620,6 +660,14 @@ ERRORS: list[Case] = [
     ),
     # dataset.json
     (
+        "dataset.json not an object",
+        write_file("dataset.json", b"[]\n"),
+        "dataset.json",
+        None,
+        None,
+        "expected a JSON object, got a list",
+    ),
+    (
         "unknown schema_version",
         edit_json("dataset.json", lambda m: m.update(schema_version=2)),
         "dataset.json",
@@ -644,6 +692,55 @@ ERRORS: list[Case] = [
         "did you mean 'slices'",
     ),
     (
+        "empty name",
+        edit_json("dataset.json", lambda m: m.update(name=" ")),
+        "dataset.json",
+        None,
+        "name",
+        "is empty",
+    ),
+    (
+        "no slices",
+        edit_json("dataset.json", lambda m: m.update(slices=[])),
+        "dataset.json",
+        None,
+        "slices",
+        "list at least one slice",
+    ),
+    (
+        "blank slice",
+        edit_json("dataset.json", lambda m: m["slices"].insert(1, " ")),
+        "dataset.json",
+        None,
+        "slices[1]",
+        "expected a non-empty string, got a string (' ')",
+    ),
+    (
+        "slice not a string",
+        edit_json("dataset.json", lambda m: m["slices"].insert(1, 3)),
+        "dataset.json",
+        None,
+        "slices[1]",
+        "expected a non-empty string, got a number (3)",
+    ),
+    (
+        "slice named weighted",
+        edit_json("dataset.json", lambda m: m["slices"].append("weighted")),
+        "dataset.json",
+        None,
+        "slices[5]",
+        "slice name 'weighted' is reserved for the report's summary rows; rename the slice",
+    ),
+    (
+        "all beside other slices",
+        edit_json("dataset.json", lambda m: m["slices"].insert(0, "all")),
+        "dataset.json",
+        None,
+        "slices[0]",
+        "slice name 'all' is reserved for the report's summary rows (allowed only as the only "
+        "slice); rename the slice",
+    ),
+    (
         "duplicate slice",
         edit_json("dataset.json", lambda m: m["slices"].append("limits")),
         "dataset.json",
@@ -660,6 +757,40 @@ ERRORS: list[Case] = [
         "missing",
     ),
     # corpus
+    (
+        "wording not an object",
+        write_file("corpus/home@2025.json", b'"x"'),
+        "corpus/home@2025.json",
+        None,
+        None,
+        "expected a JSON object, got a string ('x')",
+    ),
+    (
+        "part not an object",
+        edit_json("corpus/home@2025.json", lambda d: d["parts"].insert(1, 3)),
+        "corpus/home@2025.json",
+        None,
+        "parts[1]",
+        "expected an object, got a number (3)",
+    ),
+    (
+        "clause not an object",
+        edit_json("corpus/home@2025.json", lambda d: d["parts"][0]["clauses"].insert(0, None)),
+        "corpus/home@2025.json",
+        None,
+        "parts[0].clauses[0]",
+        "expected an object, got null",
+    ),
+    (
+        "heading on two lines",
+        edit_json(
+            "corpus/home@2025.json", lambda d: d["parts"][0]["clauses"][0].update(heading="a\nb")
+        ),
+        "corpus/home@2025.json",
+        None,
+        "parts[0].clauses[0].heading",
+        "must be one non-empty line",
+    ),
     (
         "document vs file name",
         edit_json("corpus/home@2025.json", lambda d: d.update(document="house")),
@@ -713,6 +844,14 @@ ERRORS: list[Case] = [
         "not a valid section",
     ),
     # questions
+    (
+        "no questions",
+        write_file("questions.jsonl", b""),
+        "questions.jsonl",
+        None,
+        None,
+        "holds no question",
+    ),
     (
         "duplicate qid",
         edit_line("questions.jsonl", 2, lambda q: q.update(qid="q01")),
@@ -990,6 +1129,14 @@ ERRORS: list[Case] = [
         None,
         "not a relative path inside the dataset folder",
     ),
+    (
+        "manifest lists a file twice",
+        then(write_manifest, lambda root: append_line("MANIFEST.sha256", first_line(root))(root)),
+        "MANIFEST.sha256",
+        11,
+        None,
+        "'corpus/home@2024.json' is listed twice (first on line 1)",
+    ),
 ]
 
 
@@ -1024,9 +1171,123 @@ def test_each_error_is_one_line_naming_file_line_and_field(
     assert words in stderr
 
 
-def test_error_cases_are_distinct() -> None:
-    ids = [case[0] for case in ERRORS]
-    assert len(ids) == len(set(ids))
+def unreadable_error(tmp: Path) -> DatasetError:
+    """The error for a labels.jsonl that exists but cannot be read (simulated: chmod does not
+    stop root, who may run the tests)."""
+    root = tmp / "tiny"
+    shutil.copytree(TINY, root)
+    real = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path.name == "labels.jsonl":
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    with pytest.MonkeyPatch.context() as mp, pytest.raises(DatasetError) as caught:
+        mp.setattr(Path, "read_bytes", read_bytes)
+        load_dataset(root)
+    return caught.value
+
+
+def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
+    err = unreadable_error(tmp_path)
+    assert (err.path, err.line, err.field) == (str(tmp_path / "tiny" / "labels.jsonl"), None, None)
+    assert err.detail == "cannot be read (Permission denied); check its permissions"
+
+
+@pytest.fixture(scope="module")
+def raised(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, DatasetError]]:
+    """Each error case's error and its message with the folder's path cut out, by case id."""
+    out = {}
+    for name, breaker, *_ in ERRORS:
+        root = tmp_path_factory.mktemp("case") / "tiny"
+        shutil.copytree(TINY, root)
+        breaker(root)
+        with pytest.raises(DatasetError) as caught:
+            load_dataset(root)
+        out[name] = (str(caught.value).replace(str(root), ""), caught.value)
+    tmp = tmp_path_factory.mktemp("case")
+    err = unreadable_error(tmp)
+    out["unreadable file"] = (str(err).replace(str(tmp / "tiny"), ""), err)
+    return out
+
+
+def test_error_cases_are_distinct(raised: dict[str, tuple[str, DatasetError]]) -> None:
+    """No two cases test the same thing: their ids and their whole messages all differ."""
+    assert len(raised) == len(ERRORS) + 1  # no id given twice
+    by_message: dict[str, list[str]] = {}
+    for name, (message, _) in raised.items():
+        by_message.setdefault(message, []).append(name)
+    assert [names for names in by_message.values() if len(names) > 1] == []
+
+
+def fail_calls() -> set[tuple[str, int, int]]:
+    """Every `.fail(...)` call in the loader modules (the modules of ragsweep/data that use
+    `DataFile`): (file name, first line, last line)."""
+    calls = set()
+    for path in sorted(Path(ragsweep.data.__file__).parent.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "DataFile" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "fail":
+                    calls.add((path.name, node.lineno, node.end_lineno or node.lineno))
+    return calls
+
+
+def test_error_cases_reach_every_check(raised: dict[str, tuple[str, DatasetError]]) -> None:
+    """Every error a loader can raise (each `fail` call) is produced by some case, so a new
+    check without a case, or a case that no longer reaches its check, fails here. (The folder
+    itself missing or being a file have their own tests below.)"""
+    calls = fail_calls()
+    assert len(calls) > 40, "the scan found no loader"
+    reached = set()
+    for _, err in raised.values():
+        *_, caller, raiser = traceback.extract_tb(err.__traceback__)
+        assert raiser.name == "fail"
+        name, line = Path(caller.filename).name, caller.lineno or 0
+        reached |= {c for c in calls if c[0] == name and c[1] <= line <= c[2]}
+    assert sorted(f"{name}:{first}" for name, first, _ in calls - reached) == []
+
+
+#: one break per file, in the order the loaders check the files
+IN_ORDER: list[tuple[str, Callable[[Path], None]]] = [
+    ("dataset.json", edit_json("dataset.json", lambda m: m.update(slice=[]))),
+    (
+        "corpus/motor@2024.json",
+        edit_json("corpus/motor@2024.json", lambda d: d["parts"][2].update(kind="exclusion")),
+    ),
+    ("questions.jsonl", edit_line("questions.jsonl", 6, lambda q: q.update(subset="frozen"))),
+    ("labels.jsonl", edit_line("labels.jsonl", 4, lambda r: r.update(grade=3))),
+    ("query_log.jsonl", edit_line("query_log.jsonl", 9, lambda e: e.update(ts="yesterday"))),
+    ("review/prelabels.jsonl", edit_line("review/prelabels.jsonl", 2, lambda r: r.pop("model"))),
+    ("label.json", write_file("label.json", b"{}")),
+    (
+        "MANIFEST.sha256",
+        then(write_manifest, edit_line("query_log.jsonl", 1, lambda e: e.update(text="x"))),
+    ),
+]
+
+
+@pytest.mark.parametrize("first", range(len(IN_ORDER)), ids=[rel for rel, _ in IN_ORDER])
+def test_files_are_checked_in_order(tiny: Path, first: int) -> None:
+    """With every file from `first` on broken, the first of them is the one reported: a later
+    file's problem never masks an earlier file's."""
+    for _, breaker in IN_ORDER[first:]:
+        breaker(tiny)
+    with pytest.raises(DatasetError) as caught:
+        load_dataset(tiny)
+    assert caught.value.path == str(tiny / IN_ORDER[first][0])
+
+
+def test_a_missing_file_is_reported_before_another_files_content(tiny: Path) -> None:
+    """Both questions.jsonl and labels.jsonl are read before either is checked."""
+    edit_line("questions.jsonl", 6, lambda q: q.update(subset="frozen"))(tiny)
+    remove("labels.jsonl")(tiny)
+    with pytest.raises(DatasetError) as caught:
+        load_dataset(tiny)
+    assert caught.value.path == str(tiny / "labels.jsonl")
 
 
 def test_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,9 @@ and `report_sweep` / `ragsweep report` on a real tiny sweep logged to MLflow."""
 from __future__ import annotations
 
 import json
+import math
+from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -12,22 +15,22 @@ import pytest
 from rich.console import Console
 
 from ragsweep.cli import main
-from ragsweep.compare import stats
-from ragsweep.compare.report import (
-    BETTER,
-    FAILS_GUARD,
-    NO_DIFFERENCE,
-    WORSE,
-    build_report,
-    forest_plot,
-    print_report,
-    read_cells,
-    signed,
-    sweep_measures,
-    to_html,
-    to_markdown,
-    write_report,
+from ragsweep.compare.build import build_report
+from ragsweep.compare.files import write_report
+from ragsweep.compare.format import signed
+from ragsweep.compare.html import to_html
+from ragsweep.compare.markdown import to_markdown
+from ragsweep.compare.plot import forest_plot
+from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, read_cells
+from ragsweep.compare.runs import (
+    RunRecord,
+    comparison_metrics,
+    decisions_line,
+    load_run_folder,
+    sweep_report,
 )
+from ragsweep.compare.text import print_report
+from ragsweep.conventions import sweep_measures
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from toy import TOY
@@ -146,25 +149,45 @@ def test_a_non_guard_slice_worse_beyond_noise_is_a_warning(golden):
     assert golden.decision_of("better").warnings == ()
 
 
-def test_cells_match_stats_directly(golden):
-    """The report's cells are `stats.compare` / `stats.resolution` on the same ordered data."""
+def _simulate(diff: pd.Series, slices: pd.Series, draws: int, seed: int) -> dict[str, np.ndarray]:
+    """A plain stratified bootstrap of the mean paired difference, written without `stats`:
+    resample each slice's questions with replacement, then combine the slice means."""
+    rng = np.random.default_rng(seed)
+    means, sizes = {}, {}
+    for s in ("limits", "exclusions", "identifiers"):
+        d = diff[slices == s].to_numpy()
+        means[s] = d[rng.integers(0, d.size, size=(draws, d.size))].mean(axis=1)
+        sizes[s] = d.size
+    means["all"] = sum(sizes[s] * means[s] for s in sizes) / sum(sizes.values())
+    means["weighted"] = sum(WEIGHTS[s] * means[s] for s in sizes)
+    return means
+
+
+def test_intervals_and_resolution_match_a_direct_simulation(golden):
+    """Every interval is the percentile interval of the stratified bootstrap at the
+    Bonferroni-widened level, as an independent simulation with 10x the resamples finds it
+    (within 0.025: 0/1 scores put the means on a lattice of steps 1/44 to 1/20); the bootstrap
+    sd agrees and the questions needed follow n (z sd / gap)^2."""
     base = frame(BASE_HITS, set(), BASE_RR_IDS)
-    names = list(FRAMES)
-    draws = stats.paired_resamples(
-        base["recall@5"].to_numpy(),
-        np.stack([FRAMES[n]["recall@5"].to_numpy() for n in names]),
-        base["slice"].to_numpy(),
-        names,
-        weights=WEIGHTS,
-        seed=0,
-    )
-    want = stats.to_frame(stats.compare(draws, correction="bonferroni"))
-    res = stats.to_frame(stats.resolution(draws))
-    got = golden.cells[golden.cells["measure"] == "recall@5"].reset_index(drop=True)
-    for col in ("delta", "ci_low", "ci_high", "value", "baseline", "p_value"):
-        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
-    np.testing.assert_array_equal(got["questions_needed"], res["questions_needed"])
-    assert list(got["verdict"]) == list(want["verdict"])
+    tail = (1 - golden.interval_level) / 2
+    z = NormalDist().inv_cdf(1 - tail)
+    for name, cand in FRAMES.items():
+        for measure in ("recall@5", "RR"):
+            sim = _simulate(cand[measure] - base[measure], base["slice"], 100_000, seed=11)
+            for stratum, draws in sim.items():
+                cell = golden.cell(name, measure, stratum)
+                lo, hi = np.quantile(draws, [tail, 1 - tail])
+                where = f"{name} {measure} {stratum}"
+                assert cell["ci_low"] == pytest.approx(lo, abs=0.025), where
+                assert cell["ci_high"] == pytest.approx(hi, abs=0.025), where
+                assert cell["sd"] == pytest.approx(draws.std(), rel=0.05, abs=1e-3), where
+                assert cell["half_width"] == pytest.approx((cell["ci_high"] - cell["ci_low"]) / 2)
+                need = max(1, math.ceil(cell["n"] * (z * cell["sd"] / golden.target_gap) ** 2))
+                assert cell["questions_needed"] == need, where
+    # the tolerance is tight enough to catch an interval left at 95% (not widened)
+    sim = _simulate(FRAMES["better"]["recall@5"] - base["recall@5"], base["slice"], 100_000, 11)
+    unwidened = np.quantile(sim["limits"], 0.025)
+    assert unwidened - golden.cell("better", RECALL5, "limits")["ci_low"] > 0.025
 
 
 def test_row_order_does_not_matter(golden):
@@ -183,12 +206,57 @@ def test_row_order_does_not_matter(golden):
     pd.testing.assert_frame_equal(again.cells, golden.cells)
 
 
-def test_holm_and_none_corrections_are_named_and_applied():
-    base = frame(BASE_HITS, set(), BASE_RR_IDS)
-    for correction, level in (("holm", 0.95), ("none", 0.95)):
-        r = build_report(base, FRAMES, decision="recall@5", correction=correction, weights=WEIGHTS)
-        assert r.interval_level == level and r.correction == correction
-        assert r.decision_of("guard_noise").decision == FAILS_GUARD
+def _fixes(k: int) -> pd.DataFrame:
+    """One slice of 20 questions the baseline misses; this candidate finds the first k."""
+    return pd.DataFrame(
+        {"qid": LIMITS, "slice": "limits", "recall@5": [float(i < k) for i in range(20)]}
+    )
+
+
+def _holm_by_hand(p: list[float]) -> list[float]:
+    """Holm's step-down: the i-th smallest p times (m - i), running maximum, capped at 1."""
+    order = sorted(range(len(p)), key=lambda j: p[j])
+    out, running = [0.0] * len(p), 0.0
+    for rank, j in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[j]))
+        out[j] = running
+    return out
+
+
+@pytest.mark.parametrize("correction", ["holm", "bonferroni", "none"])
+def test_p_values_and_their_adjustment(correction):
+    """Fixing k of 20 missed questions: a resample shows no gain exactly when it draws none of
+    the k, so the two-sided p is 2 (1 - k/20)^20 (0.717, 0.243, 0.078, 0.023, 0.006 for k = 1..5).
+    The adjustment over the five candidates is redone by hand, and only k = 5 survives it."""
+    ks = range(1, 6)
+    r = build_report(
+        _fixes(0),
+        {f"k{k}": _fixes(k) for k in ks},
+        decision="recall@5",
+        guard_slices=(),
+        correction=correction,
+    )
+    assert r.interval_level == pytest.approx(0.99 if correction == "bonferroni" else 0.95)
+    for stratum in ("limits", "all"):
+        cells = [r.cell(f"k{k}", RECALL5, stratum) for k in ks]
+        p = [float(c["p_value"]) for c in cells]
+        for k, got in zip(ks, p, strict=True):
+            none_drawn = (1 - k / 20) ** 20
+            se = 2 * math.sqrt(none_drawn * (1 - none_drawn) / r.n_resamples)
+            assert got == pytest.approx(2 * none_drawn, abs=4 * se), f"k={k} {stratum}"
+        want = {
+            "holm": _holm_by_hand(p),
+            "bonferroni": [min(1.0, 5 * x) for x in p],
+            "none": p,
+        }[correction]
+        assert [float(c["p_adjusted"]) for c in cells] == pytest.approx(want, abs=1e-12)
+        verdicts = [c["verdict"] for c in cells]
+        if correction == "none":  # unadjusted, k = 4 (p 0.023) resolves too
+            assert verdicts == ["noise", "noise", "noise", "better", "better"]
+        else:
+            assert verdicts == ["noise", "noise", "noise", "noise", "better"]
+        if correction == "holm":
+            assert [a < 0.05 for a in want] == [v == "better" for v in verdicts]
 
 
 # --- measures ---------------------------------------------------------------------------------
@@ -351,6 +419,66 @@ def test_markdown_and_rich_show_verdicts_and_decisions(golden):
     assert "within noise" in text
 
 
+# --- configuration runs read from their folders (no MLflow) ------------------------------------
+def _run_folder(root, value: str, scores: pd.DataFrame) -> Path:
+    """A folder laid out like a configuration run's artifacts (results/, config/config.yaml)."""
+    folder = root / value.replace("/", "_")
+    (folder / "results").mkdir(parents=True)
+    (folder / "config").mkdir()
+    scores.to_csv(folder / "results" / "per_question.csv", index=False)
+    rows = ["limits", "exclusions", "identifiers", "all", "weighted"]
+    pd.DataFrame({"slice": rows, "recall_at_5": 0.0}).to_csv(folder / "results" / "summary.csv")
+    (folder / "config" / "config.yaml").write_text(
+        "eval:\n  k_prompt: 5\n  traffic_weights: null\n"
+    )
+    return folder
+
+
+def _record(root, value: str, scores: pd.DataFrame, labels: str = "L") -> RunRecord:
+    folder = _run_folder(root, value, scores)
+    return load_run_folder(folder, value, f"id-{value}", {"ragsweep.labels": labels})
+
+
+def test_sweep_report_from_run_folders(tmp_path):
+    records = {
+        "60": _record(tmp_path, "60", _base()),
+        "k=10/x": _record(tmp_path, "k=10/x", FRAMES["better"]),
+    }
+    r = sweep_report(records, values=["k=10/x", "30", "60"], baseline="60", name="s", factor="x")
+    assert (r.baseline, r.configs) == ("60", ("k=10/x",))
+    assert r.slices == ("limits", "exclusions", "identifiers")  # summary.csv's order
+    assert r.notes[0] == "left out, no FINISHED run: 30"
+    assert r.run_ids == {"60": "id-60", "k=10/x": "id-k=10/x"}
+    weighted = r.cell("k=10/x", RECALL5, "weighted")
+    assert weighted["delta"] == pytest.approx(0.5 / 3)  # null traffic weights: equal weights
+    metrics = comparison_metrics(r)
+    assert len(metrics) == 3 * len(r.cells)
+    assert metrics["delta/mrr/identifiers/k_10_x"] == r.cell("k=10/x", RR, "identifiers")["delta"]
+    assert metrics["ci_high/recall_at_5/weighted/k_10_x"] == weighted["ci_high"]
+    assert decisions_line(r) == "k=10/x: better"
+
+
+@pytest.mark.parametrize(
+    ("have", "values", "needle"),
+    [
+        (["10"], ["10", "60"], "the baseline x=60 of sweep 's' has no FINISHED run"),
+        (["60"], ["10", "60"], "has no FINISHED configuration besides the baseline x=60"),
+        (["60", "other"], ["other"], "scored on labelled set M, the baseline 60 on L"),
+    ],
+)
+def test_sweeps_not_to_compare_are_refused_with_one_line(tmp_path, have, values, needle):
+    runs = {"60": _base(), "10": FRAMES["better"], "other": FRAMES["better"]}
+    records = {v: _record(tmp_path, v, runs[v], "M" if v == "other" else "L") for v in have}
+    with pytest.raises(UserError) as err:
+        sweep_report(records, values=values, baseline="60", name="s", factor="x")
+    assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_folder_without_results_is_refused_with_one_line(tmp_path):
+    with pytest.raises(UserError, match=r"^run rid \(e\) has no results/per_question.csv [^\n]*$"):
+        load_run_folder(tmp_path, "e", "rid", {})
+
+
 # --- a real sweep logged to MLflow ------------------------------------------------------------
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
@@ -383,7 +511,7 @@ def _runs(store):
 
 
 def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
-    from ragsweep.compare.report import report_sweep
+    from ragsweep.experiment.logged import report_sweep
 
     _, store = sweep
     report = report_sweep("fusion.k", store=store)
@@ -455,7 +583,7 @@ def test_report_cli_errors_are_one_line_exit_2(sweep, capsys, args, needle):
 
 
 def test_mismatched_labels_are_refused_unless_allowed(sweep, capsys):
-    from ragsweep.compare.report import report_sweep
+    from ragsweep.experiment.logged import report_sweep
 
     _, store = sweep
     mc, _, children = _runs(store)

@@ -78,8 +78,9 @@ class SweepFiles(ConfigSource):
         )
 
     def available(self) -> bool:
-        real = self._real(SWEEP_GROUP)
-        return real is not None and os.path.isdir(real)
+        # always: Hydra warns about an unavailable search path entry, and most working
+        # folders have no sweeps/ of their own (the group is then simply empty)
+        return True
 
     def is_group(self, config_path: str) -> bool:
         if config_path.strip("/") == "":

@@ -2,9 +2,9 @@
 
 Every chunk keeps its document, version and character span in the document's rendered text, so
 clause labels can be mapped onto any chunking afterwards (`ragsweep.chunking.anchors`). Tokens
-here are
-whitespace-separated words (`\\S+`): simple, deterministic and needing no tokenizer download; a
-256-token chunk is therefore 256 words, which is roughly 330 model tokens of English prose.
+here are whitespace-separated words (`\\S+`): simple, deterministic and needing no tokenizer
+download; a 256-token chunk is therefore 256 words, which is roughly 330 model tokens of English
+prose.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -35,6 +35,7 @@ class Chunk:
     text: str
 
 
+@runtime_checkable
 class Chunker(Protocol):
     """One protocol for every chunker: documents in, chunks out, plus what determines them."""
 

@@ -29,7 +29,7 @@ def _app(cfg: DictConfig) -> float | None:
     hydra_dir = Path(hc.runtime.output_dir) / hc.output_subdir if hc.output_subdir else None
     try:
         if hc.mode == RunMode.MULTIRUN:
-            from ragsweep.experiment.sweep import run_job
+            from ragsweep.experiment.worker import run_job
 
             run_job(cfg, hc.sweep.dir, overrides, hydra_dir)
             return None
@@ -57,8 +57,9 @@ def _run_hydra() -> int:
 def hydra_main() -> int:
     """Entry point used by `ragsweep.cli`; `sys.argv` holds the Hydra arguments.
 
-    A multirun is planned and checked here first (`ragsweep.experiment.sweep.plan`), then
-    launched by Hydra, then summarised (`ragsweep.experiment.sweep.finish`).
+    A multirun is planned, checked and prepared here first (`ragsweep.experiment.launch`), then
+    run by Hydra's launcher (`ragsweep.experiment.worker` in each job), then summarised
+    (`ragsweep.experiment.finish`).
     """
     args = sys.argv[1:]
     try:
@@ -74,9 +75,9 @@ def hydra_main() -> int:
             compose(args)  # a bad override is one line and exit 2, before Hydra says more
             return _run_hydra()
         from ragsweep.cli.progress import SweepProgress
-        from ragsweep.experiment import sweep
+        from ragsweep.experiment.launch import launch
 
-        plan, hydra_args, lock = sweep.plan(args)
+        plan, hydra_args, lock = launch(args)
     except UserError as err:
         print(f"ragsweep: error: {err}", file=sys.stderr)
         return 2
@@ -96,7 +97,9 @@ def hydra_main() -> int:
         interrupted = err
     finally:
         display.stop()
-    result = sweep.finish(plan, lock, interrupted)
+    from ragsweep.experiment.finish import finish
+
+    result = finish(plan, lock, interrupted)
     if isinstance(interrupted, KeyboardInterrupt):
         return 130
     return result

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ragsweep.compare.stats import ALL, CORRECTIONS
+from ragsweep.compare.stats import CORRECTIONS
+from ragsweep.conventions import ALL
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
@@ -209,7 +210,9 @@ def main(argv: list[str]) -> int:
     slices = read_slices(args.slices) if args.slices else None
     frames = score_runs(args.qrels, list(args.runs), measures, args.gain, slices)
 
-    from ragsweep.compare.report import build_report, print_report, write_report
+    from ragsweep.compare.build import build_report
+    from ragsweep.compare.files import write_report
+    from ragsweep.compare.text import print_report
 
     names = list(frames)
     order = list(dict.fromkeys(slices.values())) if slices else None

@@ -103,7 +103,7 @@ def _export_run(args: argparse.Namespace) -> int:
     import tempfile
 
     from ragsweep.experiment import tracking
-    from ragsweep.experiment.single import TREC_FILES
+    from ragsweep.scoring.evaluate import TREC_FILES
 
     store = tracking.resolve_store(args.tracking_uri)
     mc = tracking.client(store)

@@ -1,17 +1,16 @@
 """A live view of a sweep in the launching process: configurations done / total and the stage
 each running one is in. Workers write their stage to small files in the sweep folder
-(`ragsweep.experiment.sweep`); a thread here polls them. Quiet in CI and when stdout is not a
-terminal: the summary table at the end says everything then."""
+(`ragsweep.experiment.worker.progress`); a thread here polls them. Quiet in CI and when
+stdout is not a terminal: the summary table at the end says everything then."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
 from pathlib import Path
 
-FINAL = ("done", "failed", "skipped (already finished)")
+from ragsweep.experiment.plan import FINAL_STAGES, read_stages
 
 
 def wanted() -> bool:
@@ -20,26 +19,16 @@ def wanted() -> bool:
 
 class SweepProgress:
     def __init__(self, sweep_dir: str | Path, labels: dict[str, str]) -> None:
-        self.folder = Path(sweep_dir) / "progress"
+        self.sweep_dir = Path(sweep_dir)
         self.labels = labels  # value -> "factor=value"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _stages(self) -> dict[str, str]:
-        out = {}
-        for path in sorted(self.folder.glob("*.json")):
-            try:
-                record = json.loads(path.read_text())
-            except (OSError, ValueError):
-                continue
-            out[str(record.get("value"))] = str(record.get("stage"))
-        return out
-
     def render(self):  # -> rich renderable
         from rich.table import Table
 
-        stages = self._stages()
-        done = sum(1 for s in stages.values() if s in FINAL)
+        stages = read_stages(self.sweep_dir)
+        done = sum(1 for s in stages.values() if s in FINAL_STAGES)
         table = Table(
             title=f"sweep: {done}/{len(self.labels)} configurations done",
             title_justify="left",

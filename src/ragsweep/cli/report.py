@@ -72,21 +72,21 @@ def main(argv: list[str]) -> int:
             "give either a sweep (name or parent run id) or --runs BASE CAND ..., "
             "not both and not neither"
         )
-    from ragsweep.compare import report
-    from ragsweep.experiment import tracking
+    from ragsweep.compare.files import write_report
+    from ragsweep.experiment import logged, tracking
 
     store = tracking.resolve_store(args.tracking_uri)
     table = args.format == "table"
     if args.runs is not None:
-        built = report.report_runs(
+        built = logged.report_runs(
             args.runs, store=store, print_table=table, allow_mismatch=args.allow_mismatch
         )
     else:
-        built = report.report_sweep(
+        built = logged.report_sweep(
             args.sweep, store=store, print_table=table, allow_mismatch=args.allow_mismatch
         )
     if args.out:
-        written = report.write_report(built, args.out)
+        written = write_report(built, args.out)
         if table:
             print(f"wrote {len(written)} files to {args.out}")
     if not table:

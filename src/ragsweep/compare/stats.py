@@ -25,10 +25,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragsweep.conventions import ALL, WEIGHTED
 from ragsweep.errors import UserError
 
-#: Row names besides the slices: the mean over all questions, the traffic-weighted headline.
-ALL, WEIGHTED = "all", "weighted"
 #: Family-wise corrections across the candidates of a sweep (applied per stratum).
 CORRECTIONS: tuple[str, ...] = ("bonferroni", "holm", "none")
 VERDICTS: tuple[str, ...] = ("better", "worse", "noise")

@@ -1,39 +1,38 @@
 """The data layer: dataset folders (schema, loading and validation per file kind), the
-dev/held-out split and the importers. Other layers import from here, never from the modules
-inside, so the layout below can change without touching them."""
+dev/held-out split, TREC files and the importers. Other layers import from here, never from the
+loader modules inside, so their layout can change without touching them.
 
-from ragsweep.data.dataset import (
-    PART_KINDS,
-    SCHEMA_VERSION,
-    SUBSETS,
-    Clause,
-    Dataset,
-    Document,
-    check_dataset,
-    clause_id,
-    labels_hash,
-    load_dataset,
-    render,
-    sample_path,
-    snapshot_hash,
-    statistics,
-    swap_in_folder,
-)
+Names are imported when first used (`from ragsweep.data import load_dataset` works as usual),
+so reading a TREC file through `ragsweep.data.trec` does not load pandas.
+"""
 
-__all__ = [
-    "PART_KINDS",
-    "SCHEMA_VERSION",
-    "SUBSETS",
-    "Clause",
-    "Dataset",
-    "Document",
-    "check_dataset",
-    "clause_id",
-    "labels_hash",
-    "load_dataset",
-    "render",
-    "sample_path",
-    "snapshot_hash",
-    "statistics",
-    "swap_in_folder",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "labels_hash": "ragsweep.data.hashing",
+    "snapshot_hash": "ragsweep.data.hashing",
+    "check_dataset": "ragsweep.data.load",
+    "load_dataset": "ragsweep.data.load",
+    "sample_path": "ragsweep.data.load",
+    "statistics": "ragsweep.data.load",
+    "PART_KINDS": "ragsweep.data.schema",
+    "SCHEMA_VERSION": "ragsweep.data.schema",
+    "SUBSETS": "ragsweep.data.schema",
+    "Clause": "ragsweep.data.schema",
+    "Dataset": "ragsweep.data.schema",
+    "Document": "ragsweep.data.schema",
+    "clause_id": "ragsweep.data.schema",
+    "render": "ragsweep.data.schema",
+    "swap_in_folder": "ragsweep.data.write",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'ragsweep.data' has no attribute {name!r}")

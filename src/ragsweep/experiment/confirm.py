@@ -17,15 +17,22 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
+from ragsweep import conventions as cv
+from ragsweep.compare.files import write_report
+from ragsweep.compare.runs import RunRecord, report_from_runs
+from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import logged, tracking
+from ragsweep.experiment.single import payload
 from ragsweep.measures import Measure
+from ragsweep.scoring.evaluate import evaluate
 
 CONFIRMED, NOT_CONFIRMED, NO_WINNER = "confirmed", "not confirmed", "no winner"
 
@@ -80,33 +87,38 @@ def confirm_sweep(
     *,
     store: tracking.Store | None = None,
     dev_report: Any = None,
+    records: Mapping[str, RunRecord] | None = None,
     print_table: bool = True,
 ) -> Confirmation:
-    """Run the confirm stage for a logged sweep (name or parent run id); see the module doc."""
-    from ragsweep.compare import report as rep
-    from ragsweep.experiment.single import payload
-    from ragsweep.scoring.evaluate import evaluate
+    """Run the confirm stage for a logged sweep (name or parent run id); see the module doc.
 
-    store, mc = rep.store_client(store)
-    parent, _ = rep.find_parent(mc, sweep)
+    At the end of a sweep, `dev_report` and `records` (value -> the configuration's dev rows
+    and resolved config, from the sweep folder) come from the finish step; `ragsweep confirm`
+    run later reads both back from MLflow.
+    """
+    store, mc = logged.store_client(store)
+    parent, _ = logged.find_parent(mc, sweep)
     pid = parent.info.run_id
     if dev_report is None:
-        dev_report = rep.report_sweep(pid, store=store, print_table=False)
+        dev_report = logged.report_sweep(pid, store=store, print_table=False)
     winner = pick_winner(dev_report)
     if winner is None:
-        mc.set_tag(pid, "ragsweep.confirm", NO_WINNER)
+        mc.set_tag(pid, cv.tag("confirm"), NO_WINNER)
         print(
             "confirm: no configuration beats the baseline beyond noise on dev while passing the "
             "guard slices; nothing to confirm"
         )
         return Confirmation(NO_WINNER, None, None, 0, None)
     run_ids = dev_report.run_ids
-    with tempfile.TemporaryDirectory(prefix="ragsweep-confirm-") as tmp:
-        logged = {
-            name: rep.load_logged_run(mc, mc.get_run(run_ids[name]), name, Path(tmp))
-            for name in (dev_report.baseline, winner)
-        }
-    cfgs = {name: _heldout(run.config) for name, run in logged.items()}
+    pair_names = (dev_report.baseline, winner)
+    if records is None:
+        with tempfile.TemporaryDirectory(prefix="ragsweep-confirm-") as tmp:
+            records = {
+                name: logged.load_logged_run(mc, mc.get_run(run_ids[name]), name, Path(tmp))
+                for name in pair_names
+            }
+    logged_runs = {name: records[name] for name in pair_names}
+    cfgs = {name: _heldout(run.config) for name, run in logged_runs.items()}
     max_conf = int(OmegaConf.select(cfgs[winner], "confirm.max_confirmations", default=3))
     results = {name: evaluate(cfg, allow_heldout=True) for name, cfg in cfgs.items()}
     for name, result in results.items():
@@ -118,18 +130,18 @@ def confirm_sweep(
                     f"(ragsweep.{key}); the data changed since the sweep ran: run it again"
                 )
     heldout_runs = [
-        rep.LoggedRun(
+        RunRecord(
             name,
             run_ids[name],
-            dict(logged[name].tags),
+            dict(logged_runs[name].tags),
             results[name].per_question,
-            logged[name].slices,
-            logged[name].config,
+            logged_runs[name].slices,
+            logged_runs[name].config,
         )
-        for name in (dev_report.baseline, winner)
+        for name in pair_names
     ]
     factor = parent.data.tags.get("ragsweep.factor")
-    held = rep.report_from_runs(
+    held = report_from_runs(
         heldout_runs,
         factor=factor,
         title=f"confirm {winner} against {dev_report.baseline} on held-out questions",
@@ -156,13 +168,13 @@ def confirm_sweep(
         )
     base_result, win_result = results[dev_report.baseline], results[winner]
     metrics: dict[str, float] = {}
-    metrics.update({f"baseline/{k}": v for k, v in base_result.metrics.items()})
-    for _, cell in held.cells.iterrows():
-        if cell["config"] == winner:
-            key = f"{Measure.parse(str(cell['measure'])).key}/{cell['stratum']}"
-            metrics[f"delta/{key}"] = float(cell["delta"])
-            metrics[f"ci_low/{key}"] = float(cell["ci_low"])
-            metrics[f"ci_high/{key}"] = float(cell["ci_high"])
+    metrics.update({f"{cv.BASELINE}/{k}": v for k, v in base_result.metrics.items()})
+    for cell in held.cells.itertuples(index=False):
+        if cell.config == winner:
+            m = Measure.parse(str(cell.measure))
+            metrics[cv.metric_key(m, cell.stratum, cv.DELTA)] = float(cell.delta)
+            metrics[cv.metric_key(m, cell.stratum, cv.CI_LOW)] = float(cell.ci_low)
+            metrics[cv.metric_key(m, cell.stratum, cv.CI_HIGH)] = float(cell.ci_high)
     tags = {
         **win_result.tags,
         "ragsweep.stage": "confirm",
@@ -178,7 +190,7 @@ def confirm_sweep(
         tags["ragsweep.warning"] = warning
     with payload(win_result, cfgs[winner]) as p, tempfile.TemporaryDirectory() as tmp:
         files = Path(tmp, "report")
-        rep.write_report(held, files)
+        write_report(held, files)
         base_dir = Path(tmp, "baseline")
         base_dir.mkdir()
         base_result.per_question.to_csv(base_dir / "per_question.csv", index=False)
@@ -192,9 +204,9 @@ def confirm_sweep(
             artifacts={**p.artifacts, "report": files, "baseline": base_dir},
             parent_run_id=pid,
         )
-    mc.set_tag(pid, "ragsweep.confirm", f"{verdict}: {winner}")
+    mc.set_tag(pid, cv.tag("confirm"), f"{verdict}: {winner}")
     if print_table:
-        rep.print_report(held)
+        print_report(held)
         line = f"confirm: {winner} is {verdict.upper()} on held-out questions ({decision.reason})"
         print(line)
         if warning:

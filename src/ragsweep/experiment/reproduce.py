@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from omegaconf import DictConfig, OmegaConf
 
+from ragsweep import conventions as cv
 from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
-from ragsweep.measures import Measure
 
 
 @dataclass
@@ -63,18 +63,14 @@ def comparable(key: str) -> bool:
     Timings and index sizes (`seconds/`, `cost/`) measure the machine; a confirm run's
     `baseline/`, `delta/` and `ci_*` metrics come from the comparison, not from this config.
     """
-    head = key.split("/", 1)[0]
-    if head == "questions":
+    if key.startswith(f"{cv.QUESTIONS}/"):
         return True
-    try:
-        Measure.parse(head)
-    except UserError:
-        return False
-    return True
+    parsed = cv.parse_metric_key(key)
+    return parsed is not None and parsed.prefix is None
 
 
 def is_confirm(run: object) -> bool:
-    return run.data.tags.get("ragsweep.stage") == "confirm"  # type: ignore[attr-defined]
+    return run.data.tags.get(cv.TAG_STAGE) == cv.STAGE_CONFIRM  # type: ignore[attr-defined]
 
 
 def check_pins(run: object, cfg: DictConfig) -> object:
@@ -125,7 +121,7 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
     if log:
         tags = {
             **result.tags,
-            "ragsweep.stage": "reproduce",
+            cv.TAG_STAGE: cv.STAGE_REPRODUCE,
             "ragsweep.reproduces": run_id,
             "ragsweep.reproduced_identically": str(not diffs).lower(),
         }

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
+from ragsweep import conventions as cv
 from ragsweep.compare.table import print_table, slice_table
 from ragsweep.experiment import tracking
 from ragsweep.scoring.evaluate import EvalResult, evaluate
@@ -22,7 +23,7 @@ def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
     changed = [
         tracking.redact_override(o)
         for o in (overrides or [])
-        if not o.lstrip("+~").startswith(("tracking.", "hydra.", "cache."))
+        if not cv.decides_nothing(o.partition("=")[0])
         and not tracking.is_secret(o.partition("=")[0])
     ]
     return ",".join(changed) if changed else "baseline"
@@ -38,39 +39,10 @@ class Payload:
     artifacts: dict[str, Path]
 
 
-TREC_FILES = {
-    "chunk": "run_chunks.txt",
-    "clause": "run_clauses.txt",
-    "qrels": "qrels_clauses.txt",
-}
-
-
-def write_trec(result: EvalResult, folder: Path) -> None:
-    """The run as TREC files, so trec_eval or ranx can check any number we report.
-
-    `run_chunks.txt` ranks chunk ids (the retriever's own output); `run_clauses.txt` ranks
-    clause ids in the order the chunks first cover them, and `qrels_clauses.txt` holds the
-    clause labels of the scored questions. With one chunk per clause (`chunker=section`)
-    trec_eval on the clause files gives our numbers exactly (linear gain for nDCG). Scores are
-    n - rank, so trec_eval's tie rule cannot reorder anything.
-    """
-    from ragsweep.scoring.trec import write_run
-
-    folder.mkdir(parents=True, exist_ok=True)
-    write_run(folder / TREC_FILES["chunk"], result.rankings)
-    write_run(folder / TREC_FILES["clause"], result.clause_rankings)
-    lines = [
-        f"{qid} 0 {cid} {grade}\n"
-        for qid in sorted(result.qrels)
-        for cid, grade in sorted(result.qrels[qid].items())
-    ]
-    (folder / TREC_FILES["qrels"]).write_text("".join(lines))
-
-
 def _redacted_hydra(source: Path, dest: Path) -> Path:
     """The Hydra job folder's config.yaml and overrides.yaml with secrets masked (hydra.yaml,
     Hydra's own runtime settings, is left out: it repeats the overrides unmasked)."""
-    dest.mkdir()
+    dest.mkdir(exist_ok=True)
     overrides = source / "overrides.yaml"
     if overrides.exists():
         lines = OmegaConf.load(overrides)
@@ -83,34 +55,41 @@ def _redacted_hydra(source: Path, dest: Path) -> Path:
     return dest
 
 
+def write_payload(
+    result: EvalResult, cfg: DictConfig, folder: Path, hydra_dir: Path | None = None
+) -> Payload:
+    """Write a configuration run's artifacts into `folder` (config/, results/, trec/, and
+    hydra/ when given) and return what the run logs. Secrets are masked in every file."""
+    metrics = dict(result.metrics)
+    metrics.update({f"{cv.COST}/{k}": v for k, v in result.cost.items()})
+    metrics.update({f"{cv.SECONDS}/{k}": v for k, v in result.seconds.items()})
+    metrics.update({f"{cv.QUESTIONS}/{k}": float(v) for k, v in result.counts.items()})
+    config_dir, results_dir = folder / "config", folder / "results"
+    config_dir.mkdir(parents=True, exist_ok=True)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    plain = tracking.redact(OmegaConf.to_container(cfg, resolve=True))
+    (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+    result.per_question.to_csv(results_dir / "per_question.csv", index=False)
+    result.summary.to_csv(results_dir / "summary.csv")
+    result.write_trec(folder / "trec")
+    artifacts = {"config": config_dir, "results": results_dir, "trec": folder / "trec"}
+    if hydra_dir is not None and hydra_dir.is_dir():
+        artifacts["hydra"] = _redacted_hydra(hydra_dir, folder / "hydra")
+    return Payload(
+        params=tracking.flatten(result.config),
+        tags=dict(result.tags),
+        metrics=metrics,
+        artifacts=artifacts,
+    )
+
+
 @contextmanager
 def payload(
     result: EvalResult, cfg: DictConfig, hydra_dir: Path | None = None
 ) -> Iterator[Payload]:
-    """The MLflow payload of `result`, with its artifact files in a temporary folder."""
-    metrics = dict(result.metrics)
-    metrics.update({f"cost/{k}": v for k, v in result.cost.items()})
-    metrics.update({f"seconds/{k}": v for k, v in result.seconds.items()})
-    metrics.update({f"questions/{k}": float(v) for k, v in result.counts.items()})
+    """`write_payload` into a temporary folder, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
-        config_dir, results_dir = Path(tmp, "config"), Path(tmp, "results")
-        config_dir.mkdir()
-        results_dir.mkdir()
-        plain = tracking.redact(OmegaConf.to_container(cfg, resolve=True))
-        (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
-        result.per_question.to_csv(results_dir / "per_question.csv", index=False)
-        result.summary.to_csv(results_dir / "summary.csv")
-        trec_dir = Path(tmp, "trec")
-        write_trec(result, trec_dir)
-        artifacts = {"config": config_dir, "results": results_dir, "trec": trec_dir}
-        if hydra_dir is not None and hydra_dir.is_dir():
-            artifacts["hydra"] = _redacted_hydra(hydra_dir, Path(tmp, "hydra"))
-        yield Payload(
-            params=tracking.flatten(result.config),
-            tags=dict(result.tags),
-            metrics=metrics,
-            artifacts=artifacts,
-        )
+        yield write_payload(result, cfg, Path(tmp), hydra_dir)
 
 
 def log_result(

@@ -217,6 +217,15 @@ def log_run(
     return run_id
 
 
+def download(store: Store, run_id: str, paths: Iterable[str], dest: Path) -> Path:
+    """Download the artifact folders or files `paths` of a run into `dest`; return `dest`."""
+    mc = client(store)
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        mc.download_artifacts(run_id, path, str(dest))
+    return dest
+
+
 def runs_url(store: Store, experiment_id: str, host: str = "127.0.0.1", port: int = 5000) -> str:
     """Where the runs table of an experiment is, once `ragsweep ui` serves this store."""
     return f"http://{host}:{port}/#/experiments/{experiment_id}/runs"

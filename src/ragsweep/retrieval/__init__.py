@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ragsweep.retrieval.base import Embedder, Ranked, Reranker, Retriever, top_k
+from ragsweep.retrieval.base import Embedder, Fusion, Ranked, Reranker, Retriever, top_k
 
 _LAZY = {
     "Tokenizer": "ragsweep.retrieval.bm25",
@@ -19,6 +19,7 @@ _LAZY = {
     "LSAEmbedder": "ragsweep.retrieval.dense",
     "MiniLMEmbedder": "ragsweep.retrieval.dense",
     "DenseRetriever": "ragsweep.retrieval.dense",
+    "RRF": "ragsweep.retrieval.fusion",
     "rrf": "ragsweep.retrieval.fusion",
     "reorder_head": "ragsweep.retrieval.rerank",
     "TermProximityReranker": "ragsweep.retrieval.rerank",
@@ -26,7 +27,7 @@ _LAZY = {
     "MiniLMReranker": "ragsweep.retrieval.rerank",
 }
 
-__all__ = ["Embedder", "Ranked", "Reranker", "Retriever", "top_k", *sorted(_LAZY)]
+__all__ = ["Embedder", "Fusion", "Ranked", "Reranker", "Retriever", "top_k", *sorted(_LAZY)]
 
 
 def __getattr__(name: str) -> Any:

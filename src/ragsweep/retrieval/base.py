@@ -117,6 +117,15 @@ class Embedder(Protocol):
 
 
 @runtime_checkable
+class Fusion(Protocol):
+    """Several first-stage lists of the same queries into one, `depth` deep."""
+
+    def fuse(self, lists: Sequence[Ranked], depth: int) -> Ranked: ...
+
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
 class Reranker(Protocol):
     """A second stage: rescore the top `depth` candidates of each query with a costlier model."""
 

@@ -12,11 +12,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import PAD_ID, PAD_SCORE, Ranked, check_depth
+
+
+class RRF:
+    """Reciprocal rank fusion as a pipeline stage (the `fusion` config group): `k` > 0."""
+
+    def __init__(self, k: float = 60.0) -> None:
+        _check_k(k)
+        self.k = float(k)
+
+    def fuse(self, lists: Sequence[Ranked], depth: int) -> Ranked:
+        return rrf(lists, k=self.k, depth=depth)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"fusion": "rrf", "k": self.k}
+
+
+def _check_k(k: Any) -> None:
+    if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k < math.inf:
+        raise UserError(f"fusion.k must be a finite number > 0, got {k!r}")
 
 
 def rrf(lists: Sequence[Ranked], k: float = 60.0, depth: int | None = None) -> Ranked:
@@ -26,8 +46,7 @@ def rrf(lists: Sequence[Ranked], k: float = 60.0, depth: int | None = None) -> R
     `depth` (None: keep every text any list returned; the width is then the largest number of
     distinct texts over the queries).
     """
-    if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k < math.inf:
-        raise UserError(f"fusion.k must be a finite number > 0, got {k!r}")
+    _check_k(k)
     if depth is not None:
         depth = check_depth(depth, "fusion depth")
     if not lists:

@@ -1,16 +1,16 @@
-"""Compose the retrieval stages a config names, caching what configurations share.
+"""The retrieval pipeline a config describes, built stage by stage, with what its stages share.
 
-Data flows one way: chunks -> indexes (BM25 and/or dense) -> first-stage ranked lists -> RRF
-fusion (when two lists) -> reranker on the top `reranker.depth` -> final ranking of
-`retriever.depth` chunks. Each stage's cache key holds exactly what determines it:
+Data flows one way: chunks -> one index per first-stage retriever -> first-stage ranked lists ->
+fusion (when there are two lists or more) -> reranker on the top `reranker.depth` -> the final
+ranking, `retriever.depth` deep. Every stage is built from its config node's `_target_`
+(`Pipeline.from_config`) and checked against its protocol (`Chunker`, `Retriever`, `Fusion`,
+`Reranker`); a class of your own module plugs in the same way as a built-in one.
 
-| stage        | key                                                           |
-|--------------|---------------------------------------------------------------|
-| bm25_index   | snapshot + chunker + retriever.bm25                           |
-| dense_index  | snapshot + chunker + embedder                                 |
-| first_stage  | index key + questions (text, product, version) + depth + filter |
-
-so a fusion or reranker sweep never re-chunks, re-embeds or re-runs first-stage retrieval.
+`Pipeline.stage_keys` is the one place that says what determines each stage: its own
+fingerprint (class and `fingerprint()`) plus the key of the stage it reads from. Caching
+(`ragsweep.retrieval.cache`), the index-build pin and "which stages does a sweep factor touch"
+(`shared_stages`) all come from it, so a fusion or reranker sweep never re-chunks, re-embeds or
+re-runs first-stage retrieval, and a factor no stage reads is noticed before anything runs.
 """
 
 from __future__ import annotations
@@ -19,20 +19,162 @@ import hashlib
 import json
 import pickle
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
-from ragsweep.chunking.chunkers import Chunk
-from ragsweep.config import build
+from ragsweep.chunking import Chunk, Chunker
+from ragsweep.config import build, check_protocol
 from ragsweep.errors import UserError
+from ragsweep.retrieval.base import Allowed, Fusion, Ranked, Reranker, Retriever
 from ragsweep.retrieval.cache import StageCache, key_of
 
-KINDS = ("bm25", "dense", "hybrid")
-RERANKERS = ("none", "proximity", "minilm")
+#: stage names of `Pipeline.stage_keys`, besides `<retriever>_index` and `first_stage_<...>`
+CHUNKS, FUSION, RERANK = "chunks", "fusion", "rerank"
+
+
+class FirstStage:
+    """The `retriever` config group: one or more first-stage retrievers (keyword arguments,
+    each a `Retriever` built from its own `_target_` node), each searched `depth` deep, with
+    `filter` keeping only the passages of the question's product and wording version."""
+
+    def __init__(self, depth: int = 100, filter: bool = True, **retrievers: Any) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
+            raise UserError(
+                f"retriever.depth must be a positive number of passages, got {depth!r}"
+            )
+        if not isinstance(filter, bool):
+            raise UserError(f"retriever.filter must be true or false, got {filter!r}")
+        if not retrievers:
+            raise UserError(
+                "the retriever config names no first stage; give at least one node with a "
+                "_target_ (e.g. retriever=bm25)"
+            )
+        for name, retriever in retrievers.items():
+            check_protocol(retriever, Retriever, f"config key retriever.{name}")
+        self.depth = depth
+        self.filter = filter
+        self.retrievers: dict[str, Retriever] = dict(retrievers)
+
+
+class Rerank:
+    """The `reranker` config group: rescore the top `depth` fused passages with `model` (a
+    `Reranker`); depth 0 or no model leaves the fused ranking as it is."""
+
+    def __init__(self, depth: int = 0, model: Any = None) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise UserError(
+                f"reranker.depth must be a whole number >= 0 (0 = none), got {depth!r}"
+            )
+        if model is not None:
+            check_protocol(model, Reranker, "config key reranker.model")
+        self.depth = depth
+        self.model: Reranker | None = model
+
+    @property
+    def active(self) -> bool:
+        return self.model is not None and self.depth > 0
+
+
+def _identity(stage: Any) -> dict[str, Any]:
+    """What determines a stage object: its class and its own fingerprint."""
+    kind = type(stage)
+    return {"class": f"{kind.__module__}.{kind.__qualname__}", **stage.fingerprint()}
+
+
+@dataclass
+class Pipeline:
+    """Every stage of one configuration, built and checked."""
+
+    chunker: Chunker
+    first: FirstStage
+    fusion: Fusion
+    rerank: Rerank
+    #: snapshot -> stage keys, taken from the stages as built: fitting a stage may add keys to
+    #: its fingerprint (LSA's `dim_effective`), and a cache key must not move with that
+    _keys: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_config(cls, cfg: DictConfig) -> Pipeline:
+        """Build the `chunker`, `retriever`, `fusion` and `reranker` nodes of `cfg`."""
+        first = build(cfg.retriever, where="retriever")
+        if not isinstance(first, FirstStage):
+            raise UserError(
+                f"config key retriever must build a {FirstStage.__module__}.FirstStage (its "
+                f"first-stage retrievers are its sub-nodes), not {type(first).__qualname__}"
+            )
+        rerank = build(cfg.reranker, where="reranker")
+        if not isinstance(rerank, Rerank):
+            raise UserError(
+                f"config key reranker must build a {Rerank.__module__}.Rerank (its model is "
+                f"reranker.model), not {type(rerank).__qualname__}"
+            )
+        return cls(
+            chunker=build(cfg.chunker, Chunker, where="chunker"),
+            first=first,
+            fusion=build(cfg.fusion, Fusion, where="fusion"),
+            rerank=rerank,
+        )
+
+    @property
+    def fuses(self) -> bool:
+        return len(self.first.retrievers) > 1
+
+    def stage_keys(self, snapshot: str) -> dict[str, dict[str, Any]]:
+        """Cache-key parts of every stage this pipeline runs, in data-flow order, each holding
+        the key of what it reads (so a change upstream changes every key below it); a stage the
+        pipeline skips (fusion of one list, a reranker of depth 0) has no entry. First-stage
+        lists also depend on the questions, which the cache adds to their key."""
+        if snapshot not in self._keys:
+            self._keys[snapshot] = self._stage_keys(snapshot)
+        return self._keys[snapshot]
+
+    def _stage_keys(self, snapshot: str) -> dict[str, dict[str, Any]]:
+        keys: dict[str, dict[str, Any]] = {
+            CHUNKS: {"snapshot": snapshot, "chunker": _identity(self.chunker)}
+        }
+        chunks = key_of(keys[CHUNKS])
+        for name, retriever in self.first.retrievers.items():
+            keys[f"{name}_index"] = {"chunks": chunks, "retriever": _identity(retriever)}
+        search = {"depth": self.first.depth, "filter": self.first.filter}
+        lists = []
+        for name in self.first.retrievers:
+            stage = f"first_stage_{name}_index"
+            keys[stage] = {"index": key_of(keys[f"{name}_index"]), **search}
+            lists.append(key_of(keys[stage]))
+        head = lists[0]
+        if self.fuses:
+            keys[FUSION] = {"lists": lists, "fusion": _identity(self.fusion)}
+            head = key_of(keys[FUSION])
+        if self.rerank.active:
+            assert self.rerank.model is not None
+            model = _identity(self.rerank.model)
+            keys[RERANK] = {"input": head, "depth": self.rerank.depth, "model": model}
+        return keys
+
+    def index_keys(self, snapshot: str) -> dict[str, dict[str, Any]]:
+        """The parts of `stage_keys` that build the indexes (chunks and one per retriever)."""
+        return {
+            k: v
+            for k, v in self.stage_keys(snapshot).items()
+            if k == CHUNKS or (k.endswith("_index") and not k.startswith("first_stage_"))
+        }
+
+    def index_build_hash(self, snapshot: str) -> str:
+        """Hash of everything that builds the indexes: snapshot, chunker, first-stage models."""
+        return hashlib.sha256(
+            json.dumps(self.index_keys(snapshot), sort_keys=True, default=str).encode()
+        ).hexdigest()
+
+
+def shared_stages(pipelines: Sequence[Pipeline], snapshot: str) -> list[str]:
+    """The stages every pipeline runs with the same key (what a sweep builds once), in
+    data-flow order; the others are what the sweep's factor touches."""
+    keys = [p.stage_keys(snapshot) for p in pipelines]
+    return [st for st, parts in keys[0].items() if all(k.get(st) == parts for k in keys[1:])]
 
 
 @dataclass
@@ -54,38 +196,7 @@ class Ranking:
     cost: dict[str, float] = field(default_factory=dict)
 
 
-def _plain(node: Any) -> Any:
-    return OmegaConf.to_container(node, resolve=True) if isinstance(node, DictConfig) else node
-
-
-def uses(cfg: DictConfig) -> tuple[bool, bool]:
-    """(uses BM25, uses the dense embedder) for this retriever config."""
-    kind = cfg.retriever.kind
-    if kind not in KINDS:
-        raise UserError(f"retriever.kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    return kind in ("bm25", "hybrid"), kind in ("dense", "hybrid")
-
-
-def index_parts(cfg: DictConfig, snapshot: str) -> dict[str, dict[str, Any]]:
-    """Cache-key parts of each index this config builds (stage name -> parts)."""
-    use_bm25, use_dense = uses(cfg)
-    parts: dict[str, dict[str, Any]] = {}
-    base = {"snapshot": snapshot, "chunker": _plain(cfg.chunker)}
-    if use_bm25:
-        parts["bm25_index"] = {**base, "bm25": _plain(cfg.retriever.bm25)}
-    if use_dense:
-        parts["dense_index"] = {**base, "embedder": _plain(cfg.embedder)}
-    return parts
-
-
-def index_build_hash(cfg: DictConfig, snapshot: str) -> str:
-    """Hash of everything that builds the index: snapshot, chunker and the first-stage models."""
-    return hashlib.sha256(
-        json.dumps(index_parts(cfg, snapshot), sort_keys=True).encode()
-    ).hexdigest()
-
-
-def questions_key(texts: Sequence[str], allowed: Sequence[np.ndarray | None] | None) -> str:
+def questions_key(texts: Sequence[str], allowed: Allowed) -> str:
     """Hash of the questions and their filters (first-stage lists depend on these too)."""
     h = hashlib.sha256()
     for i, t in enumerate(texts):
@@ -120,114 +231,85 @@ def allowed_chunks(
     return out
 
 
-def _timed_build(make: Any, texts: list[str]) -> Built:
+def _timed_build(retriever: Retriever, texts: list[str]) -> Built:
     t0 = time.perf_counter()
-    index = make()
-    index.index(texts)
+    retriever.index(texts)
     seconds = time.perf_counter() - t0
-    return Built(index=index, seconds=seconds, size_bytes=len(pickle.dumps(index, protocol=5)))
+    return Built(index=retriever, seconds=seconds, size_bytes=len(pickle.dumps(retriever, 5)))
 
 
 def build_indexes(
-    cfg: DictConfig,
+    pipe: Pipeline,
     snapshot: str,
     chunks: Sequence[Chunk],
     cache: StageCache,
-    only: set[str] | None = None,
+    only: Sequence[str] | None = None,
 ) -> dict[str, Built]:
-    """The first-stage indexes of `cfg` (stage name -> Built), from the cache when present;
-    `only` restricts them to some stages (`bm25_index`, `dense_index`)."""
-    from ragsweep.retrieval.dense import DenseRetriever
-
+    """The first-stage indexes (`<retriever>_index` -> Built), from the cache when present;
+    `only` restricts them to some of those stages."""
     texts = [c.text for c in chunks]
-    makers = {
-        "bm25_index": lambda: build(cfg.retriever.bm25),
-        "dense_index": lambda: DenseRetriever(build(cfg.embedder)),
-    }
-    return {
-        stage: cache.get_or_compute(stage, parts, lambda s=stage: _timed_build(makers[s], texts))
-        for stage, parts in index_parts(cfg, snapshot).items()
-        if only is None or stage in only
-    }
-
-
-def _depth(cfg: DictConfig) -> int:
-    depth = cfg.retriever.depth
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
-        raise UserError(f"retriever.depth must be a positive number of passages, got {depth!r}")
-    return depth
+    keys = pipe.stage_keys(snapshot)
+    out = {}
+    for name, retriever in pipe.first.retrievers.items():
+        stage = f"{name}_index"
+        if only is None or stage in only:
+            out[stage] = cache.get_or_compute(
+                stage, keys[stage], lambda r=retriever: _timed_build(r, texts)
+            )
+    return out
 
 
 def first_stage(
-    cfg: DictConfig,
+    pipe: Pipeline,
     snapshot: str,
-    indexes: dict[str, Built],
+    indexes: Mapping[str, Built],
     queries: Sequence[str],
-    allowed: Sequence[np.ndarray | None] | None,
+    allowed: Allowed,
     cache: StageCache,
-) -> tuple[list[Any], dict[str, float]]:
+) -> tuple[list[Ranked], dict[str, float]]:
     """Each index's ranked list for `queries` (cached), and the seconds each search took."""
-    depth = _depth(cfg)
+    depth = pipe.first.depth
     qkey = questions_key(queries, allowed)
-    parts = index_parts(cfg, snapshot)
+    keys = pipe.stage_keys(snapshot)
     lists, seconds = [], {}
     for stage, built in indexes.items():
 
-        def search(built: Built = built) -> tuple[Any, float]:
+        def search(built: Built = built) -> tuple[Ranked, float]:
             t0 = time.perf_counter()
             ranked = built.index.search(list(queries), depth, allowed)
             return ranked, time.perf_counter() - t0
 
-        key = {"index": key_of(parts[stage]), "questions": qkey, "depth": depth}
+        key = {**keys[f"first_stage_{stage}"], "questions": qkey}
         ranked, took = cache.get_or_compute(f"first_stage_{stage}", key, search)
         lists.append(ranked)
         seconds[f"search_{stage.removesuffix('_index')}"] = took
     return lists, seconds
 
 
-def _check_reranker(cfg: DictConfig) -> tuple[str, int]:
-    name = cfg.reranker.name
-    if name not in RERANKERS:
-        raise UserError(f"reranker must be one of {', '.join(RERANKERS)}, got {name!r}")
-    rdepth = cfg.reranker.depth
-    if isinstance(rdepth, bool) or not isinstance(rdepth, int) or rdepth < 0:
-        raise UserError(f"reranker.depth must be a whole number >= 0 (0 = none), got {rdepth!r}")
-    return name, rdepth
-
-
 def second_stage(
-    cfg: DictConfig,
-    lists: Sequence[Any],
-    queries: Sequence[str],
-    texts: Sequence[str],
-    reranker: Any = None,
-) -> Any:
-    """Fuse the first-stage lists (RRF when two) and rerank the head if configured."""
-    from ragsweep.retrieval.fusion import rrf
-
-    depth = _depth(cfg)
-    ranked = lists[0] if len(lists) == 1 else rrf(lists, k=float(cfg.fusion.k), depth=depth)
-    name, rdepth = _check_reranker(cfg)
-    if name != "none" and rdepth > 0:
-        model = reranker if reranker is not None else build(cfg.reranker.model)
-        ranked = model.rerank(list(queries), list(texts), ranked, rdepth)
+    pipe: Pipeline, lists: Sequence[Ranked], queries: Sequence[str], texts: Sequence[str]
+) -> Ranked:
+    """Fuse the first-stage lists (when two or more) and rerank the head if configured."""
+    ranked = pipe.fusion.fuse(lists, pipe.first.depth) if len(lists) > 1 else lists[0]
+    if pipe.rerank.active:
+        assert pipe.rerank.model is not None
+        ranked = pipe.rerank.model.rerank(list(queries), list(texts), ranked, pipe.rerank.depth)
     return ranked
 
 
 def query_latency(
-    cfg: DictConfig,
-    indexes: dict[str, Built],
+    pipe: Pipeline,
+    indexes: Mapping[str, Built],
     queries: Sequence[str],
-    allowed: Sequence[np.ndarray | None] | None,
+    allowed: Allowed,
     texts: Sequence[str],
-    reranker: Any = None,
     n: int = 24,
 ) -> tuple[float, float]:
     """p50 and p95 seconds to answer one question end to end (all stages), over up to `n`
     questions spread evenly through the set, one at a time. Timings vary with the machine; they
-    are cost indicators beside the metrics, never part of a comparison's verdict. `reranker` is
-    the model the full run used (built and fitted once)."""
-    depth = _depth(cfg)
+    are cost indicators beside the metrics, never part of a comparison's verdict. The reranker
+    is the one the full run used (built and fitted once)."""
+    depth = pipe.first.depth
     picks = np.unique(np.linspace(0, len(queries) - 1, num=min(n, len(queries))).astype(int))
     took = []
     for i in picks:
@@ -235,35 +317,32 @@ def query_latency(
         a = None if allowed is None else [allowed[i]]
         t0 = time.perf_counter()
         lists = [b.index.search(q, depth, a) for b in indexes.values()]
-        second_stage(cfg, lists, q, texts, reranker)
+        second_stage(pipe, lists, q, texts)
         took.append(time.perf_counter() - t0)
     return float(np.percentile(took, 50)), float(np.percentile(took, 95))
 
 
 def rank(
-    cfg: DictConfig,
+    pipe: Pipeline,
     snapshot: str,
     chunks: Sequence[Chunk],
     queries: Sequence[str],
-    allowed: Sequence[np.ndarray | None] | None,
+    allowed: Allowed,
     cache: StageCache | None = None,
     progress: Callable[[str], None] | None = None,
     measure_latency: bool = True,
 ) -> Ranking:
-    """Run every configured stage for `queries` over `chunks`; `progress` hears each stage."""
+    """Run every stage of `pipe` for `queries` over `chunks`; `progress` hears each stage."""
     say = progress or (lambda stage: None)
     cache = cache or StageCache(None)
-    _depth(cfg)
-    name, rdepth = _check_reranker(cfg)
-    reranker = build(cfg.reranker.model) if name != "none" and rdepth > 0 else None
     texts = [c.text for c in chunks]
     say("indexing")
-    indexes = build_indexes(cfg, snapshot, chunks, cache)
+    indexes = build_indexes(pipe, snapshot, chunks, cache)
     say("first-stage retrieval")
-    lists, seconds = first_stage(cfg, snapshot, indexes, queries, allowed, cache)
+    lists, seconds = first_stage(pipe, snapshot, indexes, queries, allowed, cache)
     say("fusion and reranking")
     t0 = time.perf_counter()
-    ranked = second_stage(cfg, lists, queries, texts, reranker)
+    ranked = second_stage(pipe, lists, queries, texts)
     seconds["second_stage"] = time.perf_counter() - t0
     cost = {
         "index_build_seconds": float(sum(b.seconds for b in indexes.values())),
@@ -271,6 +350,6 @@ def rank(
     }
     if measure_latency:
         say("measuring latency")
-        p50, p95 = query_latency(cfg, indexes, queries, allowed, texts, reranker)
+        p50, p95 = query_latency(pipe, indexes, queries, allowed, texts)
         cost.update({"latency_p50_ms": 1000 * p50, "latency_p95_ms": 1000 * p95})
     return Ranking(ids=ranked.ids, scores=ranked.scores, seconds=seconds, cost=cost)

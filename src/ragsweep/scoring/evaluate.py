@@ -20,20 +20,27 @@ import numpy as np
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
+from ragsweep import conventions as cv
 from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import Chunk, chunk_corpus
-from ragsweep.config import build
 from ragsweep.data import Dataset, load_dataset, split
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_tags, source_hash
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.cache import StageCache
+from ragsweep.scoring import trec
 from ragsweep.scoring.metrics import score_gains
 
 SUBSETS = ("core", "rolling", "all")
-#: Rows of `EvalResult.summary` besides the slices.
-ALL, WEIGHTED = "all", "weighted"
+
+
+#: the TREC files of a configuration run's `trec/` artifact
+TREC_FILES = {
+    "chunk": "run_chunks.txt",
+    "clause": "run_clauses.txt",
+    "qrels": "qrels_clauses.txt",
+}
 
 
 @dataclass
@@ -56,6 +63,26 @@ class EvalResult:
     #: qid -> clause id -> grade, the labels of the scored questions
     qrels: dict[str, dict[str, int]] = field(default_factory=dict)
 
+    def write_trec(self, folder: Path) -> None:
+        """The run as TREC files, so trec_eval or ranx can check any number we report.
+
+        `run_chunks.txt` ranks chunk ids (the retriever's own output); `run_clauses.txt` ranks
+        clause ids in the order the chunks first cover them, and `qrels_clauses.txt` holds the
+        clause labels of the scored questions. With one chunk per clause (`chunker=section`)
+        trec_eval on the clause files gives our numbers exactly (linear gain for nDCG). Scores
+        are n - rank, so trec_eval's tie rule cannot reorder anything.
+        """
+        folder.mkdir(parents=True, exist_ok=True)
+        trec.write_run(folder / TREC_FILES["chunk"], self.rankings)
+        trec.write_run(folder / TREC_FILES["clause"], self.clause_rankings)
+        lines = [
+            f"{qid} 0 {cid} {grade}\n"
+            for qid in sorted(self.qrels)
+            for cid, grade in sorted(self.qrels[qid].items())
+        ]
+        (folder / TREC_FILES["qrels"]).write_text("".join(lines))
+
+
 
 def compose(overrides: Sequence[str] = ()) -> DictConfig:
     """The resolved config for `overrides`, as `ragsweep [overrides]` would build it."""
@@ -70,7 +97,7 @@ def parse_measures(cfg: DictConfig) -> list[Measure]:
     if k_prompt <= 0:
         raise UserError(f"eval.k_prompt must be a positive number of passages, got {k_prompt}")
     measures = [Measure.parse(str(m)) for m in cfg.eval.measures]
-    decision = Measure.parse(f"recall@{k_prompt}")
+    decision = cv.decision_measure(k_prompt)
     if decision not in measures:
         measures.append(decision)
     return list(dict.fromkeys(measures))
@@ -147,9 +174,9 @@ def summarise(
     present = [s for s in slices if (per_question["slice"] == s).any()]
     by_slice = per_question.groupby("slice", sort=False)[cols].mean().reindex(present)
     table = by_slice.copy()
-    table.loc[ALL] = per_question[cols].mean()
+    table.loc[cv.ALL] = per_question[cols].mean()
     w = np.array([weights[s] for s in present])
-    table.loc[WEIGHTED] = (by_slice.to_numpy() * w[:, None]).sum(axis=0)
+    table.loc[cv.WEIGHTED] = (by_slice.to_numpy() * w[:, None]).sum(axis=0)
     table.index.name = "slice"
     return table
 
@@ -157,7 +184,9 @@ def summarise(
 def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str, float]:
     """MLflow metric names `<measure key>/<slice>` (e.g. recall_at_5/exclusions)."""
     return {
-        f"{m.key}/{row}": float(summary.loc[row, str(m)]) for row in summary.index for m in measures
+        cv.metric_key(m, row): float(summary.loc[row, str(m)])
+        for row in summary.index
+        for m in measures
     }
 
 
@@ -165,14 +194,11 @@ def _hash(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
 
 
-#: config blocks that decide where results go or how they are compared, not what they are
-NOT_RESULTS = ("tracking", "cache", "hydra", "report", "confirm", "sweep")
-
-
 def config_hash(cfg: DictConfig) -> str:
-    """Hash of the resolved config minus `NOT_RESULTS`: equal hashes, equal numbers."""
+    """Hash of the resolved config minus `conventions.NOT_RESULTS`: equal hashes, equal
+    numbers."""
     plain = OmegaConf.to_container(cfg, resolve=True)
-    for key in NOT_RESULTS:
+    for key in cv.NOT_RESULTS:
         plain.pop(key, None)
     return _hash(plain)
 
@@ -185,14 +211,15 @@ def stage_cache(cfg: DictConfig) -> StageCache:
 
 
 def chunk_and_filter(
-    cfg: DictConfig, ds: Dataset, questions: pd.DataFrame
+    pipe: pipeline.Pipeline, ds: Dataset, questions: pd.DataFrame
 ) -> tuple[list[Chunk], list[np.ndarray | None] | None]:
-    """The chunks of the corpus under `cfg.chunker`, and each question's allowed chunks."""
-    chunks = chunk_corpus(ds.documents, build(cfg.chunker))
+    """The chunks of the corpus under the pipeline's chunker, and each question's allowed
+    chunks (None when the retriever does not filter)."""
+    chunks = chunk_corpus(ds.documents, pipe.chunker)
     if not chunks:
         raise UserError(f"the chunker produced no passages from {ds.root / 'corpus'}")
     allowed = None
-    if cfg.retriever.filter:
+    if pipe.first.filter:
         allowed = pipeline.allowed_chunks(
             chunks, list(questions["product"]), list(questions["version"])
         )
@@ -205,27 +232,19 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
     the stages built or found. Nothing is shared when the chunking differs."""
     if cache.directory is None or not cfgs:
         return []
-    first = cfgs[0]
-    if any(
-        OmegaConf.to_container(c.chunker) != OmegaConf.to_container(first.chunker) for c in cfgs
-    ):
+    pipes = [pipeline.Pipeline.from_config(c) for c in cfgs]
+    pipe, snapshot = pipes[0], ds.snapshot_hash
+    shared = set(pipeline.shared_stages(pipes, snapshot))
+    only = [st for st in pipe.index_keys(snapshot) if st in shared and st != pipeline.CHUNKS]
+    if pipeline.CHUNKS not in shared or not only:
         return []
-    parts = [pipeline.index_parts(c, ds.snapshot_hash) for c in cfgs]
-    shared = {st for st, p in parts[0].items() if all(q.get(st) == p for q in parts[1:])}
-    if not shared:
-        return []
-    questions, _ = select_questions(first, ds)
-    chunks, allowed = chunk_and_filter(first, ds, questions)
-    indexes = pipeline.build_indexes(first, ds.snapshot_hash, chunks, cache, only=shared)
-    same_search = all(
-        c.retriever.depth == first.retriever.depth and c.retriever.filter == first.retriever.filter
-        for c in cfgs
-    )
-    if same_search:
-        pipeline.first_stage(
-            first, ds.snapshot_hash, indexes, list(questions["text"]), allowed, cache
-        )
-    return sorted(shared)
+    questions, _ = select_questions(cfgs[0], ds)
+    chunks, allowed = chunk_and_filter(pipe, ds, questions)
+    built = pipeline.build_indexes(pipe, snapshot, chunks, cache, only=only)
+    searched = {st: b for st, b in built.items() if f"first_stage_{st}" in shared}
+    if searched:
+        pipeline.first_stage(pipe, snapshot, searched, list(questions["text"]), allowed, cache)
+    return [*sorted(built), *sorted(f"first_stage_{st}" for st in searched)]
 
 
 def evaluate(
@@ -251,10 +270,11 @@ def evaluate(
     weights = slice_weights(cfg, [s for s in ds.slices if (questions["slice"] == s).any()])
 
     say("chunking")
-    chunks, allowed = chunk_and_filter(cfg, ds, questions)
+    pipe = pipeline.Pipeline.from_config(cfg)
+    chunks, allowed = chunk_and_filter(pipe, ds, questions)
     cache = stage_cache(cfg)
     ranking = pipeline.rank(
-        cfg, ds.snapshot_hash, chunks, list(questions["text"]), allowed, cache, say
+        pipe, ds.snapshot_hash, chunks, list(questions["text"]), allowed, cache, say
     )
 
     say("scoring")
@@ -291,12 +311,12 @@ def evaluate(
     ]
     tags = {
         "ragsweep.snapshot": ds.snapshot_hash,
-        "ragsweep.index_build": pipeline.index_build_hash(cfg, ds.snapshot_hash),
+        "ragsweep.index_build": pipe.index_build_hash(ds.snapshot_hash),
         "ragsweep.labels": ds.labels_hash,
         "ragsweep.split": split_hash,
         "ragsweep.split_name": str(cfg.eval.split),
         "ragsweep.subset": str(cfg.eval.subset),
-        "ragsweep.stage": "config",
+        cv.TAG_STAGE: cv.STAGE_CONFIG,
         "ragsweep.config_hash": config_hash(cfg),
         **code_tags(),
         "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),

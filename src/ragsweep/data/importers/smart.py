@@ -10,7 +10,7 @@ marker line itself is kept as the field's first line). Documents use `.T` (title
 Qrels formats (`qrels_format`):
 - `plain`: `qid docid [code]`, whitespace-separated (no code: 1); qids match the queries' `.I`
   ids, digits-only ids compared by number; codes graded by the threshold rule.
-- `trec`: `qid iter docid grade` (`ragsweep.scoring.trec.read_qrels`), matched and graded as
+- `trec`: `qid iter docid grade` (`ragsweep.data.trec.read_qrels`), matched and graded as
   `plain`.
 - `cranfield`: `qid docid code` where qid is the query's ordinal position in the queries file
   (1 = first `.I`), codes 1 (complete answer) .. 4 (minimum interest) and -1 (one per query,

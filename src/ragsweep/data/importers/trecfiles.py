@@ -10,7 +10,7 @@ module uses).
 - Topics (`--topics`): classic TREC `<top><num> Number: 301 <title> ... <desc> Description: ...
   </top>` (closing field tags optional), or a `qid<TAB>text` TSV. `field` picks the query text:
   `title`, `desc` or `title+desc`.
-- Qrels (`--qrels`): TREC qrels `qid iter docid grade`, read by `ragsweep.scoring.trec.read_qrels`;
+- Qrels (`--qrels`): TREC qrels `qid iter docid grade`, read by `ragsweep.data.trec.read_qrels`;
   graded by the threshold rule (>= 2 -> 2, 1 -> 1, <= 0 -> 0).
 
 Query ids made only of digits are compared by number (`051` in a topics file is `51` in its
@@ -34,8 +34,8 @@ from ragsweep.data.importers.common import (
     numbered_lines,
     read_text,
 )
+from ragsweep.data.trec import read_qrels
 from ragsweep.errors import DatasetError
-from ragsweep.scoring.trec import read_qrels
 
 TOPIC_FIELDS = ("title", "desc", "title+desc")
 
@@ -237,7 +237,7 @@ def _nonblank_line_numbers(path: Path) -> list[int]:
 
 
 def read_trec_judgements(path: str | Path) -> list[Judgement]:
-    """TREC qrels (`qid iter docid grade`) as judgements, via `ragsweep.scoring.trec.read_qrels`."""
+    """TREC qrels (`qid iter docid grade`) as judgements, via `ragsweep.data.trec.read_qrels`."""
     p = Path(path)
     qrels = read_qrels(p)
     lines = _nonblank_line_numbers(p) if len(qrels) else []

@@ -1,0 +1,366 @@
+"""Building the comparison report from per-question scores: check and pair the frames, run one
+paired bootstrap per measure, decide each configuration.
+
+    report = build_report(base_frame, {"256": frame_256}, decision="recall@5", weights=traffic)
+
+Needs numpy and pandas only. The decision rule is `_decide` (docs/report.md); the bootstrap is
+`ragsweep.compare.stats`; the model built is `ragsweep.compare.report.Report`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ragsweep.compare import stats
+from ragsweep.compare.format import interval, signed
+from ragsweep.compare.report import (
+    BETTER,
+    CELL_COLUMNS,
+    FAILS_GUARD,
+    NO_DIFFERENCE,
+    WORSE,
+    Decision,
+    Report,
+)
+from ragsweep.conventions import ALL, SLICE_DECISION, WEIGHTED
+from ragsweep.errors import UserError
+from ragsweep.measures import Measure
+
+_ID_COLUMNS = ("qid", "slice")
+
+
+def _as_measure(m: Measure | str) -> Measure:
+    return m if isinstance(m, Measure) else Measure.parse(str(m))
+
+
+def _preview(items: Sequence[str], n: int = 3) -> str:
+    shown = ", ".join(str(x) for x in items[:n])
+    return shown + (", ..." if len(items) > n else "")
+
+
+def _check_frame(frame: pd.DataFrame, name: str, columns: Sequence[str]) -> pd.DataFrame:
+    """The frame indexed by qid with `slice` and the measure columns, checked."""
+    if not isinstance(frame, pd.DataFrame):
+        raise UserError(
+            f"configuration {name!r}: per-question scores must be a pandas DataFrame, "
+            f"got {type(frame).__name__}"
+        )
+    missing = [c for c in (*_ID_COLUMNS, *columns) if c not in frame.columns]
+    if missing:
+        raise UserError(
+            f"configuration {name!r}: per-question scores have no column(s) "
+            f"{', '.join(missing)} (found: {_preview(list(map(str, frame.columns)), 12)}); "
+            "score the run with those measures (eval.measures)"
+        )
+    qids = frame["qid"].astype(str)
+    dup = qids[qids.duplicated()].unique().tolist()
+    if dup:
+        raise UserError(
+            f"configuration {name!r}: question(s) {_preview(dup)} appear more than "
+            "once in the per-question scores; give one row per question"
+        )
+    out = pd.DataFrame({"slice": frame["slice"].astype(str).to_numpy()}, index=qids.to_numpy())
+    for col in columns:
+        values = pd.to_numeric(frame[col], errors="coerce").to_numpy(dtype=np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise UserError(
+                f"configuration {name!r}: column {col!r} has missing or non-numeric values for "
+                f"question(s) {_preview(qids[bad].tolist())}; score a question with no answer as 0"
+            )
+        out[col] = values
+    return out
+
+
+def _align(base: pd.DataFrame, cand: pd.DataFrame, name: str, baseline_name: str) -> pd.DataFrame:
+    """`cand` reindexed to the baseline's questions; refuses other question sets or slices."""
+    only_base = sorted(set(base.index) - set(cand.index))
+    only_cand = sorted(set(cand.index) - set(base.index))
+    if only_base or only_cand:
+        parts = []
+        if only_base:
+            parts.append(f"{len(only_base)} only in {baseline_name!r} ({_preview(only_base)})")
+        if only_cand:
+            parts.append(f"{len(only_cand)} only in {name!r} ({_preview(only_cand)})")
+        raise UserError(
+            f"configuration {name!r} was scored on other questions than the baseline "
+            f"{baseline_name!r}: {'; '.join(parts)}; a paired comparison needs the same "
+            "questions: score both on the same labelled set, split and subset"
+        )
+    cand = cand.loc[base.index]
+    moved = base.index[(cand["slice"] != base["slice"]).to_numpy()].tolist()
+    if moved:
+        q = moved[0]
+        raise UserError(
+            f"configuration {name!r} puts question {q!r} in slice {cand.at[q, 'slice']!r}, the "
+            f"baseline {baseline_name!r} in {base.at[q, 'slice']!r} ({len(moved)} such "
+            "question(s)); the labelled sets differ: score both on the same one"
+        )
+    return cand
+
+
+def _decide(
+    cells: pd.DataFrame,
+    config: str,
+    *,
+    headline: str,
+    decision: Measure,
+    guard: Mapping[str, Measure],
+    strata: Sequence[str],
+    deciding: Mapping[str, Measure],
+    target_gap: float,
+) -> Decision:
+    """The overall decision of one configuration (the rule is in docs/report.md):
+
+    1. `fails guard` if any guard slice's estimate (on its deciding measure) is below the
+       baseline's, whether or not the drop is beyond noise;
+    2. else `better` / `worse` when the headline cell's verdict is better / worse;
+    3. else `no resolvable difference`.
+    """
+    mine = cells[cells["config"] == config]
+
+    def cell(measure: Measure, stratum: str) -> pd.Series:
+        return mine[(mine["measure"] == str(measure)) & (mine["stratum"] == stratum)].iloc[0]
+
+    head = cell(decision, headline)
+    head_text = f"{headline} {decision} {interval(head['delta'], head['ci_low'], head['ci_high'])}"
+    failed, guard_parts = [], []
+    for s, m in guard.items():
+        g = cell(m, s)
+        if g["delta"] < 0:
+            failed.append(s)
+            text = f"{s} {m} {interval(g['delta'], g['ci_low'], g['ci_high'])} below the baseline"
+            if g["verdict"] == "noise":
+                need = stats.questions_needed(
+                    float(g["sd"]), int(g["n"]), -float(g["delta"]), float(g["level"])
+                )
+                text += (
+                    f", within noise (about {need} questions would resolve a drop this "
+                    f"size; it has {int(g['n'])})"
+                )
+            else:
+                text += ", beyond noise"
+            guard_parts.append(text)
+        else:
+            guard_parts.append(f"{s} {m} {signed(g['delta'])} holds")
+    warnings = []
+    for s in strata:
+        if s in guard or s == headline:
+            continue
+        m = deciding.get(s, decision)
+        c = cell(m, s)
+        if c["verdict"] == "worse":
+            warnings.append(
+                f"{s} {m} {interval(c['delta'], c['ci_low'], c['ci_high'])} worse beyond noise"
+            )
+    if failed:
+        verdict = FAILS_GUARD
+        reason = "; ".join(p for s, p in zip(guard, guard_parts, strict=True) if s in failed)
+        reason += f" (headline {head_text} {head['verdict']})"
+    elif head["verdict"] == "better":
+        verdict, reason = BETTER, f"{head_text} better" + ("; guards hold" if guard else "")
+    elif head["verdict"] == "worse":
+        verdict, reason = WORSE, f"{head_text} worse"
+    elif head["ci_low"] == head["ci_high"] == 0:
+        verdict, reason = NO_DIFFERENCE, f"{head_text}: no question scores differently"
+    elif head["resolves"]:
+        verdict = NO_DIFFERENCE
+        reason = (
+            f"{head_text} is noise; the questions resolve differences above "
+            f"{float(head['half_width']):.3f}, finer than the target gap {target_gap:g}"
+        )
+    else:
+        verdict = NO_DIFFERENCE
+        reason = (
+            f"{head_text} is noise; the questions resolve differences above "
+            f"{float(head['half_width']):.3f}: about {int(head['questions_needed'])} "
+            f"would resolve {target_gap:g} (it has {int(head['n'])})"
+        )
+    return Decision(
+        config=config,
+        decision=verdict,
+        headline=headline,
+        delta=float(head["delta"]),
+        ci_low=float(head["ci_low"]),
+        ci_high=float(head["ci_high"]),
+        verdict=str(head["verdict"]),
+        reason=reason,
+        guard="; ".join(guard_parts) if guard_parts else "no guard slice",
+        guard_failed=tuple(failed),
+        warnings=tuple(warnings),
+    )
+
+
+#: below this many questions a slice's bootstrap interval is too narrow to trust
+FEW_QUESTIONS = 10
+
+
+def _few_questions(n: Mapping[str, int], slices: Sequence[str]) -> tuple[str, ...]:
+    small = [f"{s} ({n[s]})" for s in slices if s in n and n[s] < FEW_QUESTIONS]
+    if not small:
+        return ()
+    return (
+        f"few questions in {', '.join(small)}: with fewer than {FEW_QUESTIONS} a bootstrap "
+        "interval is too narrow to trust (docs/statistics.md); read those verdicts as noise "
+        "and add questions",
+    )
+
+
+def build_report(
+    baseline: pd.DataFrame,
+    candidates: Mapping[str, pd.DataFrame],
+    *,
+    decision: Measure | str,
+    baseline_name: str = "baseline",
+    measures: Sequence[Measure | str] = (),
+    slices: Sequence[str] | None = None,
+    weights: Mapping[str, float] | None = None,
+    guard_slices: Sequence[str] = ("exclusions",),
+    correction: str = "bonferroni",
+    level: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    target_gap: float = 0.02,
+    slice_decision: Mapping[str, Measure | str] | None = None,
+    factor: str | None = None,
+    title: str | None = None,
+    notes: Sequence[str] = (),
+    like_for_like: bool = True,
+) -> Report:
+    """Compare each candidate with the baseline per slice, on per-question scores.
+
+    `baseline` and each of `candidates` (name -> frame, in report order) are per-question frames
+    with columns `qid`, `slice` and one column per measure named `str(Measure)` (`recall@5`,
+    `nDCG@10`, `RR`), as in a run's `results/per_question.csv`; all must hold the same questions
+    in the same slices (else `UserError`). `decision` decides (the headline: the `weighted`
+    stratum when `weights` (slice -> traffic weight) are given and there are two or more slices,
+    else `all`); `measures` are shown beside it. `slice_decision` overrides the deciding measure
+    per slice (default: RR for identifiers; `{}` for none). `slices` gives the column order
+    (others follow in order of appearance); within a slice questions are taken in qid order, so
+    the result does not depend on row order. A guard slice whose estimate is below the
+    baseline's fails the configuration (see `Decision`). One `stats.paired_resamples` per
+    measure, the same seed for all, so every measure sees the same resampled questions.
+    """
+    decision = _as_measure(decision)
+    shown = tuple(dict.fromkeys([decision, *map(_as_measure, measures)]))
+    names = [str(n) for n in candidates]
+    if not names:
+        raise UserError("nothing to compare: give at least one configuration besides the baseline")
+    if baseline_name in names:
+        raise UserError(
+            f"a configuration is named like the baseline ({baseline_name!r}); "
+            "give each a distinct name"
+        )
+    per_slice = {
+        str(s): _as_measure(m)
+        for s, m in (SLICE_DECISION if slice_decision is None else slice_decision).items()
+    }
+    notes = list(notes)
+
+    base = _check_frame(baseline, baseline_name, [str(m) for m in shown])
+    present = list(dict.fromkeys(base["slice"]))
+    order = [s for s in (slices or ()) if s in present]
+    order += [s for s in present if s not in order]
+    # the slice-specific measures that can be used: present in every frame
+    used: dict[str, Measure] = {}
+    for s, m in per_slice.items():
+        if s not in order or m == decision:
+            continue
+        lacking = [
+            n
+            for n, f in [(baseline_name, baseline), *candidates.items()]
+            if str(m) not in f.columns
+        ]
+        if lacking:
+            notes.append(
+                f"slice {s} is decided on {decision}, not {m}: no {m} scores for "
+                f"{_preview(lacking)}"
+            )
+        else:
+            used[s] = m
+    computed = tuple(dict.fromkeys([*shown, *used.values()]))
+    columns = [str(m) for m in computed]
+    base = _check_frame(baseline, baseline_name, columns)
+    cands = {
+        n: _align(base, _check_frame(candidates[n], n, columns), n, baseline_name) for n in names
+    }
+
+    rank = {s: i for i, s in enumerate(order)}
+    keys = pd.DataFrame({"rank": base["slice"].map(rank).to_numpy(), "qid": base.index})
+    idx = keys.sort_values(["rank", "qid"], kind="stable").index.to_numpy()
+    base = base.iloc[idx]
+    cands = {n: f.iloc[idx] for n, f in cands.items()}
+    strata_labels = base["slice"].to_numpy()
+    use_weights = None if weights is None or len(order) < 2 else dict(weights)
+
+    guard = {s: used.get(s, decision) for s in guard_slices if s in order}
+    absent = [s for s in guard_slices if s not in order]
+    if absent and order != [ALL]:
+        notes.append(f"guard slice(s) {', '.join(absent)} have no questions here: not checked")
+
+    frames = []
+    for m in computed:
+        col = str(m)
+        draws = stats.paired_resamples(
+            base[col].to_numpy(),
+            np.stack([cands[n][col].to_numpy() for n in names]),
+            strata_labels,
+            names,
+            weights=use_weights,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
+        comp = stats.to_frame(stats.compare(draws, level=level, correction=correction))
+        res = stats.to_frame(
+            stats.resolution(draws, target_gap=target_gap, level=level, correction=correction)
+        )
+        comp["measure"] = col
+        for c in ("sd", "half_width", "questions_needed", "resolves"):
+            comp[c] = res[c].to_numpy()
+        frames.append(comp)
+        strata, normalised = draws.strata, draws.weights
+        n_of = {s: int(k) for s, k in zip(draws.strata, draws.n, strict=True)}
+    cells = pd.concat(frames, ignore_index=True).rename(columns={"candidate": "config"})
+    cells = cells[list(CELL_COLUMNS)]
+    headline = WEIGHTED if WEIGHTED in strata else ALL
+    decisions = tuple(
+        _decide(
+            cells,
+            n,
+            headline=headline,
+            decision=decision,
+            guard=guard,
+            strata=strata,
+            deciding=used,
+            target_gap=float(target_gap),
+        )
+        for n in names
+    )
+    return Report(
+        baseline=baseline_name,
+        configs=tuple(names),
+        decision=decision,
+        measures=shown,
+        slice_decision=used,
+        slices=tuple(order),
+        strata=tuple(strata),
+        headline=headline,
+        n=n_of,
+        weights=normalised,
+        guard_slices=tuple(guard),
+        correction=correction,
+        level=float(level),
+        interval_level=stats.interval_level(level, len(names), correction),
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+        target_gap=float(target_gap),
+        cells=cells,
+        decisions=decisions,
+        notes=tuple(notes) + _few_questions(n_of, order),
+        like_for_like=like_for_like,
+        factor=factor,
+        title=title or f"{', '.join(names)} against {baseline_name}",
+    )

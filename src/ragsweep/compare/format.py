@@ -1,0 +1,140 @@
+"""Texts every renderer of the report shares, written once: signed differences, intervals, the
+method paragraph, and the tables' layout (which tables, which columns, what each cell says).
+
+The rich, markdown, HTML and plot renderers (`text`, `markdown`, `html`, `plot`) differ only in
+markup; what they show comes from here, so the formats cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ragsweep.compare.report import Report
+from ragsweep.measures import Measure
+
+
+def signed(x: float) -> str:
+    """A difference with its sign at 3 decimals; a nonzero one that would print as 0.000 prints
+    as `+<0.001` / `-<0.001`, so an interval shown as "[+0.000, ...]" really touches 0 and one
+    that excludes 0 never looks as if it did not."""
+    x = float(x)
+    if x != 0 and abs(x) < 0.0005:
+        return "+<0.001" if x > 0 else "-<0.001"
+    return f"{x:+.3f}"
+
+
+def bounds(lo: float, hi: float) -> str:
+    """An interval `[lo, hi]`, both ends signed."""
+    return f"[{signed(lo)}, {signed(hi)}]"
+
+
+def interval(delta: float, lo: float, hi: float) -> str:
+    """A difference and its interval: `+0.050 [+0.010, +0.090]`."""
+    return f"{signed(delta)} {bounds(lo, hi)}"
+
+
+def value_text(x: float) -> str:
+    """A raw value (a mean score) at 3 decimals."""
+    return f"{x:.3f}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: a stratum, the measure shown there, its question count."""
+
+    stratum: str
+    measure: Measure
+    n: int
+    guard: bool
+    own_measure: bool  # decided on another measure than the table's (identifiers on RR)
+
+    def header(self, sep: str = " ") -> str:
+        """`limits (n=20)`, `identifiers (n=4, RR)`, `exclusions (n=20, guard)`."""
+        tags = [f"n={self.n}"]
+        if self.own_measure:
+            tags.append(str(self.measure))
+        if self.guard:
+            tags.append("guard")
+        return f"{self.stratum}{sep}({', '.join(tags)})"
+
+
+def columns(report: Report, measure: Measure | None) -> list[Column]:
+    """The columns of one table: `measure`, or each stratum's deciding measure when None."""
+    out = []
+    for s in report.strata:
+        m = report.deciding(s) if measure is None else measure
+        out.append(
+            Column(
+                s,
+                m,
+                report.n[s],
+                s in report.guard_slices,
+                measure is None and m != report.decision,
+            )
+        )
+    return out
+
+
+def tables(report: Report) -> list[tuple[str, Measure | None]]:
+    """(caption, measure) of each table: the headline (None: deciding measure per stratum),
+    then every other measure shown."""
+    first = f"{report.decision} (decides)" + "".join(
+        f"; {s}: {m}" for s, m in report.slice_decision.items()
+    )
+    return [(first, None), *((str(m), m) for m in report.measures if m != report.decision)]
+
+
+def row_label(report: Report, name: str) -> str:
+    """A row's name, `(baseline)` appended for the baseline."""
+    return f"{name} (baseline)" if name == report.baseline else name
+
+
+def cell_texts(report: Report, config: str, col: Column) -> tuple[str, str, str, str]:
+    """(delta, interval, verdict, raw value) texts of one candidate cell."""
+    c = report.cell(config, col.measure, col.stratum)
+    verdict = str(c["verdict"])
+    return signed(c["delta"]), bounds(c["ci_low"], c["ci_high"]), verdict, value_text(c["value"])
+
+
+def resolution_text(report: Report, config: str, col: Column) -> str:
+    """`±0.031 (ok)` when the cell resolves the target gap, else `±0.031 (767 q)`."""
+    c = report.cell(config, col.measure, col.stratum)
+    if bool(c["resolves"]):
+        return f"±{c['half_width']:.3f} (ok)"
+    return f"±{c['half_width']:.3f} ({int(c['questions_needed'])} q)"
+
+
+def method_text(report: Report) -> str:
+    """One paragraph: how the intervals and verdicts were made."""
+    c = len(report.configs)
+    level = f"{report.level * 100:g}%"
+    if report.correction == "bonferroni" and c > 1:
+        intervals = (
+            f"{level} percentile intervals, Bonferroni-widened over {c} configurations "
+            f"to {report.interval_level:.2%}"
+        )
+        verdict = "better / worse when the interval excludes 0, else noise"
+    elif report.correction == "holm" and c > 1:
+        intervals = f"unadjusted {level} percentile intervals"
+        verdict = (
+            f"better / worse when the Holm-adjusted p over the {c} configurations is "
+            f"below {1 - report.level:.2g}, else noise (an interval shown may exclude 0 "
+            "and still read noise)"
+        )
+    else:
+        intervals = f"{level} percentile intervals, no family-wise correction"
+        verdict = "better / worse when the interval excludes 0, else noise"
+    weights = ""
+    if report.weights is not None:
+        weights = (
+            " `weighted` = "
+            + " + ".join(f"{w:.2f} x {s}" for s, w in report.weights.items())
+            + " (slice means; traffic weights)."
+        )
+    return (
+        f"Paired, stratified bootstrap over questions ({report.n_resamples:,} resamples, seed "
+        f"{report.seed}): each cell is the configuration minus the baseline {report.baseline!r} "
+        f"on the same questions, {intervals}; verdict {verdict}. Decided on {report.decision}"
+        + "".join(f", {s} on {m}" for s, m in report.slice_decision.items())
+        + f"; headline `{report.headline}`.{weights}"
+    )

@@ -1,0 +1,118 @@
+"""The report as one self-contained HTML page (`report.html`): inline CSS, the forest plots
+embedded as data URIs, nothing fetched from elsewhere."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Mapping
+
+from ragsweep.compare.format import (
+    cell_texts,
+    columns,
+    method_text,
+    resolution_text,
+    row_label,
+    tables,
+    value_text,
+)
+from ragsweep.compare.report import Report
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; }
+th { background: #f3f3f3; }
+td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.better { background: #e3f4e3; } .worse { background: #fbe3e3; } .noise { color: #666; }
+.raw { color: #888; font-size: 90%; }
+.d-fails-guard { color: #b00; font-weight: bold; } .d-better { color: #070; font-weight: bold; }
+.d-worse { color: #b00; } .d-no-resolvable-difference { color: #960; }
+.warn { color: #b00; font-weight: bold; } .method { color: #555; max-width: 60em; }
+"""
+
+
+def _decision_cell(decision: str) -> str:
+    """A decision's cell, styled by its CSS class (`d-fails-guard`, ...)."""
+    return f'<td class="d-{decision.replace(" ", "-")}">{html.escape(decision)}</td>'
+
+
+def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
+    """The report as one self-contained HTML page (inline CSS, PNGs embedded as data URIs)."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(report.title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{e(report.title)}</h1>",
+    ]
+    if not report.like_for_like:
+        parts.append(
+            '<p class="warn">Not like for like: the runs compared differ in labelled '
+            "set or corpus snapshot; see the notes.</p>"
+        )
+    parts.append(f'<p class="method">{e(method_text(report))}</p>')
+    parts.append(
+        "<h2>Decisions</h2><table><tr><th>configuration</th><th>decision</th><th>why</th></tr>"
+    )
+    for d in report.decisions:
+        why = e(d.reason) + "".join(
+            f'<br><span class="warn">warning: {e(w)}</span>' for w in d.warnings
+        )
+        parts.append(f"<tr><td>{e(d.config)}</td>{_decision_cell(d.decision)}<td>{why}</td></tr>")
+    parts.append("</table>")
+    for caption, measure in tables(report):
+        cols = columns(report, measure)
+        first = measure is None  # the headline table carries each row's decision
+        parts.append(
+            f"<h2>{e(caption)}</h2><table><tr><th>{e(report.factor or 'configuration')}"
+            "</th>"
+            + ("<th>decision</th>" if first else "")
+            + "".join(f"<th>{e(c.header())}</th>" for c in cols)
+            + "</tr>"
+        )
+        parts.append(
+            f"<tr><td>{e(row_label(report, report.baseline))}</td>"
+            + ("<td></td>" if first else "")
+            + "".join(
+                f'<td class="num">{value_text(report.baseline_value(c.measure, c.stratum))}</td>'
+                for c in cols
+            )
+            + "</tr>"
+        )
+        for name in report.configs:
+            row = [f"<tr><td>{e(name)}</td>"]
+            if first:
+                row.append(_decision_cell(report.decision_of(name).decision))
+            for col in cols:
+                delta, interval, verdict, value = cell_texts(report, name, col)
+                row.append(
+                    f'<td class="num {verdict}">{delta} {verdict}<br>{interval}<br>'
+                    f'<span class="raw">{value}</span></td>'
+                )
+            parts.append("".join(row) + "</tr>")
+        parts.append("</table>")
+    cols = columns(report, None)
+    parts.append(
+        f"<h2>Resolution: half-width and questions needed for a gap of "
+        f"{report.target_gap:g}</h2><table><tr><th>"
+        f"{e(report.factor or 'configuration')}</th>"
+        + "".join(f"<th>{e(c.header())}</th>" for c in cols)
+        + "</tr>"
+    )
+    for name in report.configs:
+        parts.append(
+            f"<tr><td>{e(name)}</td>"
+            + "".join(f'<td class="num">{e(resolution_text(report, name, c))}</td>' for c in cols)
+            + "</tr>"
+        )
+    parts.append("</table>")
+    if report.notes:
+        parts.append(
+            "<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in report.notes) + "</ul>"
+        )
+    for name, png in (images or {}).items():
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f'<h2>{e(name)}</h2><img alt="{e(name)}" src="data:image/png;base64,{data}">')
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,86 @@
+"""The report as GitHub markdown (`report.md`): method, decisions, one table per measure, the
+resolution table, notes and links to the forest plots."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragsweep.compare.format import (
+    cell_texts,
+    columns,
+    method_text,
+    resolution_text,
+    row_label,
+    tables,
+    value_text,
+)
+from ragsweep.compare.report import Report
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
+    """The report as GitHub markdown: method, one table per measure, resolution, decisions;
+    `images` are the forest plots' file names, linked at the end."""
+    lines = [f"# {_md_escape(report.title)}", ""]
+    if not report.like_for_like:
+        lines += [
+            "> **Not like for like**: the runs compared differ in labelled set or corpus "
+            "snapshot; see the notes.",
+            "",
+        ]
+    lines += [method_text(report), ""]
+    lines += ["## Decisions", "", "| configuration | decision | why |", "|---|---|---|"]
+    for d in report.decisions:
+        why = d.reason + "".join(f"; warning: {w}" for w in d.warnings)
+        lines.append(f"| {_md_escape(d.config)} | **{d.decision}** | {_md_escape(why)} |")
+    lines.append("")
+    for caption, measure in tables(report):
+        cols = columns(report, measure)
+        lines += [f"## {caption}", ""]
+        first = ["decision"] if measure is None else []
+        head = [report.factor or "configuration", *first, *(c.header() for c in cols)]
+        lines.append("| " + " | ".join(map(_md_escape, head)) + " |")
+        lines.append("|---" * (1 + len(first)) + "|---:" * len(cols) + "|")
+        base = [
+            *([""] if first else []),
+            *(value_text(report.baseline_value(c.measure, c.stratum)) for c in cols),
+        ]
+        lines.append(
+            f"| {_md_escape(row_label(report, report.baseline))} | " + " | ".join(base) + " |"
+        )
+        for name in report.configs:
+            cells = [f"**{report.decision_of(name).decision}**"] if first else []
+            for col in cols:
+                delta, interval, verdict, value = cell_texts(report, name, col)
+                word = verdict if verdict == "noise" else f"**{verdict}**"
+                cells.append(f"{delta} {interval} {word} ({value})")
+            lines.append(f"| {_md_escape(name)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    cols = columns(report, None)
+    lines += [
+        f"## Resolution: half-width and questions needed for a gap of {report.target_gap:g}",
+        "",
+    ]
+    lines.append(
+        "| "
+        + " | ".join(
+            map(_md_escape, [report.factor or "configuration", *(c.header() for c in cols)])
+        )
+        + " |"
+    )
+    lines.append("|---" + "|---:" * len(cols) + "|")
+    for name in report.configs:
+        lines.append(
+            f"| {_md_escape(name)} | "
+            + " | ".join(resolution_text(report, name, c) for c in cols)
+            + " |"
+        )
+    lines.append("")
+    if report.notes:
+        lines += ["## Notes", "", *(f"- {n}" for n in report.notes), ""]
+    for img in images:
+        lines += [f"![forest plot]({img})", ""]
+    return "\n".join(lines)

@@ -1,0 +1,276 @@
+"""Comparing configuration runs' results, wherever they were stored: read a run's folder, check
+the runs are like for like, take the report settings from the baseline's config, build the
+report, and say what a sweep's parent run should record of it.
+
+    records = [load_run_folder(path, name, run_id, tags) for ...]   # baseline first
+    report = report_from_runs(records, factor="fusion.k", title="...", allow_mismatch=False)
+    report = sweep_report({value: record, ...}, values=..., baseline="60", name=..., factor=...)
+    comparison_metrics(report); decisions_line(report)              # for the parent run
+
+No MLflow here: `ragsweep.experiment.logged` downloads the folders and logs the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from omegaconf import OmegaConf
+
+from ragsweep.compare.build import build_report
+from ragsweep.compare.report import Report
+from ragsweep.conventions import (
+    ALL,
+    CI_HIGH,
+    CI_LOW,
+    DELTA,
+    WEIGHTED,
+    metric_key,
+    metric_safe,
+    sweep_measures,
+    tag,
+)
+from ragsweep.errors import UserError
+from ragsweep.measures import Measure
+
+#: config keys that change how a ranking is scored (not the ranking itself)
+SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset")
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What a configuration run brings to a report."""
+
+    name: str
+    run_id: str
+    tags: dict[str, str]
+    per_question: pd.DataFrame
+    slices: list[str]  # from its summary.csv: the dataset's slices in report order
+    config: dict[str, Any]
+
+
+def load_run_folder(
+    folder: str | Path, name: str, run_id: str, tags: Mapping[str, str]
+) -> RunRecord:
+    """Read a folder laid out like a configuration run's artifacts: `results/per_question.csv`
+    (required), `results/summary.csv` (the slices' order) and `config/config.yaml`."""
+    root = Path(folder)
+    pq = root / "results" / "per_question.csv"
+    if not pq.exists():
+        raise UserError(
+            f"run {run_id} ({name}) has no results/per_question.csv artifact; is it a "
+            "ragsweep configuration run?"
+        )
+    config = root / "config" / "config.yaml"
+    if not config.exists():
+        raise UserError(
+            f"run {run_id} ({name}) has no config/config.yaml artifact; is it a ragsweep "
+            "configuration run?"
+        )
+    frame = pd.read_csv(
+        pq, dtype={"qid": str, "slice": str, "subset": str}, keep_default_na=False, na_values=[""]
+    )
+    summary = root / "results" / "summary.csv"
+    slices: list[str] = []
+    if summary.exists():
+        rows = pd.read_csv(summary, dtype={"slice": str}, keep_default_na=False)["slice"]
+        slices = [s for s in rows if s not in (ALL, WEIGHTED)]
+    cfg = OmegaConf.to_container(OmegaConf.load(config), resolve=False)
+    return RunRecord(name, run_id, dict(tags), frame, slices, cfg if isinstance(cfg, dict) else {})
+
+
+def report_defaults() -> dict[str, Any]:
+    """The `report` config group's defaults (conf/report/default.yaml), used for settings a
+    logged run's config lacks (runs logged before the group existed)."""
+    text = files("ragsweep.conf").joinpath("report", "default.yaml").read_text(encoding="utf-8")
+    loaded = OmegaConf.to_container(OmegaConf.create(text))
+    return dict(loaded) if isinstance(loaded, dict) else {}
+
+
+def _settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Report settings from a resolved config: the `report` block (defaults where missing),
+    eval.k_prompt and eval.traffic_weights."""
+    block = {**report_defaults(), **dict(cfg.get("report") or {})}
+    ev = dict(cfg.get("eval") or {})
+    if "k_prompt" not in ev:
+        raise UserError(
+            "the baseline run's config/config.yaml has no eval.k_prompt; it was not "
+            "logged by ragsweep"
+        )
+    block["k_prompt"] = int(ev["k_prompt"])
+    block["traffic_weights"] = ev.get("traffic_weights")
+    block["guard_slices"] = [str(s) for s in (block["guard_slices"] or [])]
+    return block
+
+
+def _select(config: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = config
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[bool, list[str]]:
+    """Refuse (or, with `allow_mismatch`, note) runs on another labelled set or snapshot."""
+    base, notes = runs[0], []
+    for run in runs[1:]:
+        for what, pin in (("labelled set", tag("labels")), ("corpus snapshot", tag("snapshot"))):
+            mine, theirs = run.tags.get(pin), base.tags.get(pin)
+            if mine == theirs:
+                continue
+            text = (
+                f"{run.name} (run {run.run_id}) was scored on {what} {str(mine)[:12]}, the "
+                f"baseline {base.name} on {str(theirs)[:12]}"
+            )
+            if not allow_mismatch:
+                raise UserError(
+                    f"{text}: not like for like; re-run the baseline on the same {what}, or pass "
+                    "--allow-mismatch to compare anyway"
+                )
+            notes.append(f"not like for like: {text}")
+        for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
+            mine, theirs = _select(run.config, key), _select(base.config, key)
+            if mine == theirs:
+                continue
+            text = (
+                f"{run.name} (run {run.run_id}) was scored with {key}={mine}, the baseline "
+                f"{base.name} with {key}={theirs}"
+            )
+            if not allow_mismatch:
+                raise UserError(
+                    f"{text}: not like for like; score both the same way, or pass "
+                    "--allow-mismatch to compare anyway"
+                )
+            notes.append(f"not like for like: {text}")
+    return not notes, notes
+
+
+def report_from_runs(
+    runs: Sequence[RunRecord],
+    *,
+    factor: str | None,
+    title: str,
+    allow_mismatch: bool,
+    notes: Sequence[str] = (),
+) -> Report:
+    """The report of `runs` (the first is the baseline) against it, with the settings of the
+    baseline's config (`report.*`, `eval.k_prompt`, `eval.traffic_weights`: equal weights when
+    null, as the runs' own `weighted` rows) and the measures the decision rule picks for
+    `factor`. Runs not like for like are refused unless `allow_mismatch` (then noted)."""
+    like, mismatch = _like_for_like(runs, allow_mismatch)
+    base = runs[0]
+    s = _settings(base.config)
+    decision, shown = sweep_measures(s["k_prompt"], factor)
+    present = list(dict.fromkeys(base.per_question["slice"].astype(str)))
+    weights = s["traffic_weights"]
+    if weights is None:  # equal weights, as the runs' own `weighted` rows
+        weights = {sl: 1.0 for sl in present}
+    return build_report(
+        base.per_question,
+        {r.name: r.per_question for r in runs[1:]},
+        decision=decision,
+        baseline_name=base.name,
+        measures=shown,
+        slices=base.slices or None,
+        weights=weights,
+        guard_slices=s["guard_slices"],
+        correction=str(s["correction"]),
+        level=float(s["level"]),
+        n_resamples=int(s["n_resamples"]),
+        seed=int(s["seed"]),
+        target_gap=float(s["target_gap"]),
+        factor=factor,
+        title=title,
+        notes=[*mismatch, *notes],
+        like_for_like=like,
+    )
+
+
+def with_run_ids(report: Report, runs: Sequence[RunRecord]) -> Report:
+    """`report` naming each run's id (`Report.run_ids`), so a later stage can fetch it again."""
+    return replace(report, run_ids={r.name: r.run_id for r in runs})
+
+
+def _label(factor: str | None, value: str) -> str:
+    return f"{factor}={value}" if factor else value
+
+
+def sweep_values(
+    available: Iterable[str],
+    *,
+    values: Sequence[str],
+    baseline: str,
+    name: str,
+    factor: str | None,
+) -> tuple[list[str], list[str]]:
+    """(the values a sweep's report compares, baseline first; notes): every value with a
+    finished run in `available`, in the sweep's order `values` (others after, sorted). Refuses
+    a sweep whose baseline has no finished run or that has nothing else to compare."""
+    done = set(available)
+    order = [*values, *sorted(v for v in done if v not in values)]
+    label = _label(factor, baseline)
+    if baseline not in done:
+        raise UserError(
+            f"the baseline {label} of sweep {name!r} has no FINISHED run to compare "
+            "with; launch the sweep again to finish it"
+        )
+    missing = [v for v in order if v not in done]
+    notes = [f"left out, no FINISHED run: {', '.join(missing)}"] if missing else []
+    chosen = [baseline, *(v for v in order if v in done and v != baseline)]
+    if len(chosen) < 2:
+        raise UserError(
+            f"sweep {name!r} has no FINISHED configuration besides the baseline "
+            f"{label}: nothing to compare"
+        )
+    return chosen, notes
+
+
+def sweep_report(
+    records: Mapping[str, RunRecord],
+    *,
+    values: Sequence[str],
+    baseline: str,
+    name: str,
+    factor: str | None,
+    allow_mismatch: bool = False,
+    notes: Sequence[str] = (),
+) -> Report:
+    """The report of sweep `name` over `factor`: each finished value's run in `records`
+    (value -> run) against the `baseline` value's (see `sweep_values`), naming the run ids."""
+    chosen, left_out = sweep_values(
+        records, values=values, baseline=baseline, name=name, factor=factor
+    )
+    runs = [records[v] for v in chosen]
+    report = report_from_runs(
+        runs,
+        factor=factor,
+        title=(
+            f"sweep {name}: {factor or 'configurations'} against the baseline "
+            f"{_label(factor, baseline)}"
+        ),
+        allow_mismatch=allow_mismatch,
+        notes=[*notes, *left_out],
+    )
+    return with_run_ids(report, runs)
+
+
+def comparison_metrics(report: Report) -> dict[str, float]:
+    """Every cell's difference and bounds as metrics for the sweep's parent run:
+    `delta|ci_low|ci_high/<measure key>/<stratum>/<config>`, the config made metric-safe."""
+    out: dict[str, float] = {}
+    for row in report.cells.itertuples(index=False):
+        measure, config = Measure.parse(row.measure), metric_safe(row.config)
+        for prefix, value in ((DELTA, row.delta), (CI_LOW, row.ci_low), (CI_HIGH, row.ci_high)):
+            out[f"{metric_key(measure, row.stratum, prefix)}/{config}"] = float(value)
+    return out
+
+
+def decisions_line(report: Report) -> str:
+    """The decisions on one line: `10: no resolvable difference; 100: fails guard`."""
+    return "; ".join(f"{d.config}: {d.decision}" for d in report.decisions)

@@ -1,0 +1,114 @@
+"""The report on the terminal: rich tables (one per measure, then the resolution table), the
+decisions and the notes.
+
+    print_report(report)          # stdout, wide enough for the whole table when piped
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, RenderableType
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from ragsweep.compare.format import (
+    cell_texts,
+    columns,
+    method_text,
+    resolution_text,
+    row_label,
+    tables,
+    value_text,
+)
+from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, Report
+
+_RICH_VERDICT = {"better": "green", "worse": "red", "noise": "dim"}
+_RICH_DECISION = {
+    FAILS_GUARD: "bold red",
+    BETTER: "bold green",
+    WORSE: "red",
+    NO_DIFFERENCE: "yellow",
+}
+
+
+def rich_tables(report: Report) -> list[RenderableType]:
+    """The report as rich renderables: a title, the tables, the decisions and notes."""
+    out: list[RenderableType] = [Text(report.title, style="bold")]
+    if not report.like_for_like:
+        out.append(
+            Text(
+                "NOT LIKE FOR LIKE: the runs compared differ in labelled set or corpus "
+                "snapshot (see the notes below)",
+                style="bold red",
+            )
+        )
+    out.append(Text(method_text(report), style="dim"))
+    for caption, measure in tables(report):
+        cols = columns(report, measure)
+        table = Table(title=caption, title_justify="left", show_lines=True)
+        table.add_column(report.factor or "configuration")
+        if measure is None:
+            table.add_column("decision")
+        for col in cols:
+            table.add_column(col.header("\n"), justify="right")
+        base = [Text(value_text(report.baseline_value(c.measure, c.stratum))) for c in cols]
+        table.add_row(row_label(report, report.baseline), *([""] if measure is None else []), *base)
+        for name in report.configs:
+            cells = []
+            for col in cols:
+                delta, interval, verdict, value = cell_texts(report, name, col)
+                t = Text(f"{delta} {verdict}\n", style=_RICH_VERDICT[verdict])
+                t.append(interval + "\n", style="dim" if verdict == "noise" else "")
+                t.append(value, style="dim")
+                cells.append(t)
+            extra = []
+            if measure is None:
+                d = report.decision_of(name).decision
+                extra = [Text(d, style=_RICH_DECISION[d])]
+            table.add_row(name, *extra, *cells)
+        out.append(table)
+    out.append(_resolution_table(report))
+    for d in report.decisions:
+        line = Text(f"{d.config}: ", style="bold")
+        line.append(d.decision, style=_RICH_DECISION[d.decision])
+        line.append(f": {d.reason}")
+        for w in d.warnings:
+            line.append(f"\n  warning: {w}", style="yellow")
+        out.append(line)
+    for note in report.notes:
+        out.append(Text(f"note: {note}", style="yellow"))
+    return out
+
+
+def _resolution_table(report: Report) -> Table:
+    """Per configuration and column: the interval half-width and the questions needed."""
+    cols = columns(report, None)
+    table = Table(
+        title=(
+            f"smallest resolvable difference (interval half-width) and questions needed to "
+            f"resolve {report.target_gap:g}"
+        ),
+        title_justify="left",
+    )
+    table.add_column(report.factor or "configuration")
+    for col in cols:
+        table.add_column(col.header("\n"), justify="right")
+    for name in report.configs:
+        table.add_row(name, *(resolution_text(report, name, c) for c in cols))
+    return table
+
+
+def print_report(report: Report, console: Console | None = None) -> None:
+    """Print the report's tables with rich (wide enough for the whole table when piped)."""
+    items = rich_tables(report)
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            wide = console.options.update_width(10_000)
+            widest = max(
+                Measurement.get(console, wide, i).maximum for i in items if isinstance(i, Table)
+            )
+            console = Console(width=max(120, widest))
+    for item in items:
+        console.print(item)
+        console.print()

@@ -1,0 +1,133 @@
+"""corpus/: the snapshot, one `<document>@<version>.json` wording per file, each read into a
+`Document` with its clauses, rendered text and clause spans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragsweep.data.reader import DataFile, Spec, describe, entries, hint
+from ragsweep.data.schema import (
+    CORPUS_FILE_RE,
+    DOCUMENT_RE,
+    PART_KINDS,
+    SECTION_RE,
+    VERSION_RE,
+    Clause,
+    Document,
+    render,
+)
+
+_SPEC: Spec = {
+    "document": ("str", False),
+    "version": ("str", False),
+    "product": ("str", True),
+    "form_code": ("str", True),
+    "title": ("str", False),
+    "parts": ("list", False),
+}
+_PART: Spec = {
+    "number": ("str", False),
+    "title": ("str", False),
+    "kind": ("str", False),
+    "clauses": ("list", False),
+}
+_CLAUSE: Spec = {"section": ("str", False), "heading": ("str", False), "text": ("str", False)}
+
+
+def load_corpus(root: Path) -> tuple[Document, ...]:
+    """Every wording in `root`/corpus, checked, sorted by doc_id. corpus/ holds nothing else."""
+    folder = DataFile(root, "corpus")
+    if not folder.path.is_dir():
+        state = "is not a folder" if folder.path.exists() else "is missing"
+        folder.fail(
+            f"{state}; a dataset folder needs corpus/ holding one "
+            "<document>@<version>.json per wording version"
+        )
+    docs = []
+    for p in entries(folder.path):
+        f = DataFile(root, f"corpus/{p.name}")
+        if p.is_dir():
+            f.fail("is a folder; corpus/ holds only <document>@<version>.json files: move it out")
+        m = CORPUS_FILE_RE.fullmatch(p.name)
+        if m is None:
+            f.fail(
+                f"is not named <document>@<version>.json (document {DOCUMENT_RE.pattern}, "
+                f"version {VERSION_RE.pattern}): rename it or move it out of corpus/"
+            )
+        docs.append(_document(f, m["document"], m["version"]))
+    if not docs:
+        folder.fail("holds no wording; add <document>@<version>.json files")
+    return tuple(sorted(docs, key=lambda d: d.doc_id))
+
+
+def _document(f: DataFile, document: str, version: str) -> Document:
+    """The wording in file `f`, whose name says its document and version."""
+    obj = f.json_object(f.read("a wording"))
+    f.fields(obj, _SPEC)
+    for key, expected in (("document", document), ("version", version)):
+        if obj[key] != expected:
+            f.fail(
+                f"{obj[key]!r} does not match the file name {document}@{version}.json; "
+                "fix the field or rename the file",
+                field=key,
+            )
+    f.nonblank(obj["title"], None, "title")
+    clauses: list[Clause] = []
+    first: dict[str, str] = {}  # section -> where it first appears
+    for i, part in enumerate(obj["parts"]):
+        where = f"parts[{i}]"
+        if not isinstance(part, dict):
+            f.fail(f"expected an object, got {describe(part)}", field=where)
+        f.fields(part, _PART, prefix=where + ".")
+        f.nonblank(part["number"], None, where + ".number")
+        if part["kind"] not in PART_KINDS:
+            f.fail(
+                f"unknown part kind {part['kind']!r}; "
+                f"{hint(part['kind'], PART_KINDS)}use one of {', '.join(PART_KINDS)}",
+                field=where + ".kind",
+            )
+        for j, c in enumerate(part["clauses"]):
+            cw = f"{where}.clauses[{j}]"
+            if not isinstance(c, dict):
+                f.fail(f"expected an object, got {describe(c)}", field=cw)
+            f.fields(c, _CLAUSE, prefix=cw + ".")
+            section = c["section"]
+            f.pattern(
+                section,
+                SECTION_RE,
+                "section number (no spaces, '/' or '@')",
+                None,
+                cw + ".section",
+            )
+            if section in first:
+                f.fail(
+                    f"section {section!r} appears twice (first at {first[section]}); sections "
+                    "are unique within a wording version: renumber one",
+                    field=cw + ".section",
+                )
+            first[section] = cw
+            if not c["heading"].strip() or "\n" in c["heading"]:
+                f.fail("must be one non-empty line", field=cw + ".heading")
+            f.nonblank(c["text"], None, cw + ".text")
+            clauses.append(
+                Clause(
+                    document,
+                    version,
+                    section,
+                    c["heading"],
+                    c["text"],
+                    part["number"],
+                    part["kind"],
+                )
+            )
+    text, spans = render(obj["title"], obj["parts"])
+    return Document(
+        document,
+        version,
+        obj["product"],
+        obj["form_code"],
+        obj["title"],
+        tuple(clauses),
+        text,
+        tuple(spans),
+    )

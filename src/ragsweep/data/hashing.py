@@ -1,0 +1,31 @@
+"""The two hashes that pin what a number was measured on: the corpus snapshot and the labelled
+set (docs/schema.md). Lowercase hex sha256."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+
+def snapshot_hash(corpus_dir: str | Path) -> str:
+    """sha256 of a corpus snapshot: over `<path>\\t<file sha256>\\n` for every file below
+    `corpus_dir`, paths relative to it in POSIX form, sorted by path (code point order)."""
+    corpus_dir = Path(corpus_dir)
+    files = sorted(
+        (p.relative_to(corpus_dir).as_posix(), p) for p in corpus_dir.rglob("*") if p.is_file()
+    )
+    h = hashlib.sha256()
+    for rel, p in files:
+        h.update(f"{rel}\t{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
+    return h.hexdigest()
+
+
+def labels_hash(questions: bytes, labels: bytes) -> str:
+    """sha256 of the labelled set: `questions.jsonl\\n` + its bytes + `labels.jsonl\\n` + its
+    bytes."""
+    h = hashlib.sha256()
+    h.update(b"questions.jsonl\n")
+    h.update(questions)
+    h.update(b"labels.jsonl\n")
+    h.update(labels)
+    return h.hexdigest()

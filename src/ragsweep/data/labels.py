@@ -1,0 +1,129 @@
+"""labels.jsonl: graded labels anchored to clauses of the corpus, one per (question, clause).
+
+`check_anchors` and `label_frame` also serve the review files, whose rows have the same shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ragsweep.data.reader import DataFile, Spec, hint, known, table
+from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE, Document, clause_id
+
+#: the fields of a label row, in data frame column order
+LABEL_FIELDS: Spec = {
+    "qid": ("str", False),
+    "document": ("str", False),
+    "section": ("str", False),
+    "version": ("str", False),
+    "grade": ("int", False),
+}
+
+
+def check_anchors(
+    f: DataFile, rows: list[dict[str, Any]], documents: tuple[Document, ...], extra: Spec
+) -> list[tuple[str, str]]:
+    """Check label-shaped rows (`LABEL_FIELDS` and `extra`): grades, clauses that exist in the
+    corpus, one row per pair. Returns each row's (qid, clause id)."""
+    spec = {**LABEL_FIELDS, **extra}
+    sections = {(d.document, d.version): {c.section for c in d.clauses} for d in documents}
+    versions: dict[str, list[str]] = {}
+    for d in documents:
+        versions.setdefault(d.document, []).append(d.version)
+    doc_names = sorted(versions)
+    pairs: list[tuple[str, str]] = []
+    first: dict[tuple[str, str], int] = {}
+    for n, lab in enumerate(rows, start=1):
+        f.fields(lab, spec, n)
+        grade = lab["grade"]
+        if grade not in GRADES:
+            f.fail(
+                f"grade {grade} is outside {{0, 1, 2}} (2 answers fully, 1 supports, 0 judged "
+                "not relevant)",
+                n,
+                "grade",
+            )
+        doc, sec, ver = lab["document"], lab["section"], lab["version"]
+        cid = clause_id(doc, sec, ver)
+        missing = f"clause {cid} is not in the corpus snapshot: "
+        if doc not in versions:
+            f.fail(
+                f"{missing}there is no document {doc!r} at all; "
+                f"{hint(doc, doc_names)}documents: {known(doc_names)}",
+                n,
+                "document",
+            )
+        if (doc, ver) not in sections:
+            f.fail(
+                f"{missing}document {doc!r} has no version {ver!r}; versions: "
+                f"{known(sorted(versions[doc]))}",
+                n,
+                "version",
+            )
+        if sec not in sections[(doc, ver)]:
+            elsewhere = sorted(v for v in versions[doc] if sec in sections[(doc, v)])
+            also = (
+                f"section {sec!r} exists only in version(s) {', '.join(elsewhere)}"
+                if elsewhere
+                else "fix the section number"
+            )
+            f.fail(f"{missing}corpus/{doc}@{ver}.json has no section {sec!r}; {also}", n, "section")
+        key = (lab["qid"], cid)
+        if key in first:
+            f.fail(
+                f"duplicate label for question {lab['qid']!r} and clause {cid} "
+                f"(first on line {first[key]}); keep one row per pair",
+                n,
+                "qid",
+            )
+        first[key] = n
+        pairs.append(key)
+    return pairs
+
+
+def label_frame(
+    rows: list[dict[str, Any]], pairs: list[tuple[str, str]], columns: Sequence[str]
+) -> pd.DataFrame:
+    """Checked label rows as a data frame: `columns`, grade as int64, then `clause_id`."""
+    frame = table(rows, columns)
+    frame["grade"] = frame["grade"].astype("int64")
+    frame["clause_id"] = [cid for _, cid in pairs]
+    return frame
+
+
+def load_labels(
+    root: Path, data: bytes, questions: pd.DataFrame, documents: tuple[Document, ...]
+) -> tuple[pd.DataFrame, dict[str, set[str]]]:
+    """The labels in `data` (the bytes of `root`/labels.jsonl), checked against the corpus and
+    the questions, every one of which needs a label with grade >= 1. Returns the labels in file
+    order and the clause ids judged per qid (the pairs a review file may grade)."""
+    f = DataFile(root, LABELS_FILE)
+    rows = f.jsonl(data)
+    pairs = check_anchors(f, rows, documents, {})
+    qids = set(questions["qid"])
+    judged: dict[str, set[str]] = {}
+    relevant: set[str] = set()
+    for n, (lab, (qid, cid)) in enumerate(zip(rows, pairs, strict=True), start=1):
+        if qid not in qids:
+            f.fail(
+                f"unknown qid {qid!r}: no such question in questions.jsonl; add the question "
+                "or remove the label",
+                n,
+                "qid",
+            )
+        judged.setdefault(qid, set()).add(cid)
+        if lab["grade"] >= 1:
+            relevant.add(qid)
+    for n, qid in enumerate(questions["qid"], start=1):
+        if qid not in relevant:
+            DataFile(root, QUESTIONS_FILE).fail(
+                f"question {qid!r} has no label with grade >= 1 in labels.jsonl; label the "
+                "clause(s) that answer it, or remove it",
+                n,
+                "qid",
+            )
+    return label_frame(rows, pairs, list(LABEL_FIELDS)), judged

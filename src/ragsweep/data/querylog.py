@@ -1,0 +1,33 @@
+"""query_log.jsonl: the optional raw query log (timestamp, session, text), for traffic shares."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+
+from ragsweep.data.reader import DataFile, Spec, table
+from ragsweep.data.schema import QUERY_LOG_FILE
+
+_SPEC: Spec = {"ts": ("str", False), "session": ("str", False), "text": ("str", False)}
+
+
+def load_query_log(root: Path) -> pd.DataFrame | None:
+    """`root`/query_log.jsonl checked, one row per line in file order; None when absent."""
+    f = DataFile(root, QUERY_LOG_FILE)
+    data = f.read_optional()
+    if data is None:
+        return None
+    rows = f.jsonl(data)
+    for n, entry in enumerate(rows, start=1):
+        f.fields(entry, _SPEC, n)
+        try:
+            datetime.fromisoformat(entry["ts"])
+        except ValueError:
+            f.fail(
+                f"{entry['ts']!r} is not an ISO timestamp; write e.g. 2025-06-01T09:13:22Z",
+                n,
+                "ts",
+            )
+    return table(rows, list(_SPEC))

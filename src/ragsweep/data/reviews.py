@@ -1,0 +1,76 @@
+"""review/: optional second opinions on labels.jsonl (`reviewer2.jsonl`, a second reviewer;
+`prelabels.jsonl`, a model's pre-labels). A review file grades exactly the pairs labels.jsonl
+judges for each question it reviews, so agreement can be counted pair by pair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ragsweep.data.labels import LABEL_FIELDS, check_anchors, label_frame
+from ragsweep.data.reader import DataFile, Spec, entries, hint
+from ragsweep.data.schema import REVIEW_FILES, Document
+
+#: fields a review file has beyond the label fields
+_EXTRA: dict[str, Spec] = {"prelabels": {"model": ("str", False)}}
+
+
+def load_reviews(
+    root: Path, judged: dict[str, set[str]], documents: tuple[Document, ...]
+) -> dict[str, pd.DataFrame]:
+    """The review files present in `root`/review, checked against the corpus and against
+    `judged` (clause ids per qid in labels.jsonl), by name in `REVIEW_FILES` order."""
+    folder = DataFile(root, "review")
+    if not folder.path.exists():
+        return {}
+    allowed = [f"{name}.jsonl" for name in REVIEW_FILES]
+    if not folder.path.is_dir():
+        folder.fail(f"is not a folder; review/ holds {' and '.join(allowed)}")
+    for p in entries(folder.path):
+        if p.name not in allowed:
+            DataFile(root, f"review/{p.name}").fail(
+                f"unknown file in review/; {hint(p.name, allowed)}"
+                f"review/ holds only {' and '.join(allowed)}"
+            )
+    out: dict[str, pd.DataFrame] = {}
+    for name in REVIEW_FILES:
+        f = DataFile(root, f"review/{name}.jsonl")
+        data = f.read_optional()
+        if data is None:
+            continue
+        rows = f.jsonl(data)
+        extra = _EXTRA.get(name, {})
+        pairs = check_anchors(f, rows, documents, extra)
+        _check_against_labels(f, pairs, judged)
+        out[name] = label_frame(rows, pairs, [*LABEL_FIELDS, *extra])
+    return out
+
+
+def _check_against_labels(
+    f: DataFile, pairs: list[tuple[str, str]], judged: dict[str, set[str]]
+) -> None:
+    """Every reviewed pair is judged in labels.jsonl, and every question reviewed has all its
+    judged pairs graded (reported at the question's first row)."""
+    seen: dict[str, int] = {}
+    by_q: dict[str, set[str]] = {}
+    for n, (qid, cid) in enumerate(pairs, start=1):
+        if cid not in judged.get(qid, set()):
+            f.fail(
+                f"question {qid!r} and clause {cid} are not judged in labels.jsonl; review files "
+                "grade only pairs labels.jsonl judges (add a label there, grade 0 if rejected, "
+                "or drop this row)",
+                n,
+                "qid",
+            )
+        seen.setdefault(qid, n)
+        by_q.setdefault(qid, set()).add(cid)
+    for qid, n in seen.items():
+        left = sorted(judged[qid] - by_q[qid])
+        if left:
+            f.fail(
+                f"question {qid!r} is reviewed but not every pair labels.jsonl judges for it is "
+                f"graded here (missing: {', '.join(left)}); grade them all",
+                n,
+                "qid",
+            )

@@ -1,0 +1,132 @@
+"""The dataset schema (docs/schema.md, version 1): file names, allowed values, id patterns, the
+frozen `Clause`, `Document` and `Dataset` a loaded folder becomes, and the one rendering rule.
+
+Conventions: clause ids are `document/section@version` (`home/5.3@2025`), document ids
+`document@version`; character spans are Python string indices (code points, end exclusive) into a
+document's rendered text; hashes are lowercase hex sha256.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+SCHEMA_VERSION = 1
+#: part kinds allowed in a wording (docs/schema.md)
+PART_KINDS = ("definitions", "cover", "limits", "exclusions", "claims", "conditions", "other")
+#: question subsets: `core` is frozen for trend lines, `rolling` is refreshed
+SUBSETS = ("core", "rolling")
+GRADES = (0, 1, 2)
+#: optional second-opinion files under review/, in the order they are reported
+REVIEW_FILES = ("reviewer2", "prelabels")
+
+META_FILE = "dataset.json"
+QUESTIONS_FILE = "questions.jsonl"
+LABELS_FILE = "labels.jsonl"
+QUERY_LOG_FILE = "query_log.jsonl"
+MANIFEST_FILE = "MANIFEST.sha256"
+#: the files at the top of a dataset folder; any other .json/.jsonl file there is refused
+ROOT_FILES = (META_FILE, QUESTIONS_FILE, LABELS_FILE, QUERY_LOG_FILE, MANIFEST_FILE)
+
+DOCUMENT_RE = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+VERSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+SECTION_RE = re.compile(r"[^\s/@]+")
+QID_RE = re.compile(r"\S+")
+#: the name of a wording file in corpus/: `<document>@<version>.json`
+CORPUS_FILE_RE = re.compile(
+    rf"(?P<document>{DOCUMENT_RE.pattern})@(?P<version>{VERSION_RE.pattern})\.json"
+)
+
+
+def clause_id(document: str, section: str, version: str) -> str:
+    """The string form of a clause anchor: `document/section@version`, e.g. `home/5.3@2025`."""
+    return f"{document}/{section}@{version}"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of one wording version, identified by (document, section, version)."""
+
+    document: str
+    version: str
+    section: str
+    heading: str
+    text: str
+    part: str  # number of the part holding the clause, e.g. "5"
+    kind: str  # kind of that part, one of PART_KINDS
+
+    @property
+    def clause_id(self) -> str:
+        """`document/section@version`, e.g. `home/5.3@2025`."""
+        return clause_id(self.document, self.section, self.version)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One policy wording in one version, with its rendered text and each clause's span in it."""
+
+    document: str
+    version: str
+    product: str | None
+    form_code: str | None
+    title: str
+    clauses: tuple[Clause, ...]
+    text: str  # rendered by `render` (docs/schema.md)
+    spans: tuple[tuple[int, int], ...]  # [start, end) of each clause in `text`, aligned
+
+    @property
+    def doc_id(self) -> str:
+        """`document@version`, e.g. `home@2025`."""
+        return f"{self.document}@{self.version}"
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A validated dataset folder.
+
+    `eq=False`: the data frames make value equality ambiguous; compare `snapshot_hash` and
+    `labels_hash` instead. Data frames keep file order.
+    """
+
+    root: Path
+    meta: dict[str, Any]  # dataset.json as read
+    slices: tuple[str, ...]
+    documents: tuple[Document, ...]  # sorted by doc_id (plain string order)
+    questions: pd.DataFrame  # qid, text, slice, product, version, subset, added
+    labels: pd.DataFrame  # qid, document, section, version, grade, clause_id
+    snapshot_hash: str
+    labels_hash: str
+    #: query_log.jsonl (ts, session, text), None when the file is absent
+    query_log: pd.DataFrame | None = None
+    #: review files present, by name ("reviewer2", "prelabels"): label columns (+ model)
+    reviews: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+
+
+def render(title: str, parts: Sequence[Mapping[str, Any]]) -> tuple[str, list[tuple[int, int]]]:
+    """Render a wording as text and return it with the [start, end) span of every clause.
+
+    `parts` is the schema's list `{"number", "title", "clauses": [{"section", "heading",
+    "text"}]}`. Layout (docs/schema.md): the title, then per part `<number>. <title>`, then per
+    clause `<section> <heading>` and its text on the next line; blocks are separated by one blank
+    line. A span starts at the clause's section number and ends after its text (the blank line
+    that follows is outside it). Spans are string indices (code points), in clause order.
+    """
+    pieces = [title, "\n\n"]
+    pos = len(title) + 2
+    spans: list[tuple[int, int]] = []
+    for part in parts:
+        head = f"{part['number']}. {part['title']}\n\n"
+        pieces.append(head)
+        pos += len(head)
+        for clause in part["clauses"]:
+            block = f"{clause['section']} {clause['heading']}\n{clause['text']}"
+            spans.append((pos, pos + len(block)))
+            pieces.append(block)
+            pieces.append("\n\n")
+            pos += len(block) + 2
+    return "".join(pieces), spans

@@ -1,0 +1,147 @@
+"""The end of a sweep, in the launching process: summary, comparison report, confirm stage.
+
+Everything here reads what the workers wrote into the sweep folder (their status, metrics and
+per-question rows); nothing is downloaded back from MLflow. The parent run gets every
+configuration's metrics, the report (files, deltas and bounds, a one-line decision summary)
+and, when every configuration finished, the confirm stage runs on the held-out questions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ragsweep import conventions as cv
+from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
+from ragsweep.compare.table import print_table
+from ragsweep.compare.text import print_report
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.experiment.launch import SweepLock
+from ragsweep.experiment.logged import log_report_to_parent
+from ragsweep.experiment.plan import Plan
+from ragsweep.experiment.worker import FINISHED, SKIPPED
+from ragsweep.measures import Measure
+
+
+def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None) -> int:
+    """Summarise the sweep, close its parent run, release the lock; return the exit code."""
+    try:
+        return _finish(plan, interrupted)
+    finally:
+        lock.release()
+
+
+def _statuses(plan: Plan) -> dict[str, dict[str, Any]]:
+    out = {}
+    for value in plan.values:
+        path = plan.folder.status(value)
+        out[value] = json.loads(path.read_text()) if path.exists() else {"status": "not run"}
+    return out
+
+
+def _records(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, RunRecord]:
+    """value -> the rows of each configuration that finished (now or in an earlier launch)."""
+    return {
+        value: load_run_folder(
+            plan.folder.rows(value), name=value, run_id=s["run_id"], tags=s.get("tags", {})
+        )
+        for value, s in statuses.items()
+        if s["status"] in (FINISHED, SKIPPED)
+    }
+
+
+def _parent_metrics(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Every configuration's metrics on the parent (`<key>/<slice>/<value>`) and the baseline's
+    (`baseline/<key>/<slice>`), so the UI's charts have something to draw on the parent row."""
+    out: dict[str, float] = {}
+    for value, s in statuses.items():
+        if s["status"] not in (FINISHED, SKIPPED):
+            continue
+        for key, metric in s.get("metrics", {}).items():
+            if "/" in key and not key.startswith((f"{cv.SECONDS}/", f"{cv.QUESTIONS}/")):
+                out[f"{key}/{cv.metric_safe(value)}"] = metric
+                if value == plan.baseline:
+                    out[f"{cv.BASELINE}/{key}"] = metric
+    return out
+
+
+def _finish(plan: Plan, interrupted: BaseException | None) -> int:
+    statuses = _statuses(plan)
+    failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
+    status = "FAILED" if failed or interrupted else "FINISHED"
+    tracking.finish_run(
+        plan.store,
+        plan.parent_run_id,
+        metrics=_parent_metrics(plan, statuses),
+        tags={cv.tag("failed"): ",".join(failed) or "none"},
+        status=status,
+    )
+    _print_summary(plan, statuses)
+    complete = not failed and interrupted is None
+    reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
+    print(f"see it with `ragsweep ui`, then {tracking.runs_url(plan.store, plan.experiment_id)}")
+    if failed:
+        listing = ", ".join(f"{plan.label(v)} ({statuses[v]['status']})" for v in failed)
+        print(
+            f"sweep {plan.name}: {len(failed)} of {len(plan.values)} configuration(s) did not "
+            f"finish: {listing}; tracebacks are in the failed runs' error/ artifacts; "
+            "launch the same command again to run only those",
+            file=sys.stderr,
+        )
+        return 1
+    return 1 if interrupted or not reported else 0
+
+
+def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool) -> bool:
+    """The comparison report (logged to the parent run), then the confirm stage if enabled and
+    `confirm` (every configuration finished: a winner picked from a partial sweep would spend
+    the held-out split on a half-made decision). Returns False when no report could be made.
+    The confirm verdict does not change the sweep's exit code.
+    """
+    from ragsweep.experiment.confirm import confirm_sweep
+
+    try:
+        report = sweep_report(
+            records, values=plan.values, baseline=plan.baseline, name=plan.name, factor=plan.factor
+        )
+    except UserError as err:
+        print(f"report: {err}", file=sys.stderr)
+        return False
+    mc = tracking.client(plan.store)
+    log_report_to_parent(mc, plan.parent_run_id, report)
+    print_report(report)
+    if plan.confirm and not confirm:
+        print("confirm: skipped, the sweep did not finish every configuration")
+    elif plan.confirm:
+        try:
+            confirm_sweep(plan.parent_run_id, store=plan.store, dev_report=report, records=records)
+        except UserError as err:
+            print(f"confirm: {err}", file=sys.stderr)
+    return True
+
+
+def _print_summary(plan: Plan, statuses: dict[str, dict[str, Any]]) -> None:
+    from rich.table import Table
+
+    decision = Measure.parse(plan.decision)
+    metrics = {v: s.get("metrics", {}) for v, s in statuses.items()}
+    present = {p.stratum for m in metrics.values() for k in m if (p := cv.parse_metric_key(k))}
+    rows = [*(s for s in plan.slices if s in present), *cv.SUMMARY_ROWS]
+    table = Table(
+        title=f"sweep {plan.name}: {decision} per slice, baseline {plan.label(plan.baseline)}",
+        title_justify="left",
+    )
+    table.add_column(plan.factor)
+    table.add_column("status")
+    for s in rows:
+        table.add_column(s, justify="right")
+    for value in plan.values:
+        cells = []
+        for s in rows:
+            m = metrics[value].get(cv.metric_key(decision, s))
+            cells.append("" if m is None else f"{m:.3f}")
+        label = value + (" (baseline)" if value == plan.baseline else "")
+        table.add_row(label, statuses[value]["status"], *cells)
+    print_table(table)

@@ -1,0 +1,163 @@
+"""Launching a planned sweep from the process the user started.
+
+`launch(args)` checks the command line (`ragsweep.experiment.plan.draft`), takes the sweep's
+lock, then does what must happen once and before any worker starts:
+1. creates the MLflow store, the sweep's experiment and its parent run itself (MLflow 3.x
+   corrupts a brand-new sqlite store migrated by several processes, and loses runs to the
+   Default experiment when processes race to create one), reusing the parent of an earlier
+   launch of the same sweep (resume);
+2. marks runs left RUNNING by a killed launch as KILLED;
+3. builds the stages all configurations share into the stage cache;
+4. writes the plan into the sweep folder, where every worker reads it.
+It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+from ragsweep import conventions as cv
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.experiment.plan import Draft, Plan, args_without_sweep, draft, quote
+from ragsweep.retrieval.cache import key_of
+from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
+
+
+class SweepLock:
+    """An exclusive lock per sweep, so a second launch of a running sweep is refused instead of
+    'recovering' the first one's live runs."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle = open(path, "a+")  # noqa: SIM115 (held for the sweep's lifetime)
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.handle.close()
+            raise UserError(
+                f"this sweep is already running (lock {path}); wait for it or stop it first"
+            ) from None
+
+    def release(self) -> None:
+        fcntl.flock(self.handle, fcntl.LOCK_UN)
+        self.handle.close()
+
+
+def experiment_name(name: str) -> str:
+    return f"sweep:{name}"
+
+
+def _recover(store: tracking.Store, experiment_id: str) -> int:
+    """Mark runs left RUNNING in this experiment (a launch killed with -9) as KILLED."""
+    from mlflow.entities import ViewType
+
+    mc = tracking.client(store)
+    stale = mc.search_runs(
+        [experiment_id],
+        filter_string="attributes.status = 'RUNNING'",
+        run_view_type=ViewType.ACTIVE_ONLY,
+        max_results=5000,
+    )
+    for run in stale:
+        mc.set_tag(run.info.run_id, cv.tag("recovered"), "killed: found RUNNING at the next launch")
+        mc.set_terminated(run.info.run_id, status="KILLED")
+    return len(stale)
+
+
+def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> str:
+    """The sweep's parent run: reused when the same sweep is launched again (resume)."""
+    mc = tracking.client(store)
+    found = mc.search_runs(
+        [experiment_id],
+        filter_string=(
+            f"tags.`{cv.tag('sweep_key')}` = '{sweep_key}' and "
+            f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_SWEEP}'"
+        ),
+        order_by=["attributes.start_time DESC"],
+        max_results=1,
+    )
+    if found:
+        run_id = found[0].info.run_id
+        mc.update_run(run_id, status="RUNNING")
+        return str(run_id)
+    tags = {
+        cv.TAG_STAGE: cv.STAGE_SWEEP,
+        cv.tag("sweep"): d.name,
+        cv.tag("sweep_key"): sweep_key,
+        cv.tag("factor"): d.factor,
+        **{cv.tag(k): v for k, v in d.pins.items()},
+    }
+    params = {
+        "sweep.name": d.name,
+        "sweep.factor": d.factor,
+        "sweep.values": ",".join(d.values),
+        "sweep.baseline": d.baseline,
+        "sweep.fixed": " ".join(d.fixed) or "(none)",
+    }
+    run_id = tracking.start_run(store, experiment_id, run_name=d.name, tags=tags)
+    tracking.finish_run(store, run_id, params=params, status="RUNNING")
+    return run_id
+
+
+def _sweep_dir(args: Sequence[str], name: str) -> str:
+    for a in args:
+        if a.startswith("hydra.sweep.dir="):
+            return str(Path(a.split("=", 1)[1]).resolve())
+    stamp = datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
+    return str((Path("multirun") / f"{stamp}-{cv.metric_safe(name)}").resolve())
+
+
+def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
+    """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
+    d = draft(args)
+    base_cfg = d.baseline_cfg
+    parse_measures(base_cfg)  # a bad measure is refused before anything runs
+    sweep_key = key_of(d.sweep_key)
+    cache_dir = OmegaConf.select(base_cfg, "cache.dir", default=None)
+    # one launch per sweep name at a time: recovery marks the experiment's RUNNING runs KILLED
+    lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
+    lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
+    try:
+        store = tracking.resolve_store(base_cfg.tracking.get("uri"))
+        experiment_id = tracking.prepare(store, experiment_name(d.name))
+        recovered = _recover(store, experiment_id)
+        if recovered:
+            print(f"marked {recovered} run(s) left RUNNING by an interrupted launch as KILLED")
+        parent = _parent(store, experiment_id, d, sweep_key)
+        sweep_dir = _sweep_dir(args, d.name)
+        plan = Plan(
+            name=d.name,
+            factor=d.factor,
+            values=d.values,
+            baseline=d.baseline,
+            fixed=d.fixed,
+            sweep_dir=sweep_dir,
+            store_uri=store.uri,
+            artifact_root=store.artifact_root,
+            experiment_id=experiment_id,
+            parent_run_id=parent,
+            pins=d.pins,
+            config_hashes=d.config_hashes,
+            decision=str(cv.decision_measure(int(base_cfg.eval.k_prompt))),
+            slices=list(d.dataset.slices),
+            confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
+            launch_dir=str(Path.cwd()),
+        )
+        plan.save()
+        prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
+    except BaseException:
+        lock.release()
+        raise
+    hydra_args = [
+        *args_without_sweep(args, d.factor),
+        f"{d.factor}={','.join(quote(v) for v in d.values)}",
+        f"hydra.sweep.dir={sweep_dir}",
+        "--multirun",
+    ]
+    return plan, hydra_args, lock

@@ -1,0 +1,284 @@
+"""The comparison report of logged runs: find them in MLflow, download their results, have
+`ragsweep.compare` build the report, and log what it computed back to the sweep's parent run.
+
+    report_sweep("fusion_k")                   # a logged sweep: build, print, log to its parent
+    report_runs([base_run_id, cand_run_id])    # any logged configuration runs, nothing logged
+
+MLflow is imported lazily (`ragsweep.experiment.tracking`). Everything about the numbers is
+`ragsweep.compare.runs`; this module only reads and writes the store.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ragsweep import conventions as cv
+from ragsweep.compare.files import write_report
+from ragsweep.compare.report import Report
+from ragsweep.compare.runs import (
+    RunRecord,
+    comparison_metrics,
+    decisions_line,
+    load_run_folder,
+    report_from_runs,
+    sweep_report,
+    sweep_values,
+    with_run_ids,
+)
+from ragsweep.compare.text import print_report
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+
+_RUN_ID = re.compile(r"[0-9a-f]{32}")
+#: MLflow's limits: metrics per log_batch call, characters in a tag value
+_MAX_METRICS, _MAX_TAG = 1000, 5000
+
+
+def store_client(store: tracking.Store | None) -> tuple[tracking.Store, Any]:
+    """The store (default: as `ragsweep` resolves it) and a client on it; a local store that
+    does not exist is a one-line UserError rather than a new empty store."""
+    store = store or tracking.resolve_store()
+    if store.uri.startswith("sqlite:///") and not Path(store.uri[len("sqlite:///") :]).exists():
+        raise UserError(
+            f"no MLflow store at {store.uri[len('sqlite:///') :]}; run from the folder the sweep "
+            "ran in, or set MLFLOW_TRACKING_URI to its store"
+        )
+    return store, tracking.client(store)
+
+
+def _get_run(mc: Any, run_id: str) -> Any:
+    from mlflow.exceptions import MlflowException
+
+    try:
+        return mc.get_run(run_id)
+    except MlflowException:
+        return None
+
+
+def find_parent(mc: Any, sweep: str) -> tuple[Any, list[str]]:
+    """The sweep's parent run (by run id, or the latest of sweep `sweep`), and notes."""
+    if _RUN_ID.fullmatch(sweep):
+        run = _get_run(mc, sweep)
+        if run is None:
+            raise UserError(
+                f"no run with id {sweep} in this MLflow store; check the id, or "
+                "give the sweep's name"
+            )
+        stage = run.data.tags.get(cv.TAG_STAGE)
+        if stage != cv.STAGE_SWEEP:
+            raise UserError(
+                f"run {sweep} is not a sweep's parent run (ragsweep.stage={stage!r}); give the "
+                "sweep's name or parent run id, or compare runs with `ragsweep report --runs`"
+            )
+        return run, []
+    name = sweep.removeprefix("sweep:")
+    exp = mc.get_experiment_by_name(f"sweep:{name}")
+    if exp is None:
+        known = sorted(
+            e.name.removeprefix("sweep:")
+            for e in mc.search_experiments()
+            if e.name.startswith("sweep:")
+        )
+        raise UserError(
+            f"no sweep named {name!r} in this MLflow store (sweeps: "
+            f"{', '.join(known) or 'none'}); give a sweep name or a parent run id"
+        )
+    parents = mc.search_runs(
+        [exp.experiment_id],
+        filter_string=f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_SWEEP}'",
+        order_by=["attributes.start_time DESC"],
+        max_results=100,
+    )
+    if not parents:
+        raise UserError(f"sweep {name!r} has no parent run; launch it with `ragsweep -m ...`")
+    notes = []
+    if len(parents) > 1:
+        notes.append(
+            f"sweep {name!r} has {len(parents)} parent runs; this is the latest "
+            f"({parents[0].info.run_id}); give another's run id to report it"
+        )
+    return parents[0], notes
+
+
+def latest_finished(children: Sequence[Any]) -> dict[str, Any]:
+    """value -> the latest FINISHED child run of that value (ties: the larger run id)."""
+    best: dict[str, Any] = {}
+    for run in children:
+        value = run.data.tags.get(cv.tag("value"))
+        if value is None or run.info.status != "FINISHED":
+            continue
+        key = (run.info.start_time or 0, run.info.run_id)
+        old = best.get(value)
+        if old is None or key > (old.info.start_time or 0, old.info.run_id):
+            best[value] = run
+    return best
+
+
+@contextmanager
+def _no_progress_bar() -> Iterator[None]:
+    """MLflow draws a progress bar on stderr for every download unless told not to."""
+    key = "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR"
+    old = os.environ.get(key)
+    os.environ[key] = "false"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = old
+
+
+def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> RunRecord:
+    """Download a configuration run's `results/` and `config/config.yaml` into `folder/<run id>`
+    and read them (`compare.runs.load_run_folder`)."""
+    rid = run.info.run_id
+    if run.info.status != "FINISHED":
+        raise UserError(
+            f"run {rid} ({name}) is {run.info.status}, not FINISHED: it has no "
+            "results to compare; re-run it"
+        )
+    dst = folder / rid
+    (dst / "config").mkdir(parents=True, exist_ok=True)
+    try:
+        with _no_progress_bar():  # a file lands in the folder given: put it under config/
+            mc.download_artifacts(rid, "results", str(dst))
+            mc.download_artifacts(rid, "config/config.yaml", str(dst / "config"))
+    except Exception as err:  # MLflow raises several types for a missing artifact
+        raise UserError(
+            f"run {rid} ({name}) has no results/per_question.csv or config/config.yaml artifact "
+            f"({type(err).__name__}); is it a ragsweep configuration run?"
+        ) from None
+    return load_run_folder(dst, name, rid, run.data.tags)
+
+
+def log_report_to_parent(mc: Any, run_id: str, report: Report) -> None:
+    """Log the report's files under `report/`, `compare.runs.comparison_metrics` (in batches
+    MLflow accepts) and `compare.runs.decisions_line` as the tag `ragsweep.decisions`."""
+    from mlflow.entities import Metric, RunTag
+
+    with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
+        for path in write_report(report, tmp).values():
+            mc.log_artifact(run_id, str(path), artifact_path="report")
+    ts = int(time.time() * 1000)
+    rows = [Metric(k, v, ts, 0) for k, v in sorted(comparison_metrics(report).items())]
+    for start in range(0, len(rows), _MAX_METRICS):
+        mc.log_batch(run_id, metrics=rows[start : start + _MAX_METRICS])
+    line = decisions_line(report)[:_MAX_TAG]
+    mc.log_batch(run_id, tags=[RunTag(cv.tag("decisions"), line)])
+
+
+def _load_all(mc: Any, runs: Sequence[tuple[Any, str]]) -> list[RunRecord]:
+    """(run, name) pairs downloaded into one temporary folder and read."""
+    with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
+        return [load_logged_run(mc, run, name, Path(tmp)) for run, name in runs]
+
+
+def report_sweep(
+    sweep: str,
+    *,
+    store: tracking.Store | None = None,
+    print_table: bool = True,
+    allow_mismatch: bool = False,
+) -> Report:
+    """Build the report of a logged sweep, print it and log it to the sweep's parent run.
+
+    `sweep` is a sweep name (experiment `sweep:<name>`; its latest parent run) or a parent run
+    id; `store` a `ragsweep.experiment.tracking.Store` (default: as `ragsweep` resolves it).
+    Each value's latest FINISHED child run is compared with the baseline value's; values without
+    one are left out (noted). Settings come from the baseline child's config (`report.*`,
+    `eval.k_prompt`, `eval.traffic_weights`). Children on another labelled set or snapshot are
+    refused unless `allow_mismatch`. Logs report/ files, `delta|ci_low|ci_high/<measure key>/
+    <stratum>/<value>` metrics and the tag `ragsweep.decisions` to the parent run.
+    """
+    store, mc = store_client(store)
+    parent, notes = find_parent(mc, sweep)
+    pid = parent.info.run_id
+    params, tags = parent.data.params, parent.data.tags
+    name = tags.get(cv.tag("sweep")) or params.get("sweep.name") or pid
+    factor = tags.get(cv.tag("factor")) or params.get("sweep.factor")
+    children = mc.search_runs(
+        [parent.info.experiment_id],
+        filter_string=f"tags.`mlflow.parentRunId` = '{pid}'",
+        max_results=5000,
+    )
+    children = [r for r in children if r.data.tags.get(cv.TAG_STAGE) == cv.STAGE_CONFIG]
+    latest = latest_finished(children)
+    baseline = params.get("sweep.baseline") or next(
+        (
+            r.data.tags[cv.tag("value")]
+            for r in children
+            if r.data.tags.get(cv.tag("baseline")) == "true"
+        ),
+        None,
+    )
+    if baseline is None:
+        raise UserError(f"sweep {name!r} (parent run {pid}) names no baseline value")
+    values = [v for v in params.get("sweep.values", "").split(",") if v]
+    chosen, _ = sweep_values(latest, values=values, baseline=baseline, name=name, factor=factor)
+    records = _load_all(mc, [(latest[v], v) for v in chosen])
+    report = sweep_report(
+        dict(zip(chosen, records, strict=True)),
+        values=values,
+        baseline=baseline,
+        name=name,
+        factor=factor,
+        allow_mismatch=allow_mismatch,
+        notes=notes,
+    )
+    log_report_to_parent(mc, pid, report)
+    if print_table:
+        print_report(report)
+    return report
+
+
+def report_runs(
+    run_ids: Sequence[str],
+    *,
+    store: tracking.Store | None = None,
+    print_table: bool = True,
+    allow_mismatch: bool = False,
+) -> Report:
+    """Compare logged configuration runs: the first is the baseline. Nothing is logged.
+
+    For "it got worse after the release": the same labelled set run against two releases.
+    Runs are named by their run names (with the run id's first 8 characters when two share
+    one); settings come from the baseline run's config, as in `report_sweep`.
+    """
+    ids = [str(r) for r in run_ids]
+    if len(ids) < 2:
+        raise UserError("--runs needs a baseline run id and at least one more run id")
+    if len(set(ids)) != len(ids):
+        raise UserError("a run id is given twice in --runs; give each run once")
+    store, mc = store_client(store)
+    found = []
+    for rid in ids:
+        run = _get_run(mc, rid)
+        if run is None:
+            raise UserError(f"no run with id {rid} in this MLflow store ({store.uri})")
+        found.append(run)
+    names = [r.info.run_name or r.info.run_id for r in found]
+    names = [
+        f"{n} ({r.info.run_id[:8]})" if names.count(n) > 1 else n
+        for n, r in zip(names, found, strict=True)
+    ]
+    factors = {r.data.tags.get(cv.tag("factor")) for r in found}
+    factor = factors.pop() if len(factors) == 1 else None
+    records = _load_all(mc, list(zip(found, names, strict=True)))
+    report = report_from_runs(
+        records,
+        factor=factor,
+        title=f"runs {', '.join(names[1:])} against the baseline {names[0]}",
+        allow_mismatch=allow_mismatch,
+    )
+    report = with_run_ids(report, records)
+    if print_table:
+        print_report(report)
+    return report

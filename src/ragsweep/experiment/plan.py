@@ -1,0 +1,329 @@
+"""Planning a one-factor sweep: what runs, checked before anything does.
+
+`draft(args)` reads a multirun command line (`sweep=chunk_size`, or one key given several
+values), composes every configuration and refuses the sweep (one-line `UserError`) unless
+exactly one config key varies, that key is a pipeline setting some stage reads, and every
+configuration shares the corpus snapshot, labelled set and split (and the index build when the
+factor spares it). Which stages the factor touches comes from the stages' own keys
+(`ragsweep.retrieval.pipeline.Pipeline.stage_keys`), in one place.
+
+The `Plan` is written into the sweep folder, where the workers, the launcher's live view and
+the finish step find it; `SweepFolder` names every file in that folder in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep import conventions as cv
+from ragsweep.config import compose
+from ragsweep.data import Dataset, load_dataset
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.retrieval.pipeline import Pipeline
+from ragsweep.scoring.evaluate import check_snapshot, config_hash, select_questions
+
+#: the stage a worker reports for a configuration that finished in an earlier launch
+SKIPPED_STAGE = "skipped (already finished)"
+#: stages after which a configuration is done (the live view counts them)
+FINAL_STAGES = ("done", "failed", SKIPPED_STAGE)
+
+
+class SweepFolder:
+    """The files of a sweep folder: the plan, one progress file and one result per value."""
+
+    PLAN = "ragsweep_plan.json"
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    @property
+    def plan(self) -> Path:
+        return self.root / self.PLAN
+
+    def progress(self, value: str) -> Path:
+        return self.root / "progress" / f"{cv.metric_safe(value)}.json"
+
+    def progress_files(self) -> list[Path]:
+        return sorted((self.root / "progress").glob("*.json"))
+
+    def status(self, value: str) -> Path:
+        """The worker's record of a value: status, run id, error."""
+        return self.root / "results" / f"{cv.metric_safe(value)}.json"
+
+    def rows(self, value: str) -> Path:
+        """A value's results, laid out as its run's artifacts (results/, config/)."""
+        return self.root / "results" / cv.metric_safe(value)
+
+
+def write_json(path: Path, record: dict[str, Any]) -> None:
+    """Write `record` as JSON via a temporary file and a rename: readers never see half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(record, indent=2, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def read_stages(root: str | Path) -> dict[str, str]:
+    """value -> the stage its worker last reported (half-written files are skipped)."""
+    out = {}
+    for path in SweepFolder(root).progress_files():
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        out[str(record.get("value"))] = str(record.get("stage"))
+    return out
+
+
+@dataclass
+class Plan:
+    """Everything workers and the finish step need, written as JSON into the sweep folder."""
+
+    name: str
+    factor: str
+    values: list[str]
+    baseline: str
+    fixed: list[str]  # the overrides every configuration shares
+    sweep_dir: str
+    store_uri: str
+    artifact_root: str | None
+    experiment_id: str
+    parent_run_id: str
+    pins: dict[str, str]  # snapshot, labels, split (+ index_build when the factor spares it)
+    config_hashes: dict[str, str]  # value -> config hash
+    decision: str = ""  # the decision measure, e.g. recall@5
+    slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
+    confirm: bool = True  # run the confirm stage at the end
+    launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
+
+    @property
+    def store(self) -> tracking.Store:
+        return tracking.Store(uri=self.store_uri, artifact_root=self.artifact_root)
+
+    @property
+    def folder(self) -> SweepFolder:
+        return SweepFolder(self.sweep_dir)
+
+    def save(self) -> Path:
+        write_json(self.folder.plan, asdict(self))
+        return self.folder.plan
+
+    @classmethod
+    def load(cls, sweep_dir: str | Path) -> Plan:
+        path = SweepFolder(sweep_dir).plan
+        if not path.exists():
+            raise UserError(
+                f"{path} is missing: multirun jobs must be launched through `ragsweep -m ...`"
+            )
+        return cls(**json.loads(path.read_text()))
+
+    def label(self, value: str) -> str:
+        return f"{self.factor}={value}"
+
+
+@dataclass
+class Draft:
+    """A checked sweep before anything is created: its configurations and what they share."""
+
+    name: str
+    factor: str
+    values: list[str]
+    baseline: str
+    fixed: list[str]
+    cfgs: dict[str, DictConfig]  # value -> resolved config
+    pins: dict[str, str]
+    config_hashes: dict[str, str]
+    dataset: Dataset
+    sweep_key: dict[str, Any]  # what identifies the sweep for resume
+
+    @property
+    def baseline_cfg(self) -> DictConfig:
+        return self.cfgs[self.baseline]
+
+
+def _overrides(args: Sequence[str]) -> list[str]:
+    """The overrides of a command line: flags (`-m`, Hydra's `--...`) stay out of composition."""
+    return [a for a in args if not a.startswith("-")]
+
+
+def _default_value(fixed: Sequence[str], factor: str) -> str:
+    cfg = compose(fixed, hydra=True)
+    choices = cfg.hydra.runtime.choices
+    if factor in choices:
+        return str(choices[factor])
+    value = OmegaConf.select(cfg, factor, throw_on_missing=False)
+    if value is None:
+        raise UserError(
+            f"sweep factor {factor!r} is not a key of the config; see `ragsweep --cfg job`"
+        )
+    return str(value)
+
+
+def _check_factor_key(factor: str) -> None:
+    if cv.decides_nothing(factor):
+        raise UserError(f"{factor} does not change results; sweep a pipeline setting instead")
+    if cv.block_of(factor) in cv.SCORING_BLOCKS:
+        raise UserError(
+            f"{factor} changes the data or how results are scored, so its configurations would "
+            "not be comparable; a sweep varies the retrieval pipeline (chunker, embedder, "
+            "retriever, fusion, reranker)"
+        )
+
+
+def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[str]]:
+    """(sweep name, factor, values, baseline, fixed overrides) of a multirun command line.
+
+    Refuses (UserError) a sweep that varies no key or two or more keys, sweeping over sweep
+    files themselves, and a factor that decides nothing or changes how results are scored.
+    """
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    overrides = _overrides(args)
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except Exception as err:  # Hydra's grammar errors are multi-line
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise UserError(f"cannot parse the overrides: {first}") from None
+    varying = [o for o in parsed if o.is_sweep_override()]
+    fixed = [o.input_line for o in parsed if not o.is_sweep_override()]
+    if any(o.get_key_element().lstrip("+~") == "sweep" for o in varying):
+        raise UserError("sweep one sweep file at a time: `ragsweep -m sweep=chunk_size`")
+    name = baseline = factor = None
+    values: list[str] = []
+    cfg = compose(fixed)
+    if cfg.get("sweep"):
+        s = cfg.sweep
+        name, factor = str(s.name), str(s.factor)
+        values = [str(v) for v in s["values"]]
+        baseline = str(s.baseline)
+    keys = sorted({o.get_key_element().lstrip("+~") for o in varying})
+    if factor is not None and keys and keys != [factor]:
+        extra = [k for k in keys if k != factor]
+        raise UserError(
+            f"a sweep changes one thing; sweep {name!r} varies {factor} and the command line also "
+            f"varies {', '.join(extra)}: drop those values or run a separate sweep"
+        )
+    if factor is None and len(keys) > 1:
+        raise UserError(
+            f"a sweep changes one thing, but this one varies {len(keys)} config keys: "
+            f"{', '.join(keys)}; give several values to one key only"
+        )
+    if factor is None and not keys:
+        raise UserError(
+            "nothing to sweep: name a sweep file (`ragsweep -m sweep=chunk_size`) or give one "
+            "key several values (`ragsweep -m chunker.size=128,256,512`)"
+        )
+    for o in varying:  # command-line values replace the file's
+        factor = o.get_key_element().lstrip("+~")
+        values = [str(v) for v in o.sweep_string_iterator()]
+    assert factor is not None
+    _check_factor_key(factor)
+    if baseline is None:
+        baseline = _default_value(fixed, factor)
+    values = list(dict.fromkeys(values))
+    if baseline not in values:
+        values = [baseline, *values]
+    return name, factor, values, baseline, fixed
+
+
+def _pins(
+    cfgs: dict[str, DictConfig], pipes: dict[str, Pipeline], ds: Dataset
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Check every configuration shares snapshot, labels, split (and index build unless the
+    factor changes it); return (pins, value -> config hash)."""
+    rows: dict[str, dict[str, str]] = {}
+    hashes: dict[str, str] = {}
+    for value, cfg in cfgs.items():
+        check_snapshot(cfg, ds)
+        _, split_hash = select_questions(cfg, ds)
+        rows[value] = {
+            "snapshot": ds.snapshot_hash,
+            "labels": ds.labels_hash,
+            "split": split_hash,
+            "split_name": str(cfg.eval.split),
+            "subset": str(cfg.eval.subset),
+            "index_build": pipes[value].index_build_hash(ds.snapshot_hash),
+        }
+        hashes[value] = config_hash(cfg)
+    pins: dict[str, str] = {}
+    for what in ("snapshot", "labels", "split", "split_name", "subset", "index_build"):
+        seen = {r[what] for r in rows.values()}
+        if len(seen) == 1:
+            pins[what] = seen.pop()
+        elif what != "index_build":
+            raise UserError(
+                f"a sweep fixes the {what}, but its configurations differ in it "
+                f"({', '.join(f'{v}: {r[what][:12]}' for v, r in rows.items())}); "
+                "sweep a pipeline setting, not the data"
+            )
+    if len(set(hashes.values())) != len(hashes):
+        raise UserError("two values of the sweep give the same configuration; list each once")
+    return pins, hashes
+
+
+def _check_factor_is_read(
+    factor: str, fixed: Sequence[str], pipes: dict[str, Pipeline], snapshot: str
+) -> None:
+    """Refuse a factor no stage reads: every configuration would run the same pipeline."""
+    keys = [p.stage_keys(snapshot) for p in pipes.values()]
+    if any(k != keys[0] for k in keys[1:]):
+        return
+    choices = compose(fixed, hydra=True).hydra.runtime.choices
+    groups = ", ".join(f"{g}={choices[g]}" for g in ("retriever", "reranker") if g in choices)
+    raise UserError(
+        f"sweeping {factor} would change nothing: no stage of this pipeline ({groups}) reads "
+        "it; choose options whose stages use it (e.g. reranker=proximity, retriever=hybrid)"
+    )
+
+
+def draft(args: Sequence[str]) -> Draft:
+    """Expand and check a multirun command line (see the module docstring)."""
+    name, factor, values, baseline, fixed = expand(args)
+    name = name or factor
+    cfgs = {v: compose([*fixed, f"{factor}={v}"]) for v in values}
+    dataset = load_dataset(cfgs[baseline].data.path)
+    pipes: dict[str, Pipeline] = {}
+    for value, cfg in cfgs.items():
+        try:  # a value a stage refuses (chunker.size=8 with overlap 16) is refused now
+            pipes[value] = Pipeline.from_config(cfg)
+        except UserError as err:
+            raise UserError(f"{value!r} cannot be run: {err}") from None
+    _check_factor_is_read(factor, fixed, pipes, dataset.snapshot_hash)
+    pins, hashes = _pins(cfgs, pipes, dataset)
+    # what identifies the sweep for resume: not how it is run (workers, tracking, cache)
+    telling = sorted(o for o in fixed if not cv.decides_nothing(o.partition("=")[0]))
+    key = {
+        "name": name,
+        "factor": factor,
+        "values": values,
+        "baseline": baseline,
+        "fixed": telling,
+        "pins": pins,
+    }
+    return Draft(name, factor, values, baseline, fixed, cfgs, pins, hashes, dataset, key)
+
+
+def quote(value: str) -> str:
+    """A sweep value as Hydra's override grammar reads it back unchanged."""
+    return value if re.fullmatch(r"[A-Za-z0-9_.@/\-]+", value) else f"'{value}'"
+
+
+def args_without_sweep(args: Sequence[str], factor: str) -> list[str]:
+    """The command line minus -m and any override of the factor (the plan supplies it)."""
+    out = []
+    for a in args:
+        if a in ("-m", "--multirun"):
+            continue
+        if "=" in a and a.split("=", 1)[0].lstrip("+~") == factor:
+            continue
+        out.append(a)
+    return out

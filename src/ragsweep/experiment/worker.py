@@ -1,0 +1,143 @@
+"""One configuration of a planned sweep, in a worker process (Hydra's joblib launcher).
+
+`run_job` reads the plan from the sweep folder, skips a configuration that already finished
+under this sweep (same config hash, snapshot, labels, split and code), else evaluates it and
+logs it as a child run of the sweep's parent. Its results go into the sweep folder too (status,
+tags and metrics in `SweepFolder.status`; per-question rows in `SweepFolder.rows`, the same
+files as the run's artifacts), which is where the finish step reads them; a skipped
+configuration's are fetched from its finished run. A configuration
+that raises becomes a FAILED child run with its traceback under `error/`, and the others go on.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig
+
+from ragsweep import conventions as cv
+from ragsweep.errors import UserError
+from ragsweep.experiment import tracking
+from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, write_json
+from ragsweep.experiment.single import write_payload
+from ragsweep.provenance import code_version
+from ragsweep.scoring.evaluate import config_hash, evaluate
+
+FINISHED, SKIPPED, FAILED = "finished", "skipped", "failed"
+
+
+def progress(plan: Plan, value: str, stage: str) -> None:
+    write_json(plan.folder.progress(value), {"value": value, "stage": stage, "time": time.time()})
+
+
+def _record(plan: Plan, value: str, status: str, stage: str, **extra: Any) -> str:
+    write_json(plan.folder.status(value), {"value": value, "status": status, **extra})
+    progress(plan, value, stage)
+    return status
+
+
+def _finished_child(plan: Plan, chash: str) -> Any:
+    """A FINISHED run of this configuration under this sweep, on the same data and code."""
+    mc = tracking.client(plan.store)
+    flt = (
+        f"tags.`mlflow.parentRunId` = '{plan.parent_run_id}' and "
+        f"tags.`{cv.tag('config_hash')}` = '{chash}' and attributes.status = 'FINISHED'"
+    )
+    for run in mc.search_runs([plan.experiment_id], filter_string=flt, max_results=50):
+        tags = run.data.tags
+        same_data = all(tags.get(cv.tag(k)) == plan.pins[k] for k in cv.PINS)
+        if same_data and tags.get(cv.tag("code")) == code_version():
+            return run
+    return None
+
+
+def factor_value(plan: Plan, overrides: Sequence[str]) -> str:
+    for o in overrides:
+        key, _, value = o.partition("=")
+        if key.lstrip("+~") == plan.factor:
+            return value.strip("'\"")
+    raise UserError(f"job overrides {list(overrides)} do not set the sweep factor {plan.factor}")
+
+
+def run_job(
+    cfg: DictConfig, sweep_dir: str, overrides: Sequence[str], hydra_dir: Path | None
+) -> str:
+    """Evaluate and log one configuration of a planned sweep; never raises for a failure of
+    the configuration itself (it becomes a FAILED child run). Returns the status."""
+    plan = Plan.load(sweep_dir)
+    # joblib reuses worker processes between launches in one Python process (a notebook, a
+    # test run), and a reused worker keeps the folder it started in: resolve paths as planned
+    if plan.launch_dir:
+        os.chdir(plan.launch_dir)
+    value = factor_value(plan, overrides)
+    chash = config_hash(cfg)
+    if plan.config_hashes.get(value) not in (None, chash):
+        error = (
+            f"the job composed a configuration other than the planned one (config hash "
+            f"{chash[:12]}, planned {plan.config_hashes[value][:12]})"
+        )
+        return _record(plan, value, FAILED, FAILED, error=error)
+    done = _finished_child(plan, chash)
+    if done is not None:  # resume: its rows come back from its run, for the finish step
+        run_id = str(done.info.run_id)
+        tracking.download(plan.store, run_id, ("results", "config"), plan.folder.rows(value))
+        return _record(
+            plan,
+            value,
+            SKIPPED,
+            SKIPPED_STAGE,
+            run_id=run_id,
+            tags=dict(done.data.tags),
+            metrics=dict(done.data.metrics),
+        )
+    tags = {
+        cv.TAG_STAGE: cv.STAGE_CONFIG,
+        cv.tag("sweep"): plan.name,
+        cv.tag("factor"): plan.factor,
+        cv.tag("value"): value,
+        cv.tag("baseline"): str(value == plan.baseline).lower(),
+        cv.tag("config_hash"): chash,
+    }
+    run_id = tracking.start_run(
+        plan.store,
+        plan.experiment_id,
+        run_name=plan.label(value),
+        tags=tags,
+        parent_run_id=plan.parent_run_id,
+    )
+    try:
+        result = evaluate(cfg, progress=lambda stage: progress(plan, value, stage))
+        progress(plan, value, "logging")
+        p = write_payload(result, cfg, plan.folder.rows(value), hydra_dir)
+        tracking.finish_run(
+            plan.store,
+            run_id,
+            params=p.params,
+            tags=p.tags,
+            metrics=p.metrics,
+            artifacts=p.artifacts,
+        )
+    except Exception as err:  # a failed configuration must not stop the others
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        _fail(plan.store, run_id, traceback.format_exc(), first)
+        return _record(plan, value, FAILED, FAILED, run_id=run_id, error=first)
+    return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.metrics)
+
+
+def _fail(store: tracking.Store, run_id: str, tb: str, message: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        path = Path(tmp) / "traceback.txt"
+        path.write_text(tb)
+        tracking.finish_run(
+            store,
+            run_id,
+            tags={cv.tag("error"): message[:4000]},
+            artifacts={"error": path},
+            status="FAILED",
+        )
