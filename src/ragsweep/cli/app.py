@@ -9,6 +9,7 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
+from ragsweep import conventions as cv
 from ragsweep.config import check_group_choices
 from ragsweep.errors import UserError
 
@@ -37,8 +38,8 @@ def _app(cfg: DictConfig) -> float | None:
     except UserError as err:
         print(f"ragsweep: error: {err}", file=sys.stderr)
         sys.exit(2)
-    k = int(cfg.eval.k_prompt)
-    return float(result.summary.loc["weighted", f"recall@{k}"])
+    decision = cv.decision_measure(int(cfg.eval.k_prompt))
+    return float(result.summary.loc[cv.WEIGHTED, str(decision)])
 
 
 #: Hydra flags that print something and run no job

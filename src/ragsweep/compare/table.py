@@ -6,6 +6,8 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
+from ragsweep import conventions as cv
+
 
 def slice_table(summary: pd.DataFrame, counts: dict[str, int], title: str) -> Table:
     """Rows: slices, then `all` and `weighted`; one column per measure; n = questions scored."""
@@ -16,8 +18,8 @@ def slice_table(summary: pd.DataFrame, counts: dict[str, int], title: str) -> Ta
         table.add_column(str(col), justify="right")
     total = sum(counts.values())
     for row in summary.index:
-        n = counts.get(row, total if row == "all" else None)
-        style = "bold" if row in ("all", "weighted") else None
+        n = counts.get(row, total if row == cv.ALL else None)
+        style = "bold" if row in cv.SUMMARY_ROWS else None
         table.add_row(
             str(row),
             "" if n is None else str(n),

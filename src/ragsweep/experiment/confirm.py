@@ -68,7 +68,8 @@ def count_confirmations(mc: Any, split_hash: str, pair: str) -> int:
     runs = mc.search_runs(
         experiments,
         filter_string=(
-            f"tags.`ragsweep.stage` = 'confirm' and tags.`ragsweep.split` = '{split_hash}'"
+            f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_CONFIRM}' and "
+            f"tags.`{cv.tag('split')}` = '{split_hash}'"
         ),
         max_results=10000,
     )
@@ -177,7 +178,7 @@ def confirm_sweep(
             metrics[cv.metric_key(m, cell.stratum, cv.CI_HIGH)] = float(cell.ci_high)
     tags = {
         **win_result.tags,
-        "ragsweep.stage": "confirm",
+        cv.TAG_STAGE: cv.STAGE_CONFIRM,
         "ragsweep.sweep": parent.data.tags.get("ragsweep.sweep", ""),
         "ragsweep.winner": winner,
         "ragsweep.baseline_config": dev_report.baseline,

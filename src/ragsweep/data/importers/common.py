@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ragsweep import __version__
+from ragsweep.conventions import ALL
 from ragsweep.errors import DatasetError, UserError
 
 #: every imported wording has this version (sources have one version per document)
@@ -41,7 +42,7 @@ PART = ("1", "Text", "other")
 #: output does not depend on the day or on file times
 DEFAULT_ADDED = "1970-01-01"
 #: slice of every question when no slice rule is given (docs/schema.md)
-ALL_SLICE = "all"
+ALL_SLICE = ALL  # one slice for an unsliced collection
 #: `generator.name` in dataset.json
 GENERATOR = "ragsweep data import"
 #: longest document id written; longer safe ids are cut and given a hash suffix
