@@ -12,11 +12,13 @@ into the Default experiment (../shared/STACK-NOTES.md).
 
 from __future__ import annotations
 
+import fcntl
 import math
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,33 +53,63 @@ def _local_db(uri: str) -> Path | None:
     return None
 
 
+#: sqlite stores this process has opened (created and migrated) already
+_OPENED: set[str] = set()
+
+
+@contextmanager
+def _store_lock(db: Path) -> Iterator[None]:
+    """An exclusive lock beside a local sqlite store, held while it is created or migrated and
+    while an experiment is created in it: MLflow 3.x run by several processes at once on a
+    brand-new store corrupts its schema, and loses the loser of an experiment-creation race to
+    the Default experiment (../shared/STACK-NOTES.md)."""
+    with open(db.with_name(db.name + ".lock"), "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def client(store: Store) -> Any:
-    """An MlflowClient on the store, creating the local folder and schema if needed."""
+    """An MlflowClient on the store. A local sqlite store is created (folder, `.gitignore`,
+    schema) under the store's lock the first time this process opens it, so any number of
+    processes may start at once on a fresh folder."""
     # MLflow draws a progress bar on stderr for every artifact download: noise in our output
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     from mlflow.tracking import MlflowClient
 
     db = _local_db(store.uri)
-    if db is not None:
-        db.parent.mkdir(parents=True, exist_ok=True)
-        gitignore = db.parent / ".gitignore"
-        if db.parent.name == DEFAULT_DIR and not gitignore.exists():
-            gitignore.write_text("*\n!.gitignore\n")
-    return MlflowClient(tracking_uri=store.uri)
+    if db is None or store.uri in _OPENED:
+        return MlflowClient(tracking_uri=store.uri)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    gitignore = db.parent / ".gitignore"
+    if db.parent.name == DEFAULT_DIR and not gitignore.exists():
+        gitignore.write_text("*\n!.gitignore\n")
+    with _store_lock(db):
+        mc = MlflowClient(tracking_uri=store.uri)  # opens the store: creates and migrates it
+    _OPENED.add(store.uri)
+    return mc
 
 
 def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None) -> str:
-    """Create the store and the experiment if needed (in this process); return the experiment id."""
+    """Create the store and the experiment if needed; return the experiment id. For a local
+    store the look-up and the creation happen under the store's lock, so two processes asking
+    for the same new experiment get the same one."""
     mc = client(store)
-    found = mc.get_experiment_by_name(experiment)
-    if found is not None:
-        if found.lifecycle_stage == "deleted":
-            mc.restore_experiment(found.experiment_id)
-        return str(found.experiment_id)
-    location = None
-    if store.artifact_root is not None:
-        location = f"{store.artifact_root}/{_safe(experiment)}"
-    return str(mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {})))
+    db = _local_db(store.uri)
+    with _store_lock(db) if db is not None else nullcontext():
+        found = mc.get_experiment_by_name(experiment)
+        if found is not None:
+            if found.lifecycle_stage == "deleted":
+                mc.restore_experiment(found.experiment_id)
+            return str(found.experiment_id)
+        location = None
+        if store.artifact_root is not None:
+            location = f"{store.artifact_root}/{_safe(experiment)}"
+        return str(
+            mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {}))
+        )
 
 
 def _safe(name: str) -> str:
