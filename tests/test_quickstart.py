@@ -7,10 +7,11 @@ import json
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import SCRIPT, Store
 
 README = Path(__file__).parents[1] / "README.md"
 #: every quality metric of the README's chunk-size sweep, as logged before the restructuring
@@ -40,18 +41,11 @@ def quickstart(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("quickstart")
     command = shlex.split(quickstart_lines()[0].split("&&")[-1].strip())
     assert command[0] == "ragsweep"
-    script = Path(sys.executable).parent / "ragsweep"
-    env = {"CI": "true", "PATH": str(script.parent), "HOME": str(workdir), "LANG": "C.UTF-8"}
+    env = {"CI": "true", "PATH": str(SCRIPT.parent), "HOME": str(workdir), "LANG": "C.UTF-8"}
     done = subprocess.run(
-        [str(script), *command[1:]], cwd=workdir, capture_output=True, text=True, env=env
+        [str(SCRIPT), *command[1:]], cwd=workdir, capture_output=True, text=True, env=env
     )
     return workdir, done
-
-
-def client(workdir: Path):
-    from mlflow.tracking import MlflowClient
-
-    return MlflowClient(f"sqlite:///{workdir / 'mlruns' / 'mlflow.db'}")
 
 
 @pytest.mark.slow
@@ -62,7 +56,7 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
         assert slice_ in done.stdout
     assert "decision" in done.stdout and "confirm" in done.stdout
     assert "/#/experiments/" in done.stdout
-    mc = client(workdir)
+    mc = Store(workdir).client
     exp = mc.get_experiment_by_name("sweep:chunk_size")
     runs = mc.search_runs([exp.experiment_id])
     stages = [r.data.tags.get("ragsweep.stage") for r in runs]
@@ -88,7 +82,7 @@ def test_main_job_numbers_are_bit_identical_to_the_golden_file(quickstart):
     workdir, done = quickstart
     assert done.returncode == 0, done.stderr[-3000:]
     golden = json.loads(GOLDEN.read_text())
-    mc = client(workdir)
+    mc = Store(workdir).client
     exp = mc.get_experiment_by_name("sweep:chunk_size")
     runs = mc.search_runs([exp.experiment_id])
     by_value = {
@@ -113,10 +107,10 @@ def test_quickstart_runs_reproduce_bit_for_bit(quickstart, monkeypatch, capsys):
     from ragsweep.cli import main
 
     workdir, done = quickstart
-    assert done.returncode == 0
+    assert done.returncode == 0, done.stderr[-3000:]
     monkeypatch.chdir(workdir)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    mc = client(workdir)
+    mc = Store(workdir).client
     exp = mc.get_experiment_by_name("sweep:chunk_size")
     runs = mc.search_runs([exp.experiment_id])
     child = next(r for r in runs if r.data.tags.get("ragsweep.value") == "256")
@@ -133,7 +127,7 @@ def test_repeating_a_confirmation_does_not_count_again(quickstart, monkeypatch, 
     workdir, done = quickstart
     monkeypatch.chdir(workdir)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    mc = client(workdir)
+    mc = Store(workdir).client
     exp = mc.get_experiment_by_name("sweep:chunk_size")
     parent = mc.search_runs([exp.experiment_id], "tags.`ragsweep.stage` = 'sweep'")[0]
     if parent.data.tags["ragsweep.confirm"] == "no winner":

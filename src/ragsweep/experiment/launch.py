@@ -49,6 +49,12 @@ class SweepLock:
         self.handle.close()
 
 
+def masked(overrides: Sequence[str]) -> list[str]:
+    """The overrides as they may be logged or written to the sweep folder: secret-looking
+    values masked (`+tracking.token=***`)."""
+    return [tracking.redact_override(o) for o in overrides]
+
+
 def experiment_name(name: str) -> str:
     return f"sweep:{name}"
 
@@ -98,7 +104,7 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
         "sweep.factor": d.factor,
         "sweep.values": ",".join(d.values),
         "sweep.baseline": d.baseline,
-        "sweep.fixed": " ".join(d.fixed) or "(none)",
+        "sweep.fixed": " ".join(masked(d.fixed)) or "(none)",
     }
     run_id = tracking.start_run(store, experiment_id, run_name=d.name, tags=tags)
     tracking.finish_run(store, run_id, params=params, status="RUNNING")
@@ -136,7 +142,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
             factor=d.factor,
             values=d.values,
             baseline=d.baseline,
-            fixed=d.fixed,
+            fixed=masked(d.fixed),
             sweep_dir=sweep_dir,
             store_uri=store.uri,
             artifact_root=store.artifact_root,

@@ -92,7 +92,7 @@ class Plan:
     factor: str
     values: list[str]
     baseline: str
-    fixed: list[str]  # the overrides every configuration shares
+    fixed: list[str]  # the overrides every configuration shares, secrets masked
     sweep_dir: str
     store_uri: str
     artifact_root: str | None

@@ -283,17 +283,19 @@ def evaluate(
     arrays = gain_arrays(ranking.ids, cov, clause, grade)
     scores = score_gains(arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain)
 
-    per_q = questions[["qid", "slice", "subset"]].copy()
-    for j, m in enumerate(measures):
-        per_q[str(m)] = scores[:, j]
     top = max([m.k or 10 for m in measures] + [10])
-    per_q["ranked"] = [
+    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
+    columns["ranked"] = [
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranking.ids
     ]
-    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
-    per_q["clauses"] = [
+    columns["clauses"] = [
         json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranking.ids
     ]
+    per_q = pd.concat(
+        [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
+        axis=1,
+    )
     rankings: dict[str, list[str]] = {}
     clause_rankings: dict[str, list[str]] = {}
     for qid, row in zip(questions["qid"], ranking.ids, strict=True):

@@ -10,16 +10,9 @@ from toy import TOY
 
 
 @pytest.fixture
-def logged(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+def logged(workdir, store):
     assert main([*TOY, "chunker.size=48", "reranker=proximity"]) == 0
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(f"sqlite:///{tmp_path / 'mlruns' / 'mlflow.db'}")
-    exp = client.get_experiment_by_name("ragsweep")
-    (run,) = client.search_runs([exp.experiment_id])
-    return client, run
+    return store.client, store.only_run()
 
 
 def test_a_logged_run_reproduces_bit_for_bit(logged, capsys):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from test_chunking import make_doc
 
 from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import FixedTokenChunker, SectionChunker
 from ragsweep.errors import UserError
-from test_chunking import make_doc
 
 DOC = make_doc([10, 10, 10])  # clauses home/1.1, 1.2, 1.3 @2025, ten words each
 LABELS = pd.DataFrame(

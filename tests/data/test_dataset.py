@@ -36,7 +36,7 @@ from ragsweep.data import (
 )
 from ragsweep.errors import DatasetError
 
-TINY = Path(__file__).parent / "fixtures" / "tiny"
+TINY = Path(__file__).parents[1] / "fixtures" / "tiny"
 
 
 # ---------------------------------------------------------------------------------------------

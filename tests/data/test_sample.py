@@ -22,7 +22,7 @@ from ragsweep.data.samplegen import GENERATOR_VERSION, build_files, generate
 from ragsweep.data.samplegen.review import cohen_kappa
 from ragsweep.errors import UserError
 
-SAMPLE = Path(__file__).resolve().parent.parent / "src" / "ragsweep" / "data" / "sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ragsweep" / "data" / "sample"
 SLICES = ["limits", "exclusions", "procedures", "definitions", "identifiers"]
 KINDS = {"definitions", "cover", "limits", "exclusions", "claims", "conditions"}
 

@@ -31,8 +31,8 @@ from ragsweep.data.importers.smart import read_smart, read_smart_collection
 from ragsweep.data.importers.trecfiles import read_trec_docs, read_trec_topics
 from ragsweep.errors import DatasetError, UserError
 
-FIX = Path(__file__).parent / "fixtures" / "importers"
-CRANFIELD = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cranfield"
+FIX = Path(__file__).parents[1] / "fixtures" / "importers"
+CRANFIELD = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cranfield"
 needs_cranfield = pytest.mark.skipif(
     not (CRANFIELD / "cran.all.1400").is_file(),
     reason=f"the Cranfield collection is not at {CRANFIELD} (../shared next to the repo)",

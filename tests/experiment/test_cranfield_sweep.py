@@ -9,17 +9,14 @@ import pytest
 
 from ragsweep.cli import main
 
-CRANFIELD = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cranfield"
+CRANFIELD = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cranfield"
 
 
 @pytest.mark.slow
-def test_import_cranfield_and_sweep_two_values(tmp_path, monkeypatch, capsys):
+def test_import_cranfield_and_sweep_two_values(workdir, store, capsys):
     if not (CRANFIELD / "cran.all.1400").is_file():
         pytest.skip(f"the Cranfield collection is not at {CRANFIELD} (../shared next to the repo)")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    monkeypatch.setenv("CI", "true")
-    out = tmp_path / "cranfield"
+    out = workdir / "cranfield"
     args = [
         "data", "import", "--format", "smart",
         "--docs", str(CRANFIELD / "cran.all.1400"),
@@ -37,11 +34,7 @@ def test_import_cranfield_and_sweep_two_values(tmp_path, monkeypatch, capsys):
     assert main(sweep) == 0, capsys.readouterr().err
     text = capsys.readouterr().out
     assert "complete" in text and "high" in text  # the best-code slices reach the report
-    from mlflow.tracking import MlflowClient
-
-    mc = MlflowClient(f"sqlite:///{tmp_path / 'mlruns' / 'mlflow.db'}")
-    exp = mc.get_experiment_by_name("sweep:retriever.bm25.k1")
-    runs = mc.search_runs([exp.experiment_id], "tags.`ragsweep.stage` = 'config'")
+    runs = store.runs("sweep:retriever.bm25.k1", "config")
     assert sorted(r.data.tags["ragsweep.value"] for r in runs) == ["0.9", "1.5"]
     for r in runs:
         assert r.info.status == "FINISHED"

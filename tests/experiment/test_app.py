@@ -15,28 +15,11 @@ from ragsweep.cli import main
 from toy import TINY, TOY
 
 
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    return tmp_path
-
-
-def only_run(workdir: Path):
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(f"sqlite:///{workdir / 'mlruns' / 'mlflow.db'}")
-    exp = client.get_experiment_by_name("ragsweep")
-    runs = client.search_runs([exp.experiment_id])
-    assert len(runs) == 1
-    return client, runs[0]
-
-
-def test_one_run_is_logged_with_everything_needed(workdir, capsys):
+def test_one_run_is_logged_with_everything_needed(workdir, store, capsys):
     assert main([*TOY, "chunker=section"]) == 0
     out = capsys.readouterr().out
     assert "weighted" in out and "identifiers" in out
-    client, run = only_run(workdir)
+    client, run = store.client, store.only_run()
     assert run.info.status == "FINISHED"
     params, tags, metrics = run.data.params, run.data.tags, run.data.metrics
     assert params["chunker._target_"] == "ragsweep.chunking.SectionChunker"
@@ -95,14 +78,14 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["fusion.k=["], "bad override"),
     ],
 )
-def test_bad_input_one_line_exit_2(workdir, capsys, overrides, needle):
+def test_bad_input_one_line_exit_2(workdir, store, capsys, overrides, needle):
     code = main([*TOY, *overrides])
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert needle in err
     assert len(err.splitlines()) == 1, err
     assert "Traceback" not in err
-    assert not (workdir / "mlruns" / "mlflow.db").exists()
+    assert not store.exists()
 
 
 def test_snapshot_mismatch_shows_both_hashes(workdir, capsys):

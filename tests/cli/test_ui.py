@@ -7,13 +7,12 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from conftest import SCRIPT
 from ragsweep.cli import main
 from toy import TOY
 
@@ -30,15 +29,12 @@ def get(url: str) -> dict:
 
 
 @pytest.mark.slow
-def test_ui_shows_the_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+def test_ui_shows_the_run(workdir):
     assert main(TOY) == 0
     port = free_port()
-    script = Path(sys.executable).parent / "ragsweep"
     proc = subprocess.Popen(
-        [str(script), "ui", "--port", str(port)],
-        cwd=tmp_path,
+        [str(SCRIPT), "ui", "--port", str(port)],
+        cwd=workdir,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,

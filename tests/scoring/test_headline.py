@@ -1,0 +1,97 @@
+"""The headline is the traffic-weighted mean of slice means (`eval.traffic_weights`, normalised
+to sum 1), in one configuration's `weighted` row and in a sweep report's `weighted` column."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CHUNK_SWEEP, WEIGHTS, WEIGHTS_OVERRIDE, quality
+from toy import TOY
+
+UNWEIGHTED = [o for o in TOY if not o.startswith("eval.traffic_weights=")]
+SLICES = list(WEIGHTS)
+
+
+def normalised(weights: dict[str, float]) -> dict[str, float]:
+    total = sum(weights.values())
+    return {s: w / total for s, w in weights.items()}
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        WEIGHTS,
+        # a slice of weight 0 counts for nothing: the headline is the limits slice alone
+        {"limits": 1, "exclusions": 0, "procedures": 0, "definitions": 0, "identifiers": 0},
+    ],
+)
+def test_weighted_row_is_the_weighted_mean_of_slice_means(weights):
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    text = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in weights.items()) + "}"
+    result = evaluate(compose([*UNWEIGHTED, text, "cache.dir=null"]))
+    pq, summary = result.per_question, result.summary
+    assert set(pq["slice"]) == set(SLICES)  # nothing held out: every slice is scored
+    w = normalised(weights)
+    moved = []
+    for m in result.measures:
+        col = str(m)
+        means = pq.groupby("slice")[col].mean()
+        for s in SLICES:
+            assert summary.loc[s, col] == pytest.approx(means[s], abs=1e-12), (s, col)
+        assert summary.loc["all", col] == pytest.approx(pq[col].mean(), abs=1e-12)
+        expected = sum(w[s] * means[s] for s in SLICES)
+        assert summary.loc["weighted", col] == pytest.approx(expected, abs=1e-12), col
+        assert result.metrics[f"{m.key}/weighted"] == pytest.approx(expected, abs=1e-12)
+        if abs(expected - means.mean()) > 1e-9:
+            moved.append(col)
+    # the weights change the headline: it is not the equal-weight mean of the slices
+    assert moved, "the weighted row equals the equal-weight mean for every measure"
+
+
+@pytest.fixture(scope="module")
+def chunk_sweep(swept):
+    return swept(*CHUNK_SWEEP).ok()
+
+
+@pytest.mark.slow
+def test_a_reports_weighted_delta_is_the_weighted_sum_of_slice_deltas(chunk_sweep):
+    parents, _ = chunk_sweep.store.sweep("sweep:chunker.size")
+    (parent,) = parents
+    metrics = parent.data.metrics
+    by_value = chunk_sweep.store.by_value("sweep:chunker.size")
+    base = by_value.pop("128")
+    assert sorted(by_value, key=int) == ["16", "32", "64"]
+    w = normalised(WEIGHTS)
+    checked, weighting_matters = 0, False
+    for value, run in by_value.items():
+        for key in ("recall_at_1", "mrr"):
+            deltas = {s: metrics[f"delta/{key}/{s}/{value}"] for s in SLICES}
+            expected = sum(w[s] * deltas[s] for s in SLICES)
+            got = metrics[f"delta/{key}/weighted/{value}"]
+            assert got == pytest.approx(expected, abs=1e-12), (value, key, deltas)
+            # and each slice's delta is the difference of the two runs' slice means
+            for s in SLICES:
+                diff = run.data.metrics[f"{key}/{s}"] - base.data.metrics[f"{key}/{s}"]
+                assert deltas[s] == pytest.approx(diff, abs=1e-12), (value, key, s)
+            head = run.data.metrics[f"{key}/weighted"] - base.data.metrics[f"{key}/weighted"]
+            assert got == pytest.approx(head, abs=1e-12)
+            weighting_matters |= abs(expected - sum(deltas.values()) / len(deltas)) > 1e-9
+            checked += 1
+    assert checked == 6
+    assert weighting_matters, "the slice deltas are equal: the check cannot tell weights apart"
+    # the printed report states the normalised weights it used
+    text = " ".join(chunk_sweep.out.split())
+    stated = " + ".join(f"{w[s]:.2f} x {s}" for s in SLICES)
+    assert f"`weighted` = {stated}" in text
+
+
+@pytest.mark.slow
+def test_the_sweeps_configurations_log_the_weighted_headline(chunk_sweep):
+    w = normalised(WEIGHTS)
+    for value, run in chunk_sweep.store.by_value("sweep:chunker.size").items():
+        m = quality(run.data.metrics)
+        for key in ("recall_at_1", "recall_at_5", "ndcg_at_10"):
+            expected = sum(w[s] * m[f"{key}/{s}"] for s in SLICES)
+            assert m[f"{key}/weighted"] == pytest.approx(expected, abs=1e-12), (value, key)
+    assert WEIGHTS_OVERRIDE in CHUNK_SWEEP
