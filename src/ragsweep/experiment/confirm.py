@@ -124,11 +124,11 @@ def confirm_sweep(
     results = {name: evaluate(cfg, allow_heldout=True) for name, cfg in cfgs.items()}
     for name, result in results.items():
         tags = result.tags
-        for key in ("snapshot", "labels", "split"):
-            if tags[f"ragsweep.{key}"] != parent.data.tags.get(f"ragsweep.{key}"):
+        for key in cv.PINS:
+            if tags[cv.tag(key)] != parent.data.tags.get(cv.tag(key)):
                 raise UserError(
                     f"the {key} hash of {name} on held-out differs from the sweep's "
-                    f"(ragsweep.{key}); the data changed since the sweep ran: run it again"
+                    f"({cv.tag(key)}); the data changed since the sweep ran: run it again"
                 )
     heldout_runs = [
         RunRecord(
