@@ -135,11 +135,32 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
 
     try:
         with initialize_config_module("ragsweep.conf", version_base="1.3"):
-            return hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
+            cfg = hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
     except (HydraException, OmegaConfBaseException) as err:
         raise UserError(
             f"bad override: {_hydra_error(err)} (see `ragsweep --cfg job` for the keys)"
         ) from None
+    missing = _missing(cfg)
+    if missing:
+        raise UserError(
+            f"{', '.join(missing)} must be set (its config marks it ???): add "
+            f"{missing[0]}=... to the command line, e.g. data=folder data.path=DIR"
+        )
+    return cfg
+
+
+def _missing(cfg: DictConfig) -> list[str]:
+    """The keys left `???` in a composed config (Hydra's own node aside: it holds
+    interpolations that only a running job resolves)."""
+    out = []
+    for key in cfg:
+        if key == "hydra":
+            continue
+        if OmegaConf.is_missing(cfg, key):
+            out.append(str(key))
+        elif OmegaConf.is_config(cfg[key]):
+            out += list(OmegaConf.missing_keys(cfg[key]))  # full keys: data.path
+    return sorted(out)
 
 
 def group_options(group: str) -> list[str]:

@@ -72,7 +72,10 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["eval.k_prompt=0"], "k_prompt"),
         (["chunker.size=0"], "chunker.size"),
         (["data.sha256=" + "0" * 64], "sha256"),
-        (["retriever.kind=fuzzy"], "retriever.kind"),
+        (["retriever.kind=fuzzy"], "retriever.kind"),  # no such key: the stages are sub-nodes
+        (["retriever.bm25._target_=collections.OrderedDict"], "has no method index, search"),
+        (["data.path=???"], "data.path must be set"),
+        (["tracking.uri=bogus://x"], "cannot open the tracking store 'bogus://x'"),
         (["data.split.heldout=0.25", "eval.split=heldout"], "ragsweep confirm"),
         (["chunker.sizee=64"], "chunker.sizee"),
         (["fusion.k=["], "bad override"),

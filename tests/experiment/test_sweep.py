@@ -32,6 +32,8 @@ from toy import TOY
         (["retriever=bm25", "fusion.k=10,60"], ["would change nothing"]),
         ([], ["nothing to sweep"]),
         (["sweep=no_such_sweep"], ["unknown sweep"]),
+        (["data.path=???", "fusion.k=10,60"], ["data.path must be set"]),
+        (["tracking.uri=bogus://x", "fusion.k=10,60"], ["cannot open the tracking store"]),
     ],
 )
 def test_refused_before_anything_runs(workdir, store, capsys, args, needles):

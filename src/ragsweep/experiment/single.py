@@ -119,6 +119,8 @@ def run(
     cfg: DictConfig, overrides: list[str] | None = None, hydra_dir: Path | None = None
 ) -> EvalResult:
     """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table."""
+    if cfg.tracking.enabled:
+        tracking.check_store(tracking.resolve_store(cfg.tracking.get("uri")))
     result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragsweep.errors import UserError
+
 DEFAULT_DIR = "mlruns"
 _SECRET = re.compile(r"(api[_-]?key|token|secret|password|passwd|credential|auth)", re.I)
 
@@ -71,6 +73,28 @@ def _store_lock(db: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _open(make: Any, uri: str) -> Any:
+    """`make(tracking_uri=uri)`, with MLflow's refusal of the URI as a one-line UserError."""
+    from mlflow.exceptions import MlflowException
+
+    try:
+        return make(tracking_uri=uri)
+    except MlflowException as err:
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise UserError(
+            f"cannot open the tracking store {redact_uri(uri)!r} ({first[:160]}); set "
+            "tracking.uri or MLFLOW_TRACKING_URI to sqlite:///PATH or http(s)://HOST:PORT, or "
+            "unset both for ./mlruns"
+        ) from None
+
+
+def check_store(store: Store) -> None:
+    """Refuse, before any work, a store MLflow cannot open. A local sqlite store needs no
+    check (it is created when the first run is logged, so a refused run leaves none behind)."""
+    if _local_db(store.uri) is None:
+        client(store)
+
+
 def client(store: Store) -> Any:
     """An MlflowClient on the store. A local sqlite store is created (folder, `.gitignore`,
     schema) under the store's lock the first time this process opens it, so any number of
@@ -81,13 +105,13 @@ def client(store: Store) -> Any:
 
     db = _local_db(store.uri)
     if db is None or store.uri in _OPENED:
-        return MlflowClient(tracking_uri=store.uri)
+        return _open(MlflowClient, store.uri)
     db.parent.mkdir(parents=True, exist_ok=True)
     gitignore = db.parent / ".gitignore"
     if db.parent.name == DEFAULT_DIR and not gitignore.exists():
         gitignore.write_text("*\n!.gitignore\n")
     with _store_lock(db):
-        mc = MlflowClient(tracking_uri=store.uri)  # opens the store: creates and migrates it
+        mc = _open(MlflowClient, store.uri)  # opens the store: creates and migrates it
     _OPENED.add(store.uri)
     return mc
 
