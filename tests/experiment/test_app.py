@@ -116,3 +116,8 @@ def test_default_config_pins_the_built_in_sample():
     cfg = compose([])
     assert cfg.data.path is None
     assert cfg.data.sha256 == load_dataset().snapshot_hash
+
+
+def test_a_key_deletion_first_is_an_override_not_a_verb(workdir, store, capsys):
+    assert main(["~confirm", *TOY]) == 0, capsys.readouterr().err
+    assert store.only_run().info.status == "FINISHED"

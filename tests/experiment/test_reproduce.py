@@ -46,3 +46,10 @@ def test_a_different_number_exits_1_with_a_table(logged, capsys):
 def test_unknown_run_is_a_user_error(logged, capsys):
     assert main(["reproduce", "0" * 32]) == 2
     assert "no run" in capsys.readouterr().err
+
+
+def test_reproduce_in_a_folder_without_a_store_creates_none(workdir, store, capsys):
+    assert main(["reproduce", "0123456789abcdef0123456789abcdef"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no MLflow store" in err
+    assert not store.exists() and not (workdir / "mlruns").exists()

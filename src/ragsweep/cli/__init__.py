@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"ragsweep {__version__}")
         return 0
-    if args and not args[0].startswith("-") and "=" not in args[0]:
+    # a verb is a bare word: `-m`, `key=value` and `~key` (delete a key) are Hydra's
+    if args and not args[0].startswith(("-", "~")) and "=" not in args[0]:
         print(f"ragsweep: error: unknown verb {args[0]!r}\n{_usage()}", file=sys.stderr)
         return 2
     from ragsweep.cli.app import hydra_main

@@ -17,7 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import logged, tracking
 
 
 @dataclass
@@ -36,7 +36,7 @@ def load_run_config(store: tracking.Store, run_id: str) -> tuple[object, DictCon
     """The run and its resolved config, from MLflow alone."""
     from mlflow.exceptions import MlflowException
 
-    mc = tracking.client(store)
+    _, mc = logged.store_client(store)  # a missing local store is refused, not created
     try:
         run = mc.get_run(run_id)
     except MlflowException:
