@@ -10,12 +10,10 @@ MLflow is imported lazily (`ragsweep.experiment.tracking`). Everything about the
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -121,24 +119,9 @@ def latest_finished(children: Sequence[Any]) -> dict[str, Any]:
     return best
 
 
-@contextmanager
-def _no_progress_bar() -> Iterator[None]:
-    """MLflow draws a progress bar on stderr for every download unless told not to."""
-    key = "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR"
-    old = os.environ.get(key)
-    os.environ[key] = "false"
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = old
-
-
 def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> RunRecord:
-    """Download a configuration run's `results/` and `config/config.yaml` into `folder/<run id>`
-    and read them (`compare.runs.load_run_folder`)."""
+    """Download a configuration run's `results/` and `config/` into `folder/<run id>` and read
+    them (`compare.runs.load_run_folder`)."""
     rid = run.info.run_id
     if run.info.status != "FINISHED":
         raise UserError(
@@ -146,11 +129,8 @@ def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> RunRecord:
             "results to compare; re-run it"
         )
     dst = folder / rid
-    (dst / "config").mkdir(parents=True, exist_ok=True)
     try:
-        with _no_progress_bar():  # a file lands in the folder given: put it under config/
-            mc.download_artifacts(rid, "results", str(dst))
-            mc.download_artifacts(rid, "config/config.yaml", str(dst / "config"))
+        tracking.download(mc, rid, ("results", "config"), dst)
     except Exception as err:  # MLflow raises several types for a missing artifact
         raise UserError(
             f"run {rid} ({name}) has no results/per_question.csv or config/config.yaml artifact "

@@ -273,12 +273,21 @@ def log_run(
     return run_id
 
 
-def download(store: Store, run_id: str, paths: Iterable[str], dest: Path) -> Path:
-    """Download the artifact folders or files `paths` of a run into `dest`; return `dest`."""
-    mc = client(store)
-    dest.mkdir(parents=True, exist_ok=True)
-    for path in paths:
-        mc.download_artifacts(run_id, path, str(dest))
+def download(mc: Any, run_id: str, paths: Iterable[str], dest: Path) -> Path:
+    """Download the artifact folders `paths` of a run into `dest` (`dest/<path>/...`), with
+    MLflow's per-download progress bar off; return `dest`."""
+    key = "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR"
+    old = os.environ.get(key)
+    os.environ[key] = "false"
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        for path in paths:
+            mc.download_artifacts(run_id, path, str(dest))
+    finally:
+        if old is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = old
     return dest
 
 

@@ -86,7 +86,9 @@ def run_job(
     done = _finished_child(plan, chash)
     if done is not None:  # resume: its rows come back from its run, for the finish step
         run_id = str(done.info.run_id)
-        tracking.download(plan.store, run_id, ("results", "config"), plan.folder.rows(value))
+        tracking.download(
+            tracking.client(plan.store), run_id, ("results", "config"), plan.folder.rows(value)
+        )
         return _record(
             plan,
             value,
