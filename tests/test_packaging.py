@@ -29,8 +29,11 @@ def test_every_package_and_config_group_is_listed():
         if p.is_dir() and "__pycache__" not in p.parts
     }
     on_disk |= {"ragsweep", "ragsweep.conf", "ragsweep.conf.sweep"}
-    on_disk |= {f"ragsweep.conf.{p.name}" for p in (ROOT / "conf").iterdir() if p.is_dir()}
-    on_disk -= {"ragsweep.conf.__pycache__"}
+    on_disk |= {
+        ".".join(("ragsweep", "conf", *p.relative_to(ROOT / "conf").parts))
+        for p in (ROOT / "conf").rglob("*")
+        if p.is_dir() and "__pycache__" not in p.parts
+    }
     assert sorted(on_disk) == sorted(listed_packages())
 
 

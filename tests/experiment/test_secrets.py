@@ -1,6 +1,8 @@
-"""Keys that look like secrets never reach the tracking store: not as params, tags, run names
-or in any artifact file (the resolved config, Hydra's files, results, reports), for one run and
-for a sweep's parent and child runs alike."""
+"""Secrets on the command line (a secret-looking key, or an API-key-shaped value under any key)
+never reach the tracking store: not as params, tags, run names or in any artifact file (the
+resolved config, Hydra's files, results, reports), for one run and for a sweep's parent and child
+runs alike; nor any file in the working folder (the sweep folder, Hydra's files, the database)
+or a printed line."""
 
 from __future__ import annotations
 
@@ -9,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_in
+from conftest import Ran, cli_in, ragsweep
 from toy import TOY
 
-SECRETS = ("sk-abc123", "zzz")
-OVERRIDES = ["+tracking.token=sk-abc123", "+x.api_key=zzz"]
+SECRETS = ("sk-abc123", "sk-bearer555", "zzz")
+OVERRIDES = ["+tracking.token=sk-abc123", "+x.bearer=sk-bearer555", "+x.api_key=zzz"]
 
 
 def text_of(path: Path) -> str:
@@ -50,13 +52,35 @@ def test_one_run_logs_no_secret(workdir, store):
     assert {"config", "hydra", "results", "trec"} <= {p.name for p in local.iterdir()}
     # the secrets were set: the keys are in the logged config, masked
     config = (local / "config" / "config.yaml").read_text()
-    assert re.search(r"token: '?\*\*\*'?", config) and re.search(r"api_key: '?\*\*\*'?", config)
+    for key in ("token", "bearer", "api_key"):
+        assert re.search(rf"{key}: '?\*\*\*'?", config), key
     assert leaks(store, run, workdir / "check") == []
 
 
+def files_holding_secrets(folder: Path) -> list[str]:
+    """Every file under `folder` (the database and artifacts included) holding a secret."""
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and any(s.encode() in p.read_bytes() for s in SECRETS[:2])
+    )
+
+
 @pytest.fixture(scope="module")
-def secret_sweep(swept):
-    return swept(*TOY, *OVERRIDES, "confirm.enabled=false", "fusion.k=10,60").ok()
+def secret_sweep(tmp_path_factory):
+    """A sweep with secrets, as a user launches it (a fresh process: its workers inherit the
+    environment the secrets were moved into)."""
+    folder = tmp_path_factory.mktemp("secret-sweep")
+    done = ragsweep(folder, "-m", *TOY, *OVERRIDES, "confirm.enabled=false", "fusion.k=10,60")
+    return Ran(folder, done.returncode, done.stdout, done.stderr).ok()
+
+
+@pytest.mark.slow
+def test_no_file_and_no_printed_line_of_a_sweep_holds_a_secret(secret_sweep):
+    assert "#0 : " in secret_sweep.out  # Hydra's launch lines were printed, masked
+    printed = secret_sweep.out + secret_sweep.err
+    assert [s for s in SECRETS[:2] if s in printed] == []
+    assert files_holding_secrets(secret_sweep.folder) == []
 
 
 @pytest.mark.slow

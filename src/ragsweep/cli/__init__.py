@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from ragsweep.errors import UserError
+from ragsweep.secrets import mask_text
 
 #: verb -> module holding `main(argv: list[str]) -> int`
 VERBS: dict[str, str] = {
@@ -41,7 +42,7 @@ def run_verb(verb: str, argv: list[str]) -> int:
     try:
         return int(module.main(argv) or 0)
     except UserError as err:
-        print(f"ragsweep {verb}: error: {err}", file=sys.stderr)
+        print(f"ragsweep {verb}: error: {mask_text(str(err))}", file=sys.stderr)
         return 2
 
 
@@ -56,9 +57,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     # a verb is a bare word: `-m`, `key=value` and `~key` (delete a key) are Hydra's
     if args and not args[0].startswith(("-", "~")) and "=" not in args[0]:
-        print(f"ragsweep: error: unknown verb {args[0]!r}\n{_usage()}", file=sys.stderr)
+        print(f"ragsweep: error: unknown verb {mask_text(args[0])!r}\n{_usage()}", file=sys.stderr)
         return 2
     from ragsweep.cli.app import hydra_main
+    from ragsweep.secrets import hide_overrides
 
-    sys.argv = [sys.argv[0], *args]
+    # a secret on the command line goes into this process's environment before Hydra sees the
+    # arguments: Hydra writes its overrides to files and launch lines we cannot mask
+    sys.argv = [sys.argv[0], *hide_overrides(args)]
     return hydra_main()

@@ -12,6 +12,7 @@ from omegaconf import DictConfig
 from ragsweep import conventions as cv
 from ragsweep.config import check_group_choices
 from ragsweep.errors import UserError
+from ragsweep.secrets import mask_text
 
 
 @hydra.main(version_base="1.3", config_path="pkg://ragsweep.conf", config_name="config")
@@ -36,7 +37,7 @@ def _app(cfg: DictConfig) -> float | None:
             return None
         result = run(cfg, overrides=overrides, hydra_dir=hydra_dir)
     except UserError as err:
-        print(f"ragsweep: error: {err}", file=sys.stderr)
+        print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         sys.exit(2)
     decision = cv.decision_measure(int(cfg.eval.k_prompt))
     return float(result.summary.loc[cv.WEIGHTED, str(decision)])
@@ -80,7 +81,7 @@ def hydra_main() -> int:
 
         plan, hydra_args, lock = launch(args)
     except UserError as err:
-        print(f"ragsweep: error: {err}", file=sys.stderr)
+        print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         return 2
     print(
         f"sweep {plan.name}: {len(plan.values)} configurations of {plan.factor} "

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from ragsweep.experiment import tracking
+from ragsweep.secrets import mask_text
 
 
 def build_command(store: tracking.Store, host: str, port: int) -> list[str]:
@@ -45,7 +46,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     store = tracking.resolve_store(args.uri)
     tracking.client(store)  # creates the local store folder if it does not exist yet
-    where = tracking.redact_uri(store.uri)
+    where = mask_text(store.uri)
     print(f"MLflow UI for {where} at http://{args.host}:{args.port} (Ctrl-C stops it)")
     try:
         return subprocess.call(build_command(store, args.host, args.port))

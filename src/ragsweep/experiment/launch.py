@@ -27,6 +27,7 @@ from ragsweep.experiment import tracking
 from ragsweep.experiment.plan import Draft, Plan, args_without_sweep, draft, quote
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
+from ragsweep.secrets import mask_overrides
 
 
 class SweepLock:
@@ -47,12 +48,6 @@ class SweepLock:
     def release(self) -> None:
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
-
-
-def masked(overrides: Sequence[str]) -> list[str]:
-    """The overrides as they may be logged or written to the sweep folder: secret-looking
-    values masked (`+tracking.token=***`)."""
-    return [tracking.redact_override(o) for o in overrides]
 
 
 def experiment_name(name: str) -> str:
@@ -104,7 +99,7 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
         "sweep.factor": d.factor,
         "sweep.values": ",".join(d.values),
         "sweep.baseline": d.baseline,
-        "sweep.fixed": " ".join(masked(d.fixed)) or "(none)",
+        "sweep.fixed": " ".join(mask_overrides(d.fixed)) or "(none)",
     }
     run_id = tracking.start_run(store, experiment_id, run_name=d.name, tags=tags)
     tracking.finish_run(store, run_id, params=params, status="RUNNING")
@@ -142,7 +137,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
             factor=d.factor,
             values=d.values,
             baseline=d.baseline,
-            fixed=masked(d.fixed),
+            fixed=mask_overrides(d.fixed),
             sweep_dir=sweep_dir,
             store_uri=store.uri,
             artifact_root=store.artifact_root,

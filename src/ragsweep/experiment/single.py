@@ -14,6 +14,7 @@ from ragsweep import conventions as cv
 from ragsweep.compare.table import print_table, slice_table
 from ragsweep.experiment import tracking
 from ragsweep.scoring.evaluate import EvalResult, evaluate
+from ragsweep.secrets import is_secret_override, mask_config, mask_overrides, mask_text
 
 
 def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
@@ -21,10 +22,9 @@ def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
     if cfg.tracking.get("run_name"):
         return str(cfg.tracking.run_name)
     changed = [
-        tracking.redact_override(o)
+        o
         for o in (overrides or [])
-        if not cv.decides_nothing(o.partition("=")[0])
-        and not tracking.is_secret(o.partition("=")[0])
+        if not cv.decides_nothing(o.partition("=")[0]) and not is_secret_override(o)
     ]
     return ",".join(changed) if changed else "baseline"
 
@@ -46,11 +46,11 @@ def _redacted_hydra(source: Path, dest: Path) -> Path:
     overrides = source / "overrides.yaml"
     if overrides.exists():
         lines = OmegaConf.load(overrides)
-        masked = [tracking.redact_override(str(o)) for o in lines]
+        masked = mask_overrides([str(o) for o in lines])
         (dest / "overrides.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(masked)))
     config = source / "config.yaml"
     if config.exists():
-        plain = tracking.redact(OmegaConf.to_container(OmegaConf.load(config), resolve=False))
+        plain = mask_config(OmegaConf.to_container(OmegaConf.load(config), resolve=False))
         (dest / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
     return dest
 
@@ -67,7 +67,7 @@ def write_payload(
     config_dir, results_dir = folder / "config", folder / "results"
     config_dir.mkdir(parents=True, exist_ok=True)
     results_dir.mkdir(parents=True, exist_ok=True)
-    plain = tracking.redact(OmegaConf.to_container(cfg, resolve=True))
+    plain = mask_config(OmegaConf.to_container(cfg, resolve=True))
     (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
     result.per_question.to_csv(results_dir / "per_question.csv", index=False)
     result.summary.to_csv(results_dir / "summary.csv")
@@ -129,6 +129,6 @@ def run(
         store = tracking.resolve_store(cfg.tracking.get("uri"))
         exp_id, run_id = log_result(result, cfg, name=name, hydra_dir=hydra_dir)
         result.tags["mlflow.run_id"] = run_id
-        print(f"logged run {run_id} to {tracking.redact_uri(store.uri)}")
+        print(f"logged run {run_id} to {mask_text(store.uri)}")
         print(f"see it with `ragsweep ui`, then {tracking.runs_url(store, exp_id)}")
     return result

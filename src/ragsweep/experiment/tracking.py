@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from ragsweep.errors import UserError
+from ragsweep.secrets import is_secret_key, mask_text
 
 DEFAULT_DIR = "mlruns"
-_SECRET = re.compile(r"(api[_-]?key|token|secret|password|passwd|credential|auth)", re.I)
 
 # MLflow's per-call limits for log_batch
 _MAX_PARAMS, _MAX_METRICS = 100, 1000
@@ -82,7 +82,7 @@ def _open(make: Any, uri: str) -> Any:
     except MlflowException as err:
         first = (str(err).strip().splitlines() or [type(err).__name__])[0]
         raise UserError(
-            f"cannot open the tracking store {redact_uri(uri)!r} ({first[:160]}); set "
+            f"cannot open the tracking store {mask_text(uri)!r} ({first[:160]}); set "
             "tracking.uri or MLFLOW_TRACKING_URI to sqlite:///PATH or http(s)://HOST:PORT, or "
             "unset both for ./mlruns"
         ) from None
@@ -140,53 +140,22 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "experiment"
 
 
-_URI_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^/@:\s]*:)[^/@\s]+@")
-REDACTED = "***"
-
-
-def is_secret(key: str) -> bool:
-    """A config key naming an API key, token, secret, password or credential."""
-    return bool(_SECRET.search(key))
-
-
-def redact_uri(text: str) -> str:
-    """`scheme://user:password@host` -> `scheme://user:***@host` (anything else unchanged)."""
-    return _URI_PASSWORD.sub(lambda m: f"{m.group('head')}{REDACTED}@", text)
-
-
-def redact(value: Any) -> Any:
-    """A copy of a plain config with secret-looking keys' values and URI passwords masked."""
-    if isinstance(value, Mapping):
-        return {k: REDACTED if is_secret(str(k)) else redact(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact(v) for v in value]
-    return redact_uri(value) if isinstance(value, str) else value
-
-
-def redact_override(override: str) -> str:
-    """A command-line override with its value masked if its key looks secret."""
-    key, eq, value = override.partition("=")
-    if eq and is_secret(key):
-        return f"{key}={REDACTED}"
-    return redact_uri(override)
-
-
 def flatten(cfg: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    """Flatten a nested config to `a.b.c` -> str(value), dropping anything that looks secret.
+    """Flatten a nested config to `a.b.c` -> str(value) for MLflow params.
 
-    Keys naming an API key, token, secret, password or credential are never logged, whatever
-    their value; passwords inside URIs are masked; lists are logged as their JSON-like repr.
+    Keys that look secret (`ragsweep.secrets`) are left out whatever their value; secret-shaped
+    values and passwords inside URIs are masked; lists are logged as their JSON-like repr.
     """
     out: dict[str, str] = {}
     for key in sorted(cfg, key=str):
         value = cfg[key]
         name = f"{prefix}{key}"
-        if is_secret(str(key)):
+        if is_secret_key(str(key)):
             continue
         if isinstance(value, Mapping):
             out.update(flatten(value, name + "."))
         else:
-            out[name] = "null" if value is None else redact_uri(str(value))
+            out[name] = "null" if value is None else mask_text(str(value))
     return out
 
 

@@ -43,9 +43,7 @@ class FirstStage:
 
     def __init__(self, depth: int = 100, filter: bool = True, **retrievers: Any) -> None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
-            raise UserError(
-                f"retriever.depth must be a positive number of passages, got {depth!r}"
-            )
+            raise UserError(f"retriever.depth must be a positive number of passages, got {depth!r}")
         if not isinstance(filter, bool):
             raise UserError(f"retriever.filter must be true or false, got {filter!r}")
         if not retrievers:
@@ -66,9 +64,7 @@ class Rerank:
 
     def __init__(self, depth: int = 0, model: Any = None) -> None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise UserError(
-                f"reranker.depth must be a whole number >= 0 (0 = none), got {depth!r}"
-            )
+            raise UserError(f"reranker.depth must be a whole number >= 0 (0 = none), got {depth!r}")
         if model is not None:
             check_protocol(model, Reranker, "config key reranker.model")
         self.depth = depth

@@ -31,6 +31,7 @@ from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.cache import StageCache
 from ragsweep.scoring import trec
 from ragsweep.scoring.metrics import score_gains
+from ragsweep.secrets import mask_config
 
 SUBSETS = ("core", "rolling", "all")
 
@@ -81,7 +82,6 @@ class EvalResult:
             for cid, grade in sorted(self.qrels[qid].items())
         ]
         (folder / TREC_FILES["qrels"]).write_text("".join(lines))
-
 
 
 def compose(overrides: Sequence[str] = ()) -> DictConfig:
@@ -195,9 +195,10 @@ def _hash(obj: Any) -> str:
 
 
 def config_hash(cfg: DictConfig) -> str:
-    """Hash of the resolved config minus `conventions.NOT_RESULTS`: equal hashes, equal
-    numbers."""
-    plain = OmegaConf.to_container(cfg, resolve=True)
+    """Hash of the resolved config minus `conventions.NOT_RESULTS`, secrets masked: equal
+    hashes, equal numbers (a new API key changes no number, and no hash can be traced back to
+    a key)."""
+    plain = mask_config(OmegaConf.to_container(cfg, resolve=True))
     for key in cv.NOT_RESULTS:
         plain.pop(key, None)
     return _hash(plain)

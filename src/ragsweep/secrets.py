@@ -1,0 +1,171 @@
+"""One place that decides what is a secret, and masks it in everything that leaves a process.
+
+A value is a secret when its key looks like one (`api_key`, `token`, `secret`, `password`,
+`passwd`, `credential`, `auth`, `bearer`, `private_key`; not `tokens` or `author`) or when the
+value itself looks like an API key or token, whatever its key:
+- a known prefix: `sk-`/`sk_`/`pk_`/`rk_` (OpenAI, Anthropic, Stripe), `ghp_`/`gho_`/`ghu_`/
+  `ghs_`/`ghr_`/`github_pat_` (GitHub), `glpat-` (GitLab), `xox[abprs]-` (Slack), `hf_` (Hugging
+  Face), `AKIA`/`ASIA` + 16 (AWS access keys), `AIza` + 35 (Google), a JWT (`eyJ...x.y.z`),
+  `Bearer <token>`;
+- any run of 32 or more letters, digits, `-` and `_` mixing upper case, lower case and digits
+  (a random token; hexadecimal hashes such as ragsweep's own config hashes are all lower case and
+  are left alone);
+- a password inside a URI (`scheme://user:PASSWORD@host`).
+
+Masking replaces the value with `***`. `mask_text` applies to any text (printed lines, log
+records, files), `mask_config` to a nested config, `mask_override` to a command-line override.
+
+Hydra writes every override to `multirun.yaml`, `.hydra/*.yaml` and its launch lines before any
+of our code runs in a job, so `hide_overrides` moves a secret override's value into an environment
+variable of this process (inherited by the sweep's worker processes) and hands Hydra an
+`${oc.env:RAGSWEEP_SECRET_n}` interpolation instead: the job still resolves the real value, and
+no file or line Hydra writes holds it. What is not caught: a secret under an innocent key whose
+value has no known prefix and is shorter than 32 characters (`+x.pin=1234`); put such values in
+the environment, never on the command line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+REDACTED = "***"
+
+_SECRET_KEY = re.compile(
+    r"(api[_-]?key|token|secret|password|passwd|credential|auth|bearer|private[_-]?key)"
+    r"(?![a-z])",
+    re.I,
+)
+_TOKEN_CHARS = r"[A-Za-z0-9_\-]"
+_SECRET_VALUE = re.compile(
+    r"(?<![A-Za-z0-9_\-])("
+    r"(?:sk|pk|rk)[-_][A-Za-z0-9_\-]{3,}"
+    r"|gh[pousr]_[A-Za-z0-9]{8,}|github_pat_[A-Za-z0-9_]{8,}"
+    r"|glpat-[A-Za-z0-9_\-]{8,}"
+    r"|xox[abprs]-[A-Za-z0-9\-]{8,}"
+    r"|hf_[A-Za-z0-9]{8,}"
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
+    r"|AIza[0-9A-Za-z_\-]{35}"
+    r"|eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}"
+    rf"|{_TOKEN_CHARS}{{32,}}"
+    r")(?![A-Za-z0-9_\-])"
+)
+_BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s'\",]+")
+_URI_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^/@:\s]*:)[^/@\s]+@")
+#: `key=value`, `key: value` and `"key": "value"` pairs whose key looks secret
+_SECRET_PAIR = re.compile(
+    r"(?P<key>[\w.\-+~]*" + _SECRET_KEY.pattern + r"[\w.\-]*)"
+    r"(?P<sep>['\"]?\s*[=:]\s*['\"]?)(?P<value>[^\s'\",}\]]+)",
+    re.I,
+)
+#: the environment variables `hide_overrides` moves secret values into
+ENV_PREFIX = "RAGSWEEP_SECRET_"
+_HIDDEN = re.compile(r"\$\\?\{oc\.env\\?:" + ENV_PREFIX + r"\d+\\?\}")  # Hydra escapes it
+
+
+def is_secret_key(key: str) -> bool:
+    """A config key naming an API key, token, secret, password or credential."""
+    return bool(_SECRET_KEY.search(key))
+
+
+def _random_token(text: str) -> bool:
+    return bool(re.search("[A-Z]", text) and re.search("[a-z]", text) and re.search("[0-9]", text))
+
+
+def _mask_value_match(m: re.Match[str]) -> str:
+    token = m.group(1)
+    generic = len(token) >= 32 and not re.match(
+        r"(sk|pk|rk)[-_]|gh[pousr]_|github_pat_|glpat-|xox|hf_|AKIA|ASIA|AIza|eyJ", token
+    )
+    if generic and not _random_token(token):
+        return token  # a hexadecimal hash, a long lower-case name: not a secret
+    return REDACTED
+
+
+def looks_secret(value: str) -> bool:
+    """A value shaped like an API key or token (see the module docstring)."""
+    return mask_text(value) != value
+
+
+def mask_text(text: str) -> str:
+    """`text` with every secret-shaped value, secret-keyed pair, bearer token, URI password and
+    hidden-secret interpolation replaced by `***`."""
+    out = _URI_PASSWORD.sub(lambda m: f"{m.group('head')}{REDACTED}@", text)
+    out = _HIDDEN.sub(REDACTED, out)
+    out = _BEARER.sub(lambda m: m.group(1) + REDACTED, out)
+    out = _SECRET_VALUE.sub(_mask_value_match, out)
+    return _SECRET_PAIR.sub(
+        lambda m: (
+            m.group(0)
+            if m.group("value") == REDACTED
+            else f"{m.group('key')}{m.group('sep')}{REDACTED}"
+        ),
+        out,
+    )
+
+
+def mask_config(value: Any) -> Any:
+    """A copy of a plain (nested dict/list) config with secret-keyed values and secret-shaped
+    strings masked."""
+    if isinstance(value, Mapping):
+        return {
+            k: REDACTED if is_secret_key(str(k)) and v is not None else mask_config(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [mask_config(v) for v in value]
+    return mask_text(value) if isinstance(value, str) else value
+
+
+def is_secret_override(override: str) -> bool:
+    """An override whose value is secret (by key or by shape) or was hidden in the environment."""
+    key, eq, value = override.partition("=")
+    return bool(eq) and (is_secret_key(key) or looks_secret(value))
+
+
+def mask_override(override: str) -> str:
+    """A command-line override with a secret value masked (`+tracking.token=***`)."""
+    key, eq, value = override.partition("=")
+    if eq and is_secret_key(key):
+        return f"{key}={REDACTED}"
+    return mask_text(override)
+
+
+def mask_overrides(overrides: Sequence[str]) -> list[str]:
+    return [mask_override(o) for o in overrides]
+
+
+def hide_overrides(args: Sequence[str], environ: dict[str, str] | None = None) -> list[str]:
+    """`args` with each secret override's value moved into `environ` (default: this process's
+    environment) as `RAGSWEEP_SECRET_n`, replaced by `${oc.env:RAGSWEEP_SECRET_n}`. Flags and
+    other overrides are unchanged; a value that already is an interpolation is left alone."""
+    env = os.environ if environ is None else environ
+    out = []
+    for arg in args:
+        key, eq, value = arg.partition("=")
+        plain = value.strip("'\"")
+        if arg.startswith("-") or not eq or plain.startswith("${") or not plain:
+            out.append(arg)
+            continue
+        if not is_secret_override(arg):
+            out.append(arg)
+            continue
+        name = f"{ENV_PREFIX}{sum(k.startswith(ENV_PREFIX) for k in env)}"
+        env[name] = plain
+        out.append(f"{key}=${{oc.env:{name}}}")
+    return out
+
+
+class MaskFilter(logging.Filter):
+    """A logging filter that masks secrets in every record (Hydra's launch lines, job logs):
+    named in conf/hydra/*_logging/ragsweep.yaml."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_text(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
