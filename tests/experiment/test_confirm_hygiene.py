@@ -1,6 +1,7 @@
 """Held-out hygiene: distinct comparisons confirmed on one held-out split are counted, repeats
-are not, and past `confirm.max_confirmations` the confirm stage warns that the split is being
-tuned on (printed, and the tag `ragsweep.warning` on the confirm run)."""
+are neither run nor counted again (a finished sweep launched again logs nothing new), and past
+`confirm.max_confirmations` the confirm stage warns that the split is being tuned on (printed,
+and the tag `ragsweep.warning` on the confirm run)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ LIMIT = "confirm.max_confirmations=1"
 class History:
     store: Store
     first: Ran  # a fusion.k sweep: its winner is confirmed once on this split
-    again: Ran  # `ragsweep confirm` of the same sweep: the same comparison again
+    again: Ran  # `ragsweep confirm` of the same sweep: the same comparison, not made again
     other: Ran  # a reranker sweep: a different comparison on the same split
 
 
@@ -63,14 +64,16 @@ def test_the_first_confirmation_on_a_split_does_not_warn(history):
 
 
 @pytest.mark.slow
-def test_repeating_a_confirmation_does_not_count_again(history):
+def test_repeating_a_confirmation_neither_logs_nor_counts_again(history):
     assert history.again.code in (0, 1), history.again.err  # confirmed or not, no error
     assert "being tuned on" not in history.again.out
-    runs = confirm_runs(history.store, "sweep:fusion.k")
-    assert len(runs) == 2
-    assert [r.data.tags["ragsweep.confirmations"] for r in runs] == ["1", "1"]
-    assert len({r.data.tags["ragsweep.confirm_pair"] for r in runs}) == 1
-    assert all("ragsweep.warning" not in r.data.tags for r in runs)
+    (run,) = confirm_runs(history.store, "sweep:fusion.k")  # the same comparison: not re-run
+    assert run.data.tags["ragsweep.confirmations"] == "1"
+    verdict = run.data.tags["ragsweep.verdict"]
+    assert f"is {verdict.upper()} on held-out questions, as confirm run {run.info.run_id}" in (
+        " ".join(history.again.out.split())
+    )
+    assert history.again.code == (0 if verdict == "confirmed" else 1)
 
 
 @pytest.mark.slow
@@ -85,3 +88,12 @@ def test_a_second_comparison_on_the_split_counts_and_past_the_limit_warns(histor
     warning = run.data.tags["ragsweep.warning"]
     assert "being tuned on" in warning and "confirm.max_confirmations=1" in warning
     assert f"warning: {warning}" in " ".join(history.other.out.split())
+
+
+@pytest.mark.slow
+def test_launching_a_finished_sweep_again_adds_no_run(history):
+    before = {r.info.run_id for r in history.store.runs("sweep:fusion.k")}
+    again = cli_in(history.store.folder, "-m", *HELDOUT_WINNER, LIMIT, "fusion.k=1,60").ok()
+    after = {r.info.run_id for r in history.store.runs("sweep:fusion.k")}
+    assert after == before, "a relaunch of a finished sweep logged new runs"
+    assert "not run again" in again.out

@@ -63,7 +63,5 @@ def test_two_different_sweeps_started_together_on_a_fresh_store_both_land(tmp_pa
     for name, values in (("sweep:fusion.k", (10, 60)), ("sweep:chunker.size", (64, 128))):
         children = [r for r in runs[name] if r.data.tags.get("ragsweep.stage") == "config"]
         factor = name.removeprefix("sweep:")
-        assert sorted(r.info.run_name for r in children) == sorted(
-            f"{factor}={v}" for v in values
-        )
+        assert sorted(r.info.run_name for r in children) == sorted(f"{factor}={v}" for v in values)
         assert all(r.info.status == "FINISHED" for r in children)

@@ -1,5 +1,7 @@
-"""The headline is the traffic-weighted mean of slice means (`eval.traffic_weights`, normalised
-to sum 1), in one configuration's `weighted` row and in a sweep report's `weighted` column."""
+"""The headline is the traffic-weighted mean of slice means (`eval.traffic_weights`, shares
+summing to 1, or divided by their sum with `eval.normalise_weights=true`), in one configuration's
+`weighted` row and in a sweep report's `weighted` column; weights that are not what the user
+meant are refused, never silently fixed."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ def test_weighted_row_is_the_weighted_mean_of_slice_means(weights):
     from ragsweep.scoring.evaluate import compose, evaluate
 
     text = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in weights.items()) + "}"
-    result = evaluate(compose([*UNWEIGHTED, text, "cache.dir=null"]))
+    flag = "eval.normalise_weights=" + str(sum(weights.values()) != 1).lower()
+    result = evaluate(compose([*UNWEIGHTED, text, flag, "cache.dir=null"]))
     pq, summary = result.per_question, result.summary
     assert set(pq["slice"]) == set(SLICES)  # nothing held out: every slice is scored
     w = normalised(weights)
@@ -95,3 +98,46 @@ def test_the_sweeps_configurations_log_the_weighted_headline(chunk_sweep):
             expected = sum(w[s] * m[f"{key}/{s}"] for s in SLICES)
             assert m[f"{key}/weighted"] == pytest.approx(expected, abs=1e-12), (value, key)
     assert WEIGHTS_OVERRIDE in CHUNK_SWEEP
+
+
+@pytest.mark.parametrize(
+    ("weights", "flag", "said"),
+    [
+        # a typo in a slice name: the weight would be dropped and the rest renormalised
+        (
+            "{limits:0.35,exclusion:0.15,procedures:0.25,definitions:0.15,identifiers:0.1}",
+            [],
+            "names slice(s) exclusion that the labelled set does not have",
+        ),
+        # shares that do not sum to 1
+        (WEIGHTS_OVERRIDE.split("=", 1)[1], [], "sum to 20, not 1"),
+        # an unknown slice is refused even when normalising is allowed
+        (
+            "{limits:7,exclusions:3,procedures:5,definitions:3,identifiers:2,billing:1}",
+            ["eval.normalise_weights=true"],
+            "names slice(s) billing",
+        ),
+        ("{limits:-1,exclusions:1,procedures:0.5,definitions:0.3,identifiers:0.2}", [], ">= 0"),
+    ],
+)
+def test_weights_that_are_not_what_the_user_meant_are_refused_in_one_line(
+    workdir, store, weights, flag, said
+):
+    from conftest import cli_in
+
+    # after TOY's eval.traffic_weights=null the dict replaces, not merges into, the default
+    ran = cli_in(workdir, *TOY, f"eval.traffic_weights={weights}", *flag)
+    assert ran.code == 2, ran.err
+    (line,) = ran.err.strip().splitlines()
+    assert said in line and "eval.traffic_weights" in line, line
+    assert not store.exists(), "a refused run left a store behind"
+
+
+def test_weights_summing_to_1_need_no_flag_and_equal_the_normalised_ones():
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    shares = {s: w / 20 for s, w in WEIGHTS.items()}
+    text = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in shares.items()) + "}"
+    a = evaluate(compose([*UNWEIGHTED, text, "cache.dir=null"]))
+    b = evaluate(compose([*UNWEIGHTED, WEIGHTS_OVERRIDE, "eval.normalise_weights=true"]))
+    assert a.summary.loc["weighted"].to_dict() == pytest.approx(b.summary.loc["weighted"].to_dict())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -91,6 +92,10 @@ def hydra_main() -> int:
     display = SweepProgress(plan.sweep_dir, {v: plan.label(v) for v in plan.values})
     display.start()
     interrupted: BaseException | None = None
+    # Hydra prints a failure of its launcher as a 40-line traceback and exits 1; let it reach
+    # us instead, so the finish step can say what happened (a worker died: which configurations)
+    full_error = os.environ.get("HYDRA_FULL_ERROR")
+    os.environ["HYDRA_FULL_ERROR"] = "1"
     try:
         code = _run_hydra()
         if code:
@@ -99,6 +104,10 @@ def hydra_main() -> int:
         interrupted = err
     finally:
         display.stop()
+        if full_error is None:
+            os.environ.pop("HYDRA_FULL_ERROR", None)
+        else:
+            os.environ["HYDRA_FULL_ERROR"] = full_error
     from ragsweep.experiment.finish import finish
 
     result = finish(plan, lock, interrupted)

@@ -28,11 +28,13 @@ from ragsweep import conventions as cv
 from ragsweep.compare.files import write_report
 from ragsweep.compare.runs import RunRecord, report_from_runs
 from ragsweep.compare.text import print_report
+from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import logged, tracking
 from ragsweep.experiment.single import payload
 from ragsweep.measures import Measure
-from ragsweep.scoring.evaluate import evaluate
+from ragsweep.provenance import code_version
+from ragsweep.scoring.evaluate import config_hash, evaluate, select_questions
 
 CONFIRMED, NOT_CONFIRMED, NO_WINNER = "confirmed", "not confirmed", "no winner"
 
@@ -75,6 +77,61 @@ def count_confirmations(mc: Any, split_hash: str, pair: str) -> int:
     )
     pairs = {r.data.tags.get("ragsweep.confirm_pair", r.info.run_id) for r in runs}
     return len(pairs | {pair})
+
+
+def _check_pins(parent: Any, name: str, tags: Mapping[str, str]) -> None:
+    """Refuse when the data `tags` describe is not the data the sweep ran on."""
+    for key in cv.PINS:
+        if tags[cv.tag(key)] != parent.data.tags.get(cv.tag(key)):
+            raise UserError(
+                f"the {key} hash of {name} on held-out differs from the sweep's "
+                f"({cv.tag(key)}); the data changed since the sweep ran: run it again"
+            )
+
+
+def _pair(winner_hash: str, baseline_hash: str) -> str:
+    """What identifies one comparison on held-out: the two configurations' config hashes."""
+    return hashlib.sha256(f"{winner_hash}:{baseline_hash}".encode()).hexdigest()[:16]
+
+
+def _done_before(mc: Any, parent: Any, pair: str) -> Any:
+    """A FINISHED confirm run of this sweep for the same pair, on the same data and code (a
+    finished sweep launched again, or `ragsweep confirm` repeated), or None."""
+    runs = mc.search_runs(
+        [parent.info.experiment_id],
+        filter_string=(
+            f"tags.`mlflow.parentRunId` = '{parent.info.run_id}' and "
+            f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_CONFIRM}' and "
+            f"tags.`ragsweep.confirm_pair` = '{pair}' and attributes.status = 'FINISHED'"
+        ),
+        order_by=["attributes.start_time DESC"],
+        max_results=50,
+    )
+    for run in runs:
+        tags = run.data.tags
+        pinned = all(tags.get(cv.tag(k)) == parent.data.tags.get(cv.tag(k)) for k in cv.PINS)
+        if pinned and tags.get(cv.tag("code")) == code_version():
+            return run
+    return None
+
+
+def _reuse(run: Any, print_table: bool) -> Confirmation:
+    """The confirmation an earlier confirm run made: it is not made (or counted) again."""
+    tags = run.data.tags
+    verdict, winner = tags["ragsweep.verdict"], tags["ragsweep.winner"]
+    if print_table:
+        print(
+            f"confirm: {winner} is {verdict.upper()} on held-out questions, as confirm run "
+            f"{run.info.run_id} found for this sweep on the same data and code; not run again "
+            "(the held-out split is spent once per comparison)"
+        )
+    return Confirmation(
+        verdict,
+        winner,
+        str(run.info.run_id),
+        int(tags.get("ragsweep.confirmations", "1")),
+        tags.get("ragsweep.warning"),
+    )
 
 
 def _heldout(config: dict[str, Any]) -> DictConfig:
@@ -120,16 +177,20 @@ def confirm_sweep(
             }
     logged_runs = {name: records[name] for name in pair_names}
     cfgs = {name: _heldout(run.config) for name, run in logged_runs.items()}
+    dataset = load_dataset(cfgs[winner].data.path)
+    _, split_hash = select_questions(cfgs[winner], dataset, allow_heldout=True)
+    now = {"snapshot": dataset.snapshot_hash, "labels": dataset.labels_hash, "split": split_hash}
+    _check_pins(parent, winner, {cv.tag(k): v for k, v in now.items()})
+    pair = _pair(config_hash(cfgs[winner]), config_hash(cfgs[dev_report.baseline]))
+    done = _done_before(mc, parent, pair)
+    if done is not None:
+        return _reuse(done, print_table)
     max_conf = int(OmegaConf.select(cfgs[winner], "confirm.max_confirmations", default=3))
-    results = {name: evaluate(cfg, allow_heldout=True) for name, cfg in cfgs.items()}
+    results = {
+        name: evaluate(cfg, allow_heldout=True, dataset=dataset) for name, cfg in cfgs.items()
+    }
     for name, result in results.items():
-        tags = result.tags
-        for key in cv.PINS:
-            if tags[cv.tag(key)] != parent.data.tags.get(cv.tag(key)):
-                raise UserError(
-                    f"the {key} hash of {name} on held-out differs from the sweep's "
-                    f"({cv.tag(key)}); the data changed since the sweep ran: run it again"
-                )
+        _check_pins(parent, name, result.tags)
     heldout_runs = [
         RunRecord(
             name,
@@ -152,13 +213,6 @@ def confirm_sweep(
     decision = held.decision_of(winner)
     verdict = CONFIRMED if decision.decision == "better" else NOT_CONFIRMED
     split_hash = results[winner].tags["ragsweep.split"]
-    pair = hashlib.sha256(
-        (
-            results[winner].tags["ragsweep.config_hash"]
-            + ":"
-            + results[dev_report.baseline].tags["ragsweep.config_hash"]
-        ).encode()
-    ).hexdigest()[:16]
     n = count_confirmations(mc, split_hash, pair)
     warning = None
     if n > max_conf:

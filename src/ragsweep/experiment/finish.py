@@ -9,6 +9,7 @@ and, when every configuration finished, the confirm stage runs on the held-out q
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -17,11 +18,11 @@ from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.launch import SweepLock
 from ragsweep.experiment.logged import log_report_to_parent
-from ragsweep.experiment.plan import Plan
-from ragsweep.experiment.worker import FINISHED, SKIPPED
+from ragsweep.experiment.plan import Plan, read_stages
+from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
 from ragsweep.measures import Measure
 
 
@@ -33,12 +34,55 @@ def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None
         lock.release()
 
 
+#: the status of a configuration whose worker started it and never reported back
+DIED = "died"
+
+
 def _statuses(plan: Plan) -> dict[str, dict[str, Any]]:
+    """value -> what its worker recorded; `died` (with the last stage it reported) when a
+    worker started it and never recorded an end, `not run` when no worker started it."""
+    stages = read_stages(plan.sweep_dir)
     out = {}
     for value in plan.values:
         path = plan.folder.status(value)
-        out[value] = json.loads(path.read_text()) if path.exists() else {"status": "not run"}
+        if path.exists():
+            out[value] = json.loads(path.read_text())
+        elif value in stages:
+            out[value] = {"status": DIED, "stage": stages[value]}
+        else:
+            out[value] = {"status": "not run"}
     return out
+
+
+def _kill_orphans(plan: Plan, why: str) -> list[str]:
+    """Mark this launch's configuration runs still RUNNING (their worker died) as KILLED;
+    return their names."""
+    mc = tracking.client(plan.store)
+    running = mc.search_runs(
+        [plan.experiment_id],
+        filter_string=(
+            f"tags.`mlflow.parentRunId` = '{plan.parent_run_id}' and attributes.status = 'RUNNING'"
+        ),
+        max_results=5000,
+    )
+    names = []
+    for run in running:
+        if run.data.tags.get(owners.OWNER_TAG) != plan.owner:
+            continue
+        mc.set_tag(run.info.run_id, cv.tag("recovered"), f"killed: {why}")
+        mc.set_terminated(run.info.run_id, status="KILLED")
+        names.append(str(run.info.run_name))
+    return names
+
+
+def _worker_death(interrupted: BaseException | None) -> str:
+    """What stopped the pool, in a few words (joblib names the dead workers' exit codes)."""
+    text = str(interrupted or "")
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", text)
+    if codes:
+        return f"exit code {codes.group(1)}"
+    first = (text.strip().splitlines() or [type(interrupted).__name__])[0]
+    return f"{type(interrupted).__name__}: {first[:200]}"
 
 
 def _records(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, RunRecord]:
@@ -78,20 +122,37 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
         tags={cv.tag("failed"): ",".join(failed) or "none"},
         status=status,
     )
+    died = [v for v in failed if statuses[v]["status"] == DIED]
+    if died:
+        _kill_orphans(plan, f"the worker process running it died ({_worker_death(interrupted)})")
     _print_summary(plan, statuses)
     complete = not failed and interrupted is None
     reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
     print(f"see it with `ragsweep ui`, then {tracking.runs_url(plan.store, plan.experiment_id)}")
     if failed:
-        listing = ", ".join(f"{plan.label(v)} ({statuses[v]['status']})" for v in failed)
+        listing = ", ".join(_what_happened(plan, v, statuses[v]) for v in failed)
+        where = []
+        if died:
+            where.append(
+                f"a worker process died ({_worker_death(interrupted)}), which stops the pool: "
+                "their runs are marked KILLED"
+            )
+        if any(statuses[v]["status"] == FAILED for v in failed):
+            where.append("tracebacks are in the failed runs' error/ artifacts")
+        where.append("launch the same command again to run only those")
         print(
             f"sweep {plan.name}: {len(failed)} of {len(plan.values)} configuration(s) did not "
-            f"finish: {listing}; tracebacks are in the failed runs' error/ artifacts; "
-            "launch the same command again to run only those",
+            f"finish: {listing}; {'; '.join(where)}",
             file=sys.stderr,
         )
         return 1
     return 1 if interrupted or not reported else 0
+
+
+def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
+    if status["status"] == DIED:
+        return f"{plan.label(value)} (its worker died during {status['stage']})"
+    return f"{plan.label(value)} ({status['status']})"
 
 
 def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool) -> bool:

@@ -6,24 +6,29 @@ lock, then does what must happen once and before any worker starts:
    corrupts a brand-new sqlite store migrated by several processes, and loses runs to the
    Default experiment when processes race to create one), reusing the parent of an earlier
    launch of the same sweep (resume);
-2. marks runs left RUNNING by a killed launch as KILLED;
+2. under the store's lock, refuses the sweep if a live launch of it owns its parent run (from
+   any folder sharing the store), marks runs whose owner is gone as KILLED (`owners`), and
+   claims the parent run; then keeps a heartbeat on the runs it owns;
 3. builds the stages all configurations share into the stage cache;
-4. writes the plan into the sweep folder, where every worker reads it.
+4. writes the plan into the sweep folder, where every worker reads it (and the launcher to
+   watch: workers exit when it dies).
 It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
 """
 
 from __future__ import annotations
 
 import fcntl
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import Draft, Plan, args_without_sweep, draft, quote
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
@@ -31,12 +36,15 @@ from ragsweep.secrets import mask_overrides
 
 
 class SweepLock:
-    """An exclusive lock per sweep, so a second launch of a running sweep is refused instead of
-    'recovering' the first one's live runs."""
+    """What a launch holds for the sweep's lifetime: an exclusive lock per sweep in this folder
+    (a second launch of a running sweep is refused at once instead of 'recovering' the first
+    one's live runs) and, once the runs are claimed, the heartbeat on them in the store (which is
+    what launches from other folders or machines sharing the store go by)."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.handle = open(path, "a+")  # noqa: SIM115 (held for the sweep's lifetime)
+        self.heartbeat: owners.Heartbeat | None = None
         try:
             fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -46,6 +54,8 @@ class SweepLock:
             ) from None
 
     def release(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
 
@@ -54,25 +64,54 @@ def experiment_name(name: str) -> str:
     return f"sweep:{name}"
 
 
-def _recover(store: tracking.Store, experiment_id: str) -> int:
-    """Mark runs left RUNNING in this experiment (a launch killed with -9) as KILLED."""
+def _running(mc: Any, experiment_id: str) -> list[Any]:
     from mlflow.entities import ViewType
 
-    mc = tracking.client(store)
-    stale = mc.search_runs(
-        [experiment_id],
-        filter_string="attributes.status = 'RUNNING'",
-        run_view_type=ViewType.ACTIVE_ONLY,
-        max_results=5000,
+    return list(
+        mc.search_runs(
+            [experiment_id],
+            filter_string="attributes.status = 'RUNNING'",
+            run_view_type=ViewType.ACTIVE_ONLY,
+            max_results=5000,
+        )
     )
-    for run in stale:
-        mc.set_tag(run.info.run_id, cv.tag("recovered"), "killed: found RUNNING at the next launch")
+
+
+def _is_parent_of(run: Any, sweep_key: str) -> bool:
+    tags = run.data.tags
+    return tags.get(cv.TAG_STAGE) == cv.STAGE_SWEEP and tags.get(cv.tag("sweep_key")) == sweep_key
+
+
+def _recover(mc: Any, running: list[Any], sweep_key: str) -> int:
+    """Mark the RUNNING runs whose owner is gone (a launch killed with -9, a machine lost) as
+    KILLED; runs of a live launch, from any folder or machine, are left alone, and so is this
+    sweep's own parent run, which this launch takes over (resume)."""
+    orphaned = [
+        r for r in running if not owners.alive(r.data.tags) and not _is_parent_of(r, sweep_key)
+    ]
+    for run in orphaned:
+        who = owners.describe(run.data.tags)
+        why = f"killed: found RUNNING at the next launch, its owner ({who}) gone"
+        mc.set_tag(run.info.run_id, cv.tag("recovered"), why)
         mc.set_terminated(run.info.run_id, status="KILLED")
-    return len(stale)
+    return len(orphaned)
+
+
+def _refuse_if_live(running: list[Any], sweep_key: str) -> None:
+    """Another launch of this very sweep is alive (from another folder or machine sharing the
+    store): refuse, rather than run its configurations twice."""
+    for run in running:
+        tags = run.data.tags
+        if _is_parent_of(run, sweep_key) and owners.alive(tags):
+            raise UserError(
+                f"this sweep is already running (parent run {run.info.run_id}, launched by "
+                f"{owners.describe(tags)}); wait for it, or stop that process first"
+            )
 
 
 def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> str:
-    """The sweep's parent run: reused when the same sweep is launched again (resume)."""
+    """The sweep's parent run, owned by this process: reused when the same sweep is launched
+    again (resume)."""
     mc = tracking.client(store)
     found = mc.search_runs(
         [experiment_id],
@@ -85,6 +124,8 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
     )
     if found:
         run_id = found[0].info.run_id
+        mc.set_tag(run_id, owners.OWNER_TAG, owners.me())
+        mc.set_tag(run_id, owners.HEARTBEAT_TAG, f"{time.time():.0f}")
         mc.update_run(run_id, status="RUNNING")
         return str(run_id)
     tags = {
@@ -104,6 +145,32 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
     run_id = tracking.start_run(store, experiment_id, run_name=d.name, tags=tags)
     tracking.finish_run(store, run_id, params=params, status="RUNNING")
     return run_id
+
+
+def _claim(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> str:
+    """Under the store's lock: refuse if this sweep runs elsewhere, mark orphaned runs KILLED,
+    and take (or create) the parent run; return its id."""
+    mc = tracking.client(store)
+    with tracking.store_lock(store):
+        running = _running(mc, experiment_id)
+        _refuse_if_live(running, sweep_key)
+        recovered = _recover(mc, running, sweep_key)
+        if recovered:
+            print(f"marked {recovered} run(s) left RUNNING by an interrupted launch as KILLED")
+        return _parent(store, experiment_id, d, sweep_key)
+
+
+def _beat_on(mc: Any, experiment_id: str, me: str) -> Callable[[], list[str]]:
+    """The RUNNING runs of `experiment_id` this process owns (the heartbeat's list)."""
+
+    def runs() -> list[str]:
+        return [
+            r.info.run_id
+            for r in _running(mc, experiment_id)
+            if r.data.tags.get(owners.OWNER_TAG) == me
+        ]
+
+    return runs
 
 
 def _sweep_dir(args: Sequence[str], name: str) -> str:
@@ -127,10 +194,9 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     try:
         store = tracking.resolve_store(base_cfg.tracking.get("uri"))
         experiment_id = tracking.prepare(store, experiment_name(d.name))
-        recovered = _recover(store, experiment_id)
-        if recovered:
-            print(f"marked {recovered} run(s) left RUNNING by an interrupted launch as KILLED")
-        parent = _parent(store, experiment_id, d, sweep_key)
+        parent = _claim(store, experiment_id, d, sweep_key)
+        mc = tracking.client(store)
+        lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
         sweep_dir = _sweep_dir(args, d.name)
         plan = Plan(
             name=d.name,
@@ -149,6 +215,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
             slices=list(d.dataset.slices),
             confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
             launch_dir=str(Path.cwd()),
+            owner=owners.me(),
         )
         plan.save()
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))

@@ -104,6 +104,7 @@ class Plan:
     slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
     confirm: bool = True  # run the confirm stage at the end
     launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
+    owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
 
     @property
     def store(self) -> tracking.Store:

@@ -18,12 +18,13 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ragsweep.errors import UserError
+from ragsweep.experiment import owners
 from ragsweep.secrets import is_secret_key, mask_text
 
 DEFAULT_DIR = "mlruns"
@@ -59,18 +60,43 @@ def _local_db(uri: str) -> Path | None:
 _OPENED: set[str] = set()
 
 
+#: store locks this process holds: lock file -> [open handle, depth] (the lock is re-entrant)
+_HELD: dict[Path, list[Any]] = {}
+
+
 @contextmanager
 def _store_lock(db: Path) -> Iterator[None]:
-    """An exclusive lock beside a local sqlite store, held while it is created or migrated and
-    while an experiment is created in it: MLflow 3.x run by several processes at once on a
-    brand-new store corrupts its schema, and loses the loser of an experiment-creation race to
-    the Default experiment (../shared/STACK-NOTES.md)."""
-    with open(db.with_name(db.name + ".lock"), "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    """An exclusive lock beside a local sqlite store, held while it is created or migrated, while
+    an experiment is created in it, and while a sweep claims its runs: MLflow 3.x run by several
+    processes at once on a brand-new store corrupts its schema, and loses the loser of an
+    experiment-creation race to the Default experiment (../shared/STACK-NOTES.md). Folders that
+    share one store (one MLFLOW_TRACKING_URI) share this lock. Re-entrant within a process."""
+    path = db.with_name(db.name + ".lock")
+    held = _HELD.get(path)
+    if held is not None:
+        held[1] += 1
         try:
             yield
         finally:
+            held[1] -= 1
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        _HELD[path] = [handle, 1]
+        try:
+            yield
+        finally:
+            del _HELD[path]
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def store_lock(store: Store) -> AbstractContextManager[None]:
+    """The store's lock for a local sqlite store (see `_store_lock`); nothing for a tracking
+    server, which serialises its own writes (two launches of one sweep against a server at the
+    same instant are not excluded: ragsweep cannot lock a server it does not run)."""
+    db = _local_db(store.uri)
+    return _store_lock(db) if db is not None else nullcontext()
 
 
 def _open(make: Any, uri: str) -> Any:
@@ -121,8 +147,7 @@ def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None
     store the look-up and the creation happen under the store's lock, so two processes asking
     for the same new experiment get the same one."""
     mc = client(store)
-    db = _local_db(store.uri)
-    with _store_lock(db) if db is not None else nullcontext():
+    with store_lock(store):
         found = mc.get_experiment_by_name(experiment)
         if found is not None:
             if found.lifecycle_stage == "deleted":
@@ -171,9 +196,15 @@ def start_run(
     run_name: str,
     tags: Mapping[str, str],
     parent_run_id: str | None = None,
+    owner: str | None = None,
 ) -> str:
-    """Create a RUNNING run (visible in the UI at once); return its id."""
-    all_tags = dict(tags)
+    """Create a RUNNING run (visible in the UI at once), owned by `owner` (default: this
+    process; see `experiment.owner`); return its id."""
+    all_tags = {
+        owners.OWNER_TAG: owner or owners.me(),
+        owners.HEARTBEAT_TAG: f"{time.time():.0f}",
+        **tags,
+    }
     if parent_run_id:
         all_tags["mlflow.parentRunId"] = parent_run_id
     run = client(store).create_run(experiment_id, run_name=run_name, tags=all_tags)

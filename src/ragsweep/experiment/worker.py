@@ -7,6 +7,7 @@ tags and metrics in `SweepFolder.status`; per-question rows in `SweepFolder.rows
 files as the run's artifacts), which is where the finish step reads them; a skipped
 configuration's are fetched from its finished run. A configuration
 that raises becomes a FAILED child run with its traceback under `error/`, and the others go on.
+A worker whose launcher dies exits at once (`owners.watch`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, write_json
 from ragsweep.experiment.single import write_payload
 from ragsweep.provenance import code_version
@@ -33,7 +34,8 @@ FINISHED, SKIPPED, FAILED = "finished", "skipped", "failed"
 
 
 def progress(plan: Plan, value: str, stage: str) -> None:
-    write_json(plan.folder.progress(value), {"value": value, "stage": stage, "time": time.time()})
+    record = {"value": value, "stage": stage, "time": time.time(), "pid": os.getpid()}
+    write_json(plan.folder.progress(value), record)
 
 
 def _record(plan: Plan, value: str, status: str, stage: str, **extra: Any) -> str:
@@ -71,6 +73,7 @@ def run_job(
     """Evaluate and log one configuration of a planned sweep; never raises for a failure of
     the configuration itself (it becomes a FAILED child run). Returns the status."""
     plan = Plan.load(sweep_dir)
+    owners.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
     # joblib reuses worker processes between launches in one Python process (a notebook, a
     # test run), and a reused worker keeps the folder it started in: resolve paths as planned
     if plan.launch_dir:
@@ -112,6 +115,7 @@ def run_job(
         run_name=plan.label(value),
         tags=tags,
         parent_run_id=plan.parent_run_id,
+        owner=plan.owner,
     )
     try:
         result = evaluate(cfg, progress=lambda stage: progress(plan, value, stage))
@@ -130,6 +134,12 @@ def run_job(
         _fail(plan.store, run_id, traceback.format_exc(), first)
         return _record(plan, value, FAILED, FAILED, run_id=run_id, error=first)
     return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.metrics)
+
+
+def _launcher_alive(plan: Plan) -> bool:
+    """For a worker on another host than its launcher: the parent run's heartbeat is fresh."""
+    parent = tracking.client(plan.store).get_run(plan.parent_run_id)
+    return owners.alive(parent.data.tags)
 
 
 def _fail(store: tracking.Store, run_id: str, tb: str, message: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,23 +145,60 @@ def select_questions(
     return chosen, split.split_hash(list(q["qid"]), salt, heldout)
 
 
-def slice_weights(cfg: DictConfig, slices: Sequence[str]) -> dict[str, float]:
-    """Traffic weights of the slices present, normalised to sum 1 (equal when not configured)."""
+def slice_weights(
+    cfg: DictConfig, slices: Sequence[str], known: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Traffic weights of the slices scored (`slices`), as shares summing to 1; equal shares
+    when `eval.traffic_weights` is null.
+
+    What the user configured is checked, never silently changed: a weight for a slice the
+    labelled set does not have (`known`), a slice scored without a weight, and weights that do
+    not sum to 1 are refused with the fix, unless `eval.normalise_weights=true` (then they are
+    divided by their sum). Slices of the set that this split holds no question of drop out, and
+    the remaining shares are rescaled to sum to 1 over the slices scored.
+    """
     raw = cfg.eval.get("traffic_weights")
     if raw is None:
         return {s: 1.0 / len(slices) for s in slices}
-    weights = OmegaConf.to_container(raw) if isinstance(raw, DictConfig) else dict(raw)
+    weights = OmegaConf.to_container(raw) if isinstance(raw, DictConfig) else raw
+    if not isinstance(weights, dict):
+        raise UserError(
+            f"eval.traffic_weights must map slice -> share, got {raw!r}; e.g. "
+            "eval.traffic_weights={limits:0.6,exclusions:0.4}, or null for equal weights"
+        )
+    unknown = [str(s) for s in weights if known is not None and s not in known]
+    if unknown:
+        raise UserError(
+            f"eval.traffic_weights names slice(s) {', '.join(unknown)} that the labelled set "
+            f"does not have (its slices: {', '.join(known or [])}); rename or remove them"
+        )
     missing = [s for s in slices if s not in weights]
     if missing:
         raise UserError(
             f"eval.traffic_weights has no weight for slice(s) {', '.join(missing)}; add them, "
             "or set eval.traffic_weights=null for equal weights"
         )
-    bad = [s for s in slices if not float(weights[s]) >= 0]
-    total = sum(float(weights[s]) for s in slices)
-    if bad or total <= 0:
-        raise UserError("eval.traffic_weights must be >= 0 and not all 0 for the slices scored")
-    return {s: float(weights[s]) / total for s in slices}
+    values = {}
+    for s, w in weights.items():
+        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
+            raise UserError(
+                f"eval.traffic_weights.{s} must be a number >= 0, got {w!r}; give each slice "
+                "its share of production traffic"
+            )
+        values[s] = float(w)
+    total = sum(values.values())
+    if total <= 0 or not any(values[s] > 0 for s in slices):
+        raise UserError(
+            "eval.traffic_weights are all 0 for the slices scored; give at least one a share > 0"
+        )
+    if abs(total - 1.0) > 1e-6 and not OmegaConf.select(cfg, "eval.normalise_weights"):
+        raise UserError(
+            f"eval.traffic_weights sum to {total:g}, not 1, so the weighted headline would not "
+            "be what you configured; give shares that sum to 1, or set "
+            "eval.normalise_weights=true to divide them by their sum"
+        )
+    scored = sum(values[s] for s in slices)
+    return {s: values[s] / scored for s in slices}
 
 
 def summarise(
@@ -268,7 +306,8 @@ def evaluate(
     if gain not in ("exp", "linear"):
         raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
     questions, split_hash = select_questions(cfg, ds, allow_heldout)
-    weights = slice_weights(cfg, [s for s in ds.slices if (questions["slice"] == s).any()])
+    scored = [s for s in ds.slices if (questions["slice"] == s).any()]
+    weights = slice_weights(cfg, scored, known=ds.slices)
 
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
