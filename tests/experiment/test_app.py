@@ -79,6 +79,7 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["data.split.heldout=0.25", "eval.split=heldout"], "ragsweep confirm"),
         (["chunker.sizee=64"], "chunker.sizee"),
         (["fusion.k=["], "bad override"),
+        (["eval.subset=tiny"], "eval.subset must be one of"),  # refused inside the Hydra job
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, store, capsys, overrides, needle):
@@ -89,6 +90,7 @@ def test_bad_input_one_line_exit_2(workdir, store, capsys, overrides, needle):
     assert len(err.splitlines()) == 1, err
     assert "Traceback" not in err
     assert not store.exists()
+    assert not (workdir / "outputs").exists(), "a refused run left its Hydra folder behind"
 
 
 def test_snapshot_mismatch_shows_both_hashes(workdir, capsys):

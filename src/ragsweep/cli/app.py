@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -38,10 +39,25 @@ def _app(cfg: DictConfig) -> float | None:
             return None
         result = run(cfg, overrides=overrides, hydra_dir=hydra_dir)
     except UserError as err:
+        if hc.mode != RunMode.MULTIRUN:
+            _remove_run_dir(Path(hc.runtime.output_dir), hc.job.name)
         print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         sys.exit(2)
     decision = cv.decision_measure(int(cfg.eval.k_prompt))
     return float(result.summary.loc[cv.WEIGHTED, str(decision)])
+
+
+def _remove_run_dir(folder: Path, job: str) -> None:
+    """A refused single run leaves no output: its Hydra folder goes, if it holds only what
+    Hydra wrote there (.hydra/ and the job's log), and so do the date folders left empty."""
+    if not folder.is_dir() or {p.name for p in folder.iterdir()} - {".hydra", f"{job}.log"}:
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+    top = Path.cwd() / "outputs"
+    parent = folder.parent
+    while parent != top.parent and parent.is_relative_to(top) and not any(parent.iterdir()):
+        parent.rmdir()
+        parent = parent.parent
 
 
 #: Hydra flags that print something and run no job
