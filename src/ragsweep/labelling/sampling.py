@@ -1,0 +1,755 @@
+"""A stratified sample of new questions from a raw query log (`ragsweep labels sample LOG`).
+
+The steps, in this order, each counted in `SampleResult`:
+
+1. **Read** (`read_log`): JSONL or CSV by suffix. Every text goes through the injected `scrub`
+   first, before anything else sees it; nothing raw is kept or returned, and no error message
+   quotes a log entry (it names the file, line and field only).
+2. **Since**: entries with timestamp >= `since`. Timestamps are ISO 8601; a naive one is read as
+   UTC, and a `since` given as a date means midnight UTC of that day.
+3. **Slice**: the log's slice column when one is named (an empty value is `unknown`), else the
+   rule classifier (`slices.yaml` beside this module, `load_classifier`). `unknown` is counted
+   and reported, never sampled and never silently dropped.
+4. **Traffic shares**: each known slice's share of the entries after `since` and *before*
+   dedupe: a question asked fifty times is fifty times the traffic, which is what
+   `eval.traffic_weights` weights by. `unknown` is left out of the shares and reported apart.
+5. **Exact duplicates**: same `normalise`d text; the earliest entry (timestamp, then line) stays.
+6. **Near-duplicates** (`near_duplicates`): see below; again the earliest entry stays, and an
+   entry is compared with the entries kept so far only (no chaining through removed ones).
+7. **Already in the set**: an entry that duplicates or near-duplicates a question of the current
+   labelled set is excluded (after dedupe, so the variants of an existing question go with it).
+8. **Stratified draw**: up to `target` per slice without replacement, one numpy Generator per
+   slice seeded by (seed, CRC-32 of the slice name), so a slice's draw depends on nothing else;
+   a slice with fewer entries than its target gives all of them and reports the shortfall.
+
+Near-duplicates. Candidates are pairs whose `near_key`s score `fuzz.token_sort_ratio` >=
+`NEAR_THRESHOLD` (`rapidfuzz.process.cdist`, one worker, so the result is deterministic). The
+token-sort ratio ignores word order, so reordered questions score 100. `token_set_ratio` and
+`WRatio` were rejected: they score a question 100 against any longer question containing it
+("is my bike covered" vs "is my bike covered abroad"). But no character-level threshold alone
+separates a typo from a different question on the same template: "how much is the excess for
+storm damage" vs "... flood damage" scores 84.6, just under 85, while the same one-word swap in
+a 90-letter question scores 93, and a short question with two typos scores below both. So the
+score only proposes (a threshold low enough to keep typo'd pairs) and a word-level check
+decides (`same_question`): the words that differ must pair up as typos (at most one OSA edit
+per `1 / TYPO_EDITS_PER_LETTER` letters, at least one; never a word holding a digit, so
+`EXC-TR-12` vs `EXC-TR-14` and 2024 vs 2025 stay apart), ignoring the articles a/an/the.
+`near_key` first drops what says nothing about the question: greetings and sign-offs
+(`LEADING_FILLER`, `TRAILING_FILLER`) and scrubber placeholders with the words that introduce
+them (`PLACEHOLDER`, `CONTACT_LABELS`: "call me on <PHONE>", "<NAME> here").
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+from ragsweep.conventions import ALL
+from ragsweep.errors import UserError
+
+#: the injected scrubber: raw text in, text without personal data out
+Scrub = Callable[[str], str]
+
+#: the slice of an entry no rule matched (or with an empty slice column)
+UNKNOWN = "unknown"
+#: questions drawn per slice unless told otherwise
+DEFAULT_TARGET = 80
+#: the default rule classifier, a plain file beside this module
+DEFAULT_RULES = "slices.yaml"
+
+#: near-duplicate candidates: rapidfuzz scorer (by name) and its cutoff, 0-100
+NEAR_METHOD = "token_sort_ratio"
+NEAR_THRESHOLD = 85
+#: two differing words are a typo of each other within this many OSA edits per letter of the
+#: longer word (one edit always allowed): 1 edit up to 7 letters, 2 from 8
+TYPO_EDITS_PER_LETTER = 0.25
+#: words a near-duplicate may add or drop
+IGNORED_WORDS = frozenset({"a", "an", "the"})
+#: a scrubber's replacement token, e.g. <EMAIL> or [PHONE]
+PLACEHOLDER = re.compile(r"<[A-Za-z_]+>|\[[A-Za-z_]+\]")
+#: the words that introduce a placeholder ("call me on <PHONE>") or follow it ("<NAME> here")
+CONTACT_LABELS: tuple[str, ...] = (
+    r"(?:my )?(?:e-?mail|phone|mobile|policy|policy number|number|postcode|ref(?:erence)?)(?: is)?",
+    r"(?:call|text|ring) me on",
+    r"(?:reply|write) to",
+    r"tel",
+    r"we'?re at",
+    r"(?:i )?live (?:in|at)",
+    r"(?:i'?m|this is)",
+)
+_LABELLED = re.compile(
+    rf"(?:\b(?:{'|'.join(CONTACT_LABELS)})[\s:]*)?(?:{PLACEHOLDER.pattern})(?:\s+here\b)?",
+    re.IGNORECASE,
+)
+#: greetings and sign-offs a near-duplicate may add or drop (normalised; longest first)
+LEADING_FILLER: tuple[str, ...] = ("hi there", "hello there", "quick one", "hiya", "hello", "hi")
+TRAILING_FILLER: tuple[str, ...] = (
+    "thanks in advance",
+    "many thanks",
+    "thank you",
+    "thanks",
+    "cheers",
+    "please",
+    "thx",
+    "pls",
+    "ta",
+)
+#: a new question's id: this prefix + the first characters of sha1(normalised text)
+ID_PREFIX, ID_HASH_CHARS = "s", 10
+
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+# ----------------------------------------------------------------------------- text keys
+
+
+def normalise(text: str) -> str:
+    """Lower-case, every run of punctuation, underscores and whitespace to one space, stripped."""
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
+
+
+def near_key(text: str) -> str:
+    """The words near-duplicate detection compares: `text` without scrubber placeholders and
+    the `CONTACT_LABELS` before them, normalised, without leading and trailing filler. Never
+    empty for a non-empty question: a step that would empty it is skipped."""
+    words = normalise(_LABELLED.sub(" ", text)).split() or normalise(text).split()
+    changed = True
+    while changed:
+        changed = False
+        for phrase in LEADING_FILLER:
+            n = phrase.count(" ") + 1
+            if len(words) > n and " ".join(words[:n]) == phrase:
+                words, changed = words[n:], True
+        for phrase in TRAILING_FILLER:
+            n = phrase.count(" ") + 1
+            if len(words) > n and " ".join(words[-n:]) == phrase:
+                words, changed = words[:-n], True
+    return " ".join(words)
+
+
+def question_id(text: str) -> str:
+    """`s` + the first 10 hex digits of sha1 of the normalised text: the same question gets the
+    same id on every run."""
+    digest = hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()
+    return f"{ID_PREFIX}{digest[:ID_HASH_CHARS]}"
+
+
+def _is_typo(a: str, b: str) -> bool:
+    if any(c.isdigit() for c in a + b):
+        return False
+    allowed = max(1, int(max(len(a), len(b)) * TYPO_EDITS_PER_LETTER))
+    return OSA.distance(a, b, score_cutoff=allowed) <= allowed
+
+
+def same_question(key_a: str, key_b: str) -> bool:
+    """Whether two `near_key`s differ only by word order, typos and articles: the words left
+    after removing the common ones (as multisets, minus `IGNORED_WORDS`) pair up one to one as
+    typos (greedily, in sorted order, each with its most similar partner)."""
+    a, b = Counter(key_a.split()), Counter(key_b.split())
+    only_a = sorted(w for w in (a - b).elements() if w not in IGNORED_WORDS)
+    only_b = sorted(w for w in (b - a).elements() if w not in IGNORED_WORDS)
+    if len(only_a) != len(only_b):
+        return False
+    for word in only_a:
+        best = max(only_b, key=lambda other: OSA.normalized_similarity(word, other))
+        if not _is_typo(word, best):
+            return False
+        only_b.remove(best)
+    return True
+
+
+def _sorted_words(key: str) -> str:
+    return " ".join(sorted(key.split()))
+
+
+def _candidates(queries: Sequence[str], choices: Sequence[str]) -> np.ndarray:
+    """token_sort_ratio >= NEAR_THRESHOLD as a boolean matrix (sorting once here and scoring
+    with `fuzz.ratio` is `fuzz.token_sort_ratio`, without re-sorting every pair)."""
+    if not queries or not choices:
+        return np.zeros((len(queries), len(choices)), dtype=bool)
+    scores = process.cdist(
+        [_sorted_words(q) for q in queries],
+        [_sorted_words(c) for c in choices],
+        scorer=fuzz.ratio,
+        score_cutoff=NEAR_THRESHOLD,
+        dtype=np.uint8,
+        workers=1,
+    )
+    return scores >= NEAR_THRESHOLD
+
+
+def near_duplicates(keys: Sequence[str]) -> list[int | None]:
+    """For each key, in the given order (earliest first), the index of the earlier kept key it
+    near-duplicates, or None when it is kept."""
+    cand = _candidates(keys, keys)
+    kept = np.zeros(len(keys), dtype=bool)
+    out: list[int | None] = []
+    for i, key in enumerate(keys):
+        match = None
+        for j in np.flatnonzero(cand[i, :i] & kept[:i]):
+            if same_question(key, keys[j]):
+                match = int(j)
+                break
+        kept[i] = match is None
+        out.append(match)
+    return out
+
+
+def matches_any(keys: Sequence[str], others: Sequence[str]) -> list[bool]:
+    """For each key, whether it equals or near-duplicates one of `others` (all `near_key`s)."""
+    cand = _candidates(keys, others)
+    return [
+        any(same_question(k, others[j]) for j in np.flatnonzero(cand[i]))
+        for i, k in enumerate(keys)
+    ]
+
+
+# ----------------------------------------------------------------------------- classifier
+
+
+@dataclass(frozen=True)
+class SliceRule:
+    """One slice's rule: `keywords` are phrases matched as whole words on the normalised text;
+    `patterns` are regexes searched case-insensitively in the (scrubbed) text itself."""
+
+    slice: str
+    keywords: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+
+    def matches(self, text: str, normalised: str) -> bool:
+        padded = f" {normalised} "
+        return any(f" {k} " in padded for k in self.keywords) or any(
+            p.search(text) for p in self.patterns
+        )
+
+
+@dataclass(frozen=True)
+class SliceClassifier:
+    """Rules in precedence order: the first slice with a matching keyword or pattern wins, and a
+    text no rule matches is `UNKNOWN`."""
+
+    rules: tuple[SliceRule, ...]
+    source: str
+
+    @property
+    def slices(self) -> tuple[str, ...]:
+        return tuple(r.slice for r in self.rules)
+
+    def classify(self, text: str) -> str:
+        normalised = normalise(text)
+        for rule in self.rules:
+            if rule.matches(text, normalised):
+                return rule.slice
+        return UNKNOWN
+
+
+def _str_list(value: Any, where: str, source: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise UserError(f"{source}: {where} must be a list of non-empty strings; fix the rules")
+    return value
+
+
+def load_classifier(path: str | Path | None = None) -> SliceClassifier:
+    """The rule classifier in `path` (default: `slices.yaml` beside this module): a yaml with
+    `slices:`, a list in precedence order of `{name, keywords, patterns}`."""
+    if path is None:
+        source = f"ragsweep/labelling/{DEFAULT_RULES}"
+        text = resources.files("ragsweep.labelling").joinpath(DEFAULT_RULES).read_text("utf-8")
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise UserError(
+                f"{source}: cannot read the slice rules ({e.strerror}); fix the path"
+            ) from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark is not None else source
+        raise UserError(f"{where}: not valid yaml; fix the slice rules") from None
+    items = doc.get("slices") if isinstance(doc, dict) else None
+    if not isinstance(items, list) or not items:
+        raise UserError(f"{source}: needs `slices:`, a list of {{name, keywords, patterns}}")
+    rules, seen = [], set()
+    for i, item in enumerate(items):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or not name or name in (UNKNOWN, ALL) or name in seen:
+            raise UserError(
+                f"{source}: slices[{i}].name must be a new slice name other than "
+                f"'{UNKNOWN}' and '{ALL}'; fix the rules"
+            )
+        seen.add(name)
+        keywords = [
+            normalise(k) for k in _str_list(item.get("keywords"), f"{name}.keywords", source)
+        ]
+        patterns = []
+        for j, p in enumerate(_str_list(item.get("patterns"), f"{name}.patterns", source)):
+            try:
+                patterns.append(re.compile(p, re.IGNORECASE))
+            except re.error as e:
+                raise UserError(
+                    f"{source}: {name}.patterns[{j}]: invalid regex ({e}); fix it"
+                ) from None
+        rules.append(SliceRule(name, tuple(keywords), tuple(patterns)))
+    return SliceClassifier(tuple(rules), source)
+
+
+@dataclass(frozen=True)
+class SliceAccuracy:
+    """How many questions labelled with a slice the classifier put there (`correct`), put in
+    `unknown`, or put in another slice."""
+
+    n: int
+    correct: int
+    unknown: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n if self.n else float("nan")
+
+
+def classifier_accuracy(
+    classifier: SliceClassifier, texts: Sequence[str], labels: Sequence[str]
+) -> dict[str, SliceAccuracy]:
+    """Per labelled slice (sorted by name) and `all`: the share of questions classified into
+    their labelled slice (the slice's recall)."""
+    if len(texts) != len(labels):
+        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
+    got = [classifier.classify(t) for t in texts]
+    out = {}
+    for s in sorted(set(labels)):
+        idx = [i for i, label in enumerate(labels) if label == s]
+        out[s] = SliceAccuracy(
+            len(idx), sum(got[i] == s for i in idx), sum(got[i] == UNKNOWN for i in idx)
+        )
+    out[ALL] = SliceAccuracy(
+        len(labels), sum(g == lab for g, lab in zip(got, labels, strict=True)), got.count(UNKNOWN)
+    )
+    return out
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One log entry: `line` in the file (1-based; a CSV row's last line), the scrubbed text,
+    the timestamp (UTC) when there is a timestamp field, and the slice column's value (`UNKNOWN`
+    when empty; None when there is no slice column, so the classifier decides)."""
+
+    line: int
+    text: str
+    ts: datetime | None
+    slice: str | None
+
+
+def parse_when(value: date | datetime | str, what: str = "--since") -> datetime:
+    """A date or an ISO 8601 timestamp as an aware UTC datetime (naive: UTC; a date: midnight)."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise UserError(
+                f"{what}: {value!r} is not a date; write YYYY-MM-DD or an ISO 8601 timestamp"
+            ) from None
+    if not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _decode(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the log ({e.strerror}); fix the path") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise UserError(f"{path}:{line}: not UTF-8 text; save the log as UTF-8") from None
+
+
+def _kind(value: Any) -> str:
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+class _Fields:
+    """Reads the named fields of one raw record into a LogEntry (scrubbing the text first)."""
+
+    def __init__(
+        self,
+        path: Path,
+        scrub: Scrub,
+        text_field: str,
+        ts_field: str | None,
+        slice_field: str | None,
+        known_slices: Sequence[str] | None,
+    ) -> None:
+        self.path, self.scrub = path, scrub
+        self.text_field, self.ts_field, self.slice_field = text_field, ts_field, slice_field
+        self.known = None if known_slices is None else frozenset(known_slices)
+
+    def fail(self, line: int, field: str, message: str) -> UserError:
+        return UserError(f"{self.path}:{line}: field '{field}': {message}")
+
+    def entry(self, line: int, record: Mapping[str, Any]) -> LogEntry:
+        raw = record.get(self.text_field)
+        if not isinstance(raw, str):
+            got = "missing" if raw is None else f"{_kind(raw)}, not a string"
+            raise self.fail(
+                line, self.text_field, f"{got}; name the question field with --text-field"
+            )
+        text = self.scrub(raw)
+        if not isinstance(text, str):
+            raise TypeError(f"scrub must return str, got {type(text).__name__}")
+        if not text.strip():
+            raise self.fail(line, self.text_field, "empty; remove the line or fill in the question")
+        ts = None
+        if self.ts_field is not None:
+            value = record.get(self.ts_field)
+            try:
+                ok = isinstance(value, str) and bool(value.strip())
+                ts = parse_when(value) if ok else None
+            except UserError:
+                ok = False
+            if not ok:
+                raise self.fail(
+                    line,
+                    self.ts_field,
+                    "missing or not an ISO 8601 timestamp (e.g. 2025-01-31T09:00:00Z); fix the "
+                    "value, or name the timestamp field with --ts-field",
+                )
+        label = None
+        if self.slice_field is not None:
+            value = record.get(self.slice_field)
+            if value is not None and not isinstance(value, str):
+                raise self.fail(line, self.slice_field, f"{_kind(value)}, not a slice name")
+            label = value.strip() if value and value.strip() else UNKNOWN
+            if label != UNKNOWN and self.known is not None:
+                if label not in self.known:
+                    raise self.fail(
+                        line,
+                        self.slice_field,
+                        f"not one of the slices {', '.join(sorted(self.known))}; fix the label, "
+                        f"or leave it empty for {UNKNOWN}",
+                    )
+        return LogEntry(line, text, ts, label)
+
+
+def read_log(
+    path: str | Path,
+    scrub: Scrub,
+    *,
+    text_field: str = "text",
+    ts_field: str | None = "ts",
+    slice_field: str | None = None,
+    known_slices: Sequence[str] | None = None,
+) -> list[LogEntry]:
+    """The entries of a JSONL (`.jsonl`, `.ndjson`: one object a line, blank lines skipped) or
+    CSV (`.csv`, with a header) log, in file order, each text scrubbed as it is read.
+    `ts_field=None`: no timestamps (file order is time order). `known_slices`: the values the
+    slice column may hold besides empty and `unknown`. Bad input raises UserError naming the
+    file, line and field, never quoting the entry."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".jsonl", ".ndjson", ".csv"):
+        raise UserError(f"{path}: unknown log format '{suffix}'; give a .jsonl or .csv file")
+    fields = _Fields(path, scrub, text_field, ts_field, slice_field, known_slices)
+    text = _decode(path)
+    entries = []
+    if suffix == ".csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        columns = reader.fieldnames or []
+        for name, option in (
+            (text_field, "--text-field"),
+            (ts_field, "--ts-field"),
+            (slice_field, "--slice-field"),
+        ):
+            if name is not None and name not in columns:
+                raise UserError(
+                    f"{path}:1: no column '{name}' (columns: {', '.join(columns) or 'none'}); "
+                    f"name the column with {option}"
+                )
+        try:
+            for record in reader:
+                entries.append(fields.entry(reader.line_num, record))
+        except csv.Error:
+            raise UserError(f"{path}:{reader.line_num}: not valid CSV; fix the quoting") from None
+        return entries
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise UserError(
+                f"{path}:{number}: not valid JSON (column {e.colno}); write one JSON object a line"
+            ) from None
+        if not isinstance(record, dict):
+            raise UserError(
+                f"{path}:{number}: {_kind(record)}, not a JSON object; write one object a line"
+            )
+        entries.append(fields.entry(number, record))
+    return entries
+
+
+# ----------------------------------------------------------------------------- shares
+
+
+def traffic_shares(slices: Sequence[str], known: Sequence[str]) -> dict[str, float]:
+    """Each known slice's share of the entries whose slice is known (in `known` order; they sum
+    to 1). Entries in `unknown` are not in the shares."""
+    counts = Counter(s for s in slices if s != UNKNOWN)
+    total = sum(counts[s] for s in known)
+    if total == 0:
+        raise UserError(
+            "no log entry falls in a known slice, so there are no traffic shares; check the slice "
+            "column (--slice-field) or the slice rules"
+        )
+    return {s: counts[s] / total for s in known}
+
+
+def write_weights(
+    path: str | Path, shares: Mapping[str, float], *, digits: int = 4, comment: str | None = None
+) -> dict[str, float]:
+    """Write `shares` as a yaml mapping usable as `eval.traffic_weights`, rounded to `digits`
+    decimals by largest remainder so the written values still sum to exactly 1; returns them."""
+    total = sum(shares.values())
+    if not shares or abs(total - 1.0) > 1e-6 or any(v < 0 for v in shares.values()):
+        raise ValueError(f"shares must be >= 0 and sum to 1, got a sum of {total}")
+    unit = 10**digits
+    scaled = {s: v * unit for s, v in shares.items()}
+    units = {s: int(np.floor(v)) for s, v in scaled.items()}
+    left = unit - sum(units.values())
+    for s in sorted(scaled, key=lambda s: (units[s] - scaled[s], list(scaled).index(s)))[:left]:
+        units[s] += 1
+    weights = {s: round(u / unit, digits) for s, u in units.items()}
+    header = "".join(f"# {line}\n" for line in (comment or "").splitlines())
+    Path(path).write_text(header + yaml.safe_dump(weights, sort_keys=False), encoding="utf-8")
+    return weights
+
+
+# ----------------------------------------------------------------------------- sampling
+
+
+@dataclass(frozen=True)
+class SampledQuestion:
+    """A drawn question: its id, scrubbed text, slice, timestamp and line in the log."""
+
+    id: str
+    text: str
+    slice: str
+    ts: datetime | None
+    line: int
+
+
+@dataclass(frozen=True)
+class SliceCount:
+    """Entries of a slice left after dedupe and exclusion (`available`), its target, and how
+    many were drawn; `shortfall` is what the slice lacks to reach the target."""
+
+    target: int
+    available: int
+    sampled: int
+
+    @property
+    def shortfall(self) -> int:
+        return self.target - self.sampled
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    """What `draw_sample` did. Counts follow the pipeline of the module docstring:
+    `entries_in` -> `after_since` -> minus `exact_duplicates`, `near_duplicates` and
+    `already_in_set` -> per slice `available`. `unknown` counts entries after `since` (traffic),
+    `unknown_available` those left after dedupe and exclusion; neither is drawn. `shares` are
+    the traffic shares over the known slices."""
+
+    source: str
+    since: datetime | None
+    seed: int
+    rows: tuple[SampledQuestion, ...]
+    entries_in: int
+    after_since: int
+    exact_duplicates: int
+    near_duplicates: int
+    already_in_set: int
+    slices: Mapping[str, SliceCount]
+    unknown: int
+    unknown_available: int
+    shares: Mapping[str, float]
+
+
+def _targets(target: int | Mapping[str, int], known: Sequence[str]) -> dict[str, int]:
+    if isinstance(target, Mapping):
+        missing = [s for s in known if s not in target]
+        if missing:
+            raise UserError(f"no target for slice(s) {', '.join(missing)}; give one per slice")
+        targets = {s: target[s] for s in known}
+    else:
+        targets = dict.fromkeys(known, target)
+    for s, t in targets.items():
+        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+            raise UserError(f"target for {s} must be a whole number >= 0, got {t!r}")
+    return targets
+
+
+def draw_sample(
+    entries: Sequence[LogEntry],
+    scrub: Scrub,
+    *,
+    existing: Iterable[str] = (),
+    since: date | datetime | str | None = None,
+    target: int | Mapping[str, int] = DEFAULT_TARGET,
+    seed: int = 0,
+    classifier: SliceClassifier | None = None,
+    slices: Sequence[str] | None = None,
+    source: str = "log",
+) -> SampleResult:
+    """The pipeline of the module docstring on entries read by `read_log`. `existing`: the
+    texts of the current labelled set (scrubbed here too, so like is compared with like).
+    `slices`: the known slices, in report order (default: the classifier's); an entry's own
+    slice (from the log's column, `UNKNOWN` when empty) is used when there is a slice column,
+    the classifier otherwise. Rows come
+    out by slice, then time."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UserError(f"seed must be a whole number >= 0, got {seed!r}")
+    classifier = classifier or load_classifier()
+    known = tuple(slices) if slices is not None else classifier.slices
+    targets = _targets(target, known)
+    start = None if since is None else parse_when(since)
+    pool = list(entries)
+    if start is not None:
+        if any(e.ts is None for e in pool):
+            raise UserError(f"{source}: --since needs timestamps; name the field with --ts-field")
+        pool = [e for e in pool if e.ts >= start]  # type: ignore[operator]
+    if entries and not pool:
+        raise UserError(
+            f"{source}: no entry is on or after {start:%Y-%m-%d}; choose an earlier --since"
+        )
+    labels = [e.slice if e.slice is not None else classifier.classify(e.text) for e in pool]
+    shares = traffic_shares(labels, known) if pool else {}
+
+    order = sorted(
+        range(len(pool)), key=lambda i: (pool[i].ts is not None, pool[i].ts, pool[i].line)
+    )
+    first_of: dict[str, int] = {}
+    for i in order:
+        first_of.setdefault(normalise(pool[i].text), i)
+    unique = [i for i in order if first_of[normalise(pool[i].text)] == i]
+    keys = [near_key(pool[i].text) for i in unique]
+    dup_of = near_duplicates(keys)
+    kept = [i for i, d in zip(unique, dup_of, strict=True) if d is None]
+    kept_keys = [k for k, d in zip(keys, dup_of, strict=True) if d is None]
+    existing_keys = sorted({near_key(t) for t in (scrub(x) for x in existing) if t.strip()})
+    in_set = matches_any(kept_keys, existing_keys)
+    fresh = [i for i, hit in zip(kept, in_set, strict=True) if not hit]
+
+    rows, counts = [], {}
+    for s in known:
+        candidates = [i for i in fresh if labels[i] == s]
+        n = min(targets[s], len(candidates))
+        rng = np.random.default_rng([seed, zlib.crc32(s.encode("utf-8"))])
+        chosen = sorted(rng.choice(len(candidates), size=n, replace=False)) if n else []
+        for c in chosen:
+            e = pool[candidates[c]]
+            rows.append(SampledQuestion(question_id(e.text), e.text, s, e.ts, e.line))
+        counts[s] = SliceCount(targets[s], len(candidates), n)
+    return SampleResult(
+        source=source,
+        since=start,
+        seed=seed,
+        rows=tuple(rows),
+        entries_in=len(entries),
+        after_since=len(pool),
+        exact_duplicates=len(pool) - len(unique),
+        near_duplicates=len(unique) - len(kept),
+        already_in_set=len(kept) - len(fresh),
+        slices=counts,
+        unknown=labels.count(UNKNOWN),
+        unknown_available=sum(labels[i] == UNKNOWN for i in fresh),
+        shares=shares,
+    )
+
+
+def sample_log(
+    path: str | Path,
+    scrub: Scrub,
+    *,
+    text_field: str = "text",
+    ts_field: str | None = "ts",
+    slice_field: str | None = None,
+    existing: Iterable[str] = (),
+    since: date | datetime | str | None = None,
+    target: int | Mapping[str, int] = DEFAULT_TARGET,
+    seed: int = 0,
+    classifier: SliceClassifier | None = None,
+) -> SampleResult:
+    """`read_log` then `draw_sample`: what `ragsweep labels sample LOG` runs."""
+    classifier = classifier or load_classifier()
+    entries = read_log(
+        path,
+        scrub,
+        text_field=text_field,
+        ts_field=ts_field,
+        slice_field=slice_field,
+        known_slices=classifier.slices,
+    )
+    return draw_sample(
+        entries,
+        scrub,
+        existing=existing,
+        since=since,
+        target=target,
+        seed=seed,
+        classifier=classifier,
+        source=str(path),
+    )
+
+
+def render_summary(result: SampleResult) -> str:
+    """A plain-text summary: the counts down the pipeline, then one line per slice."""
+    since = "" if result.since is None else f" since {result.since:%Y-%m-%d %H:%M} UTC"
+    lines = [
+        f"{result.source}: {result.entries_in} entries, {result.after_since} kept{since}",
+        f"  exact duplicates removed   {result.exact_duplicates}",
+        f"  near-duplicates removed    {result.near_duplicates} "
+        f"({NEAR_METHOD} >= {NEAR_THRESHOLD}, words differing only by typos)",
+        f"  already in the labelled set {result.already_in_set}",
+        f"  unknown slice              {result.unknown} entries "
+        f"({result.unknown_available} after dedupe; not sampled, not in the shares)",
+        f"sampled {len(result.rows)} questions, seed {result.seed}",
+        f"  {'slice':<12} {'share':>6} {'available':>9} {'target':>6} {'sampled':>7} {'short':>5}",
+    ]
+    for s, c in result.slices.items():
+        lines.append(
+            f"  {s:<12} {result.shares.get(s, 0.0):>6.3f} {c.available:>9} {c.target:>6} "
+            f"{c.sampled:>7} {c.shortfall:>5}"
+        )
+    return "\n".join(lines)
