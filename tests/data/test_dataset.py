@@ -1140,6 +1140,28 @@ ERRORS: list[Case] = [
 ]
 
 
+PRIVATE = "call Jane Doe on 07700 900123"
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"ts": PRIVATE},  # not a timestamp
+        {"text": 5, "session": PRIVATE},  # wrong type beside a private value
+        {"session": 7, "text": PRIVATE},
+        {"ts": ["2025"], "text": PRIVATE},
+    ],
+)
+def test_a_malformed_log_entry_is_never_echoed(tiny, capsys, edit):
+    edit_line("query_log.jsonl", 3, lambda e: e.update(edit))(tiny)
+    assert cli.main(["data", "check", str(tiny)]) == 2
+    out, err = capsys.readouterr()
+    assert "query_log.jsonl:3" in err and len(err.strip().splitlines()) == 1, err
+    assert "Jane" not in out + err and "07700" not in out + err
+    if isinstance(edit.get("ts"), str):
+        assert "(not shown" in err or "not an ISO timestamp" in err
+
+
 @pytest.mark.parametrize(
     ("breaker", "rel", "line", "field", "words"),
     [pytest.param(*case[1:], id=case[0]) for case in ERRORS],

@@ -19,6 +19,7 @@ VERBS: dict[str, str] = {
     "compare": "ragsweep.cli.compare",
     "confirm": "ragsweep.cli.confirm",
     "data": "ragsweep.cli.data",
+    "labels": "ragsweep.cli.labels",
     "report": "ragsweep.cli.report",
     "reproduce": "ragsweep.cli.reproduce",
     "score": "ragsweep.cli.score",

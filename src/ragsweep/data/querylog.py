@@ -15,7 +15,7 @@ _SPEC: Spec = {"ts": ("str", False), "session": ("str", False), "text": ("str", 
 
 def load_query_log(root: Path) -> pd.DataFrame | None:
     """`root`/query_log.jsonl checked, one row per line in file order; None when absent."""
-    f = DataFile(root, QUERY_LOG_FILE)
+    f = DataFile(root, QUERY_LOG_FILE, private=True)  # raw user text: never quoted in errors
     data = f.read_optional()
     if data is None:
         return None
@@ -25,9 +25,5 @@ def load_query_log(root: Path) -> pd.DataFrame | None:
         try:
             datetime.fromisoformat(entry["ts"])
         except ValueError:
-            f.fail(
-                f"{entry['ts']!r} is not an ISO timestamp; write e.g. 2025-06-01T09:13:22Z",
-                n,
-                "ts",
-            )
+            f.fail("is not an ISO timestamp; write e.g. 2025-06-01T09:13:22Z", n, "ts")
     return table(rows, list(_SPEC))

@@ -88,8 +88,16 @@ def _constant(name: str) -> NoReturn:
 class DataFile:
     """One file or folder of the dataset folder `root`, at `rel` (POSIX, relative to root)."""
 
-    def __init__(self, root: Path, rel: str) -> None:
+    def __init__(self, root: Path, rel: str, *, private: bool = False) -> None:
         self.path = root / rel
+        #: the file holds raw user text (a query log): no message ever quotes a value of it
+        self.private = private
+
+    def describe(self, value: Any) -> str:
+        """`describe(value)`, with a private file's strings not shown."""
+        if self.private and isinstance(value, str):
+            return "a string (not shown: log entries may hold personal data)"
+        return describe(value)
 
     def fail(self, message: str, line: int | None = None, field: str | None = None) -> NoReturn:
         """Raise the `DatasetError` naming this file (and the line and field, if given)."""
@@ -158,7 +166,7 @@ class DataFile:
         """The one JSON object a JSON file holds."""
         obj = self.parse(self.decode(data), None)
         if not isinstance(obj, dict):
-            self.fail(f"expected a JSON object, got {describe(obj)}")
+            self.fail(f"expected a JSON object, got {self.describe(obj)}")
         return obj
 
     def jsonl(self, data: bytes) -> list[dict[str, Any]]:
@@ -173,7 +181,7 @@ class DataFile:
                 )
             obj = self.parse(raw, n)
             if not isinstance(obj, dict):
-                self.fail(f"expected one JSON object per line, got {describe(obj)}", n)
+                self.fail(f"expected one JSON object per line, got {self.describe(obj)}", n)
             out.append(obj)
         return out
 
@@ -211,14 +219,17 @@ class DataFile:
                 continue
             if not ok(value):
                 also = " or null" if nullable else ""
-                self.fail(f"expected {expected}{also}, got {describe(value)}", line, prefix + key)
+                self.fail(
+                    f"expected {expected}{also}, got {self.describe(value)}", line, prefix + key
+                )
 
     def pattern(
         self, value: str, regex: re.Pattern[str], rule: str, line: int | None, field: str
     ) -> None:
         """`value` must match `regex` whole; `rule` names it for the message."""
         if not regex.fullmatch(value):
-            self.fail(f"{value!r} is not a valid {rule}", line, field)
+            shown = "the value" if self.private else repr(value)
+            self.fail(f"{shown} is not a valid {rule}", line, field)
 
     def nonblank(self, value: str, line: int | None, field: str) -> None:
         """`value` must hold more than white space."""

@@ -1,0 +1,109 @@
+"""`ragsweep labels sample | agreement | audit` on the built-in sample, as the README runs them:
+what they print and write, checked against the library and scikit-learn, and no raw log text
+anywhere in their output."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from conftest import cli_in
+from ragsweep.data.load import sample_path
+from ragsweep.labelling.scrub import scrub
+
+SAMPLE = sample_path()
+KEY = ["qid", "document", "section", "version"]
+
+
+def raw_log_texts_with_personal_data() -> list[str]:
+    """The log texts the scrubber changes: none may appear in any output."""
+    texts = [json.loads(line)["text"] for line in (SAMPLE / "query_log.jsonl").open()]
+    return [t for t in texts if scrub(t).text != t]
+
+
+@pytest.fixture(scope="module")
+def sampled(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("labels-sample")
+    ran = cli_in(folder, "labels", "sample", "--target", "60").ok()
+    return folder, ran
+
+
+def test_sample_writes_a_stratified_scrubbed_sample_and_the_traffic_shares(sampled):
+    folder, ran = sampled
+    rows = [json.loads(line) for line in (folder / "sampled_questions.jsonl").open()]
+    by_slice = pd.Series([r["slice"] for r in rows]).value_counts().to_dict()
+    assert by_slice == {
+        s: 60 for s in ("limits", "exclusions", "procedures", "definitions", "identifiers")
+    }
+    assert len({r["id"] for r in rows}) == len(rows)
+    known = set(pd.read_json(SAMPLE / "questions.jsonl", lines=True)["text"].str.lower())
+    assert not any(r["text"].lower() in known for r in rows), "a labelled question was re-drawn"
+    weights = {
+        k: float(v)
+        for k, v in (
+            line.split(":")
+            for line in (folder / "traffic_weights.yaml").read_text().splitlines()
+            if line and not line.startswith("#")
+        )
+    }
+    assert sum(weights.values()) == pytest.approx(1.0, abs=1e-12)
+    assert "personal data scrubbed before anything else saw it: PHONE" in ran.out
+
+
+def test_no_raw_log_text_with_personal_data_reaches_any_output(sampled):
+    folder, ran = sampled
+    raw = raw_log_texts_with_personal_data()
+    assert len(raw) > 500, "the sample log should hold personal data to scrub"
+    written = (folder / "sampled_questions.jsonl").read_text() + ran.out + ran.err
+    assert [t for t in raw if t in written] == []
+    assert not re.search(r"[\w.+-]+@[\w-]+\.[\w.]+", written), "an email address got through"
+    assert "<PHONE>" in written or "<EMAIL>" in written or "<NAME>" in written
+
+
+def _labels(name: str) -> pd.DataFrame:
+    return pd.read_json(SAMPLE / name, lines=True, dtype={"version": str, "section": str})
+
+
+def test_agreement_prints_the_kappas_scikit_learn_computes():
+    a, b = _labels("review/reviewer2.jsonl"), _labels("review/prelabels.jsonl")
+    both = a.merge(b, on=KEY, suffixes=("_a", "_b"))
+    expected = {
+        "plain": cohen_kappa_score(both["grade_a"], both["grade_b"], labels=[0, 1, 2]),
+        "quadratic": cohen_kappa_score(
+            both["grade_a"], both["grade_b"], labels=[0, 1, 2], weights="quadratic"
+        ),
+    }
+    ran = cli_in(SAMPLE, "labels", "agreement", "review/reviewer2.jsonl", "review/prelabels.jsonl")
+    ran.ok()
+    (all_row,) = [line.split() for line in ran.out.splitlines() if line.startswith("all ")]
+    n, kappa, kappa_q = int(all_row[1]), float(all_row[5]), float(all_row[6])
+    assert n == len(both)
+    assert kappa == pytest.approx(expected["plain"], abs=5e-4)
+    assert kappa_q == pytest.approx(expected["quadratic"], abs=5e-4)
+
+
+def test_audit_counts_over_and_under_calls_on_the_reviewed_questions():
+    model, human = _labels("review/prelabels.jsonl"), _labels("labels.jsonl")
+    human = human[human["qid"].isin(set(model["qid"]))]
+    both = model.merge(human, on=KEY, suffixes=("_m", "_h"))
+    over = int((both["grade_m"] > both["grade_h"]).sum())
+    under = int((both["grade_m"] < both["grade_h"]).sum())
+    ran = cli_in(SAMPLE, "labels", "audit", "review/prelabels.jsonl", "labels.jsonl").ok()
+    (all_row,) = [line.split() for line in ran.out.splitlines() if line.startswith("all ")]
+    assert [int(all_row[1]), int(all_row[2]), int(all_row[4]), int(all_row[5])] == [
+        len(both),
+        over + under,
+        over,
+        under,
+    ]
+
+
+def test_a_missing_label_file_is_one_line_exit_2(workdir):
+    ran = cli_in(workdir, "labels", "agreement", "nope.jsonl", "labels.jsonl")
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert "nope.jsonl" in line and "give its path" in line
