@@ -107,3 +107,62 @@ def test_a_missing_label_file_is_one_line_exit_2(workdir):
     assert ran.code == 2
     (line,) = ran.err.strip().splitlines()
     assert "nope.jsonl" in line and "give its path" in line
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pool")
+    ran = cli_in(folder, "labels", "pool", "--questions", "q0001,q0011,q0139", "--depth", "10")
+    ran.ok()
+    return folder / "judging_sheet.csv", ran
+
+
+def read_sheet(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+
+
+def test_pool_writes_a_sheet_with_every_systems_top_clauses_and_the_existing_grades(sheet):
+    path, ran = sheet
+    rows = read_sheet(path)
+    assert sorted(set(rows["qid"])) == ["q0001", "q0011", "q0139"]
+    assert rows.groupby("qid").size().max() <= 3 * 10  # three systems, depth 10
+    assert not rows.duplicated(["qid", "document", "section", "clause_version"]).any()
+    labels = _labels("labels.jsonl").astype({"grade": str})
+    merged = rows.merge(
+        labels.rename(columns={"version": "clause_version"}),
+        on=["qid", "document", "section", "clause_version"],
+        how="left",
+    )
+    assert (merged["existing_grade"] == merged["grade_y"].fillna("")).all()
+    assert rows["grade"].eq("").all() and rows["prelabel"].eq("").all()
+    assert f"{len(rows)} (question, clause) rows" in ran.out
+
+
+def test_prelabel_fills_only_the_prelabel_columns_offline(sheet, tmp_path):
+    path, _ = sheet
+    out = tmp_path / "pre.csv"
+    cli_in(tmp_path, "labels", "prelabel", str(path), "--out", str(out)).ok()
+    before, after = read_sheet(path), read_sheet(out)
+    same = [c for c in before.columns if not c.startswith("prelabel")]
+    assert after[same].equals(before[same])
+    assert set(after["prelabel"]) <= {"0", "1", "2"} and len(set(after["prelabel"])) > 1
+    assert after["prelabel_source"].str.contains("lsa-similarity").all()
+
+
+def test_prelabel_with_a_chat_model_on_a_local_server_never_shows_the_key(
+    sheet, tmp_path, monkeypatch
+):
+    from labelling.chat_server import ChatServer
+
+    path, _ = sheet
+    monkeypatch.setenv("RAGSWEEP_TEST_KEY", "sk-chat-test-9f8e7d")
+    with ChatServer() as server:
+        args = ["--chat-url", server.url, "--chat-model", "judge-1"]
+        args += ["--api-key-env", "RAGSWEEP_TEST_KEY", "--out", str(tmp_path / "chat.csv")]
+        ran = cli_in(tmp_path, "labels", "prelabel", str(path), *args).ok()
+    after = read_sheet(tmp_path / "chat.csv")
+    assert set(after["prelabel"]) == {"0"}  # no marker word in the sample's clauses: UMBRELA 0
+    assert after["prelabel_source"].str.startswith("model judge-1@127.0.0.1").all()
+    everything = ran.out + ran.err + (tmp_path / "chat.csv").read_text(encoding="utf-8-sig")
+    everything += "".join(p.read_text() for p in (tmp_path / ".ragsweep_cache").rglob("*.json"))
+    assert "sk-chat-test-9f8e7d" not in everything

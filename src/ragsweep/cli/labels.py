@@ -1,6 +1,8 @@
 """`ragsweep labels VERB`: build and keep the labelled set (docs/labelling.md).
 
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
+    ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
+    ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
     ragsweep labels agreement A B [--data DIR] [--threshold 0.6]
     ragsweep labels audit MODEL HUMAN [--data DIR]
 
@@ -101,6 +103,74 @@ def _sample(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- pool and prelabel ------------------------------------------------------------------------
+#: the systems `labels pool` pools when none is named: each retriever of the default pipeline
+DEFAULT_SYSTEMS = {"bm25": ["retriever=bm25"], "dense": ["retriever=dense"], "hybrid": []}
+
+
+def _systems(args: argparse.Namespace) -> dict[str, Any]:
+    systems: dict[str, Any] = {}
+    for spec, is_run in [*((s, False) for s in args.system), *((r, True) for r in args.runs)]:
+        name, eq, value = spec.partition("=")
+        if not eq or not name:
+            flag = "--run NAME=FILE" if is_run else "--system NAME='OVERRIDE ...'"
+            raise UserError(f"{spec!r}: write {flag}")
+        systems[name] = Path(value) if is_run else value.split()
+    return systems or DEFAULT_SYSTEMS
+
+
+def _pool(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.pool import pool, write_sheet
+
+    base: Any = [] if args.data is None else Path(args.data)
+    questions = None if args.questions == "split" else args.questions
+    if questions not in (None, "all"):
+        questions = questions.split(",")
+    done = pool(base, _systems(args), depth=args.depth, questions=questions)
+    out = write_sheet(done, Path(args.out))
+    s = done.summary()
+    print(
+        f"pooled {', '.join(done.systems)} at depth {done.depth}: {int(s['questions'])} "
+        f"questions, {int(s['rows'])} (question, clause) rows, {s['mean_pool_size']:.1f} per "
+        f"question; {s['unlabelled_share']:.1%} unlabelled, {s['single_system_share']:.1%} "
+        f"found by one system only; judging sheet {out}"
+    )
+    return 0
+
+
+def _prelabel(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    import pandas as pd
+
+    from ragsweep.data import load_dataset
+    from ragsweep.labelling.pool import SHEET_ENCODING, write_sheet_frame
+    from ragsweep.labelling.prelabel import prelabel_sheet
+
+    sheet_path = Path(args.sheet)
+    if not sheet_path.is_file():
+        raise UserError(f"{sheet_path}: no such judging sheet; write one with `labels pool`")
+    sheet = pd.read_csv(sheet_path, dtype=str, keep_default_na=False, encoding=SHEET_ENCODING)
+    chat = None
+    if args.chat_url or args.chat_model:
+        from ragsweep.labelling.chat import ChatLabeller
+
+        chat = ChatLabeller(
+            args.chat_url or "",
+            args.chat_model or "",
+            api_key_env=args.api_key_env,
+            max_concurrency=args.concurrency,
+            cache_dir=Path(args.cache_dir),
+        )
+    at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    filled, summary = prelabel_sheet(sheet, load_dataset(_data_dir(args)), at=at, chat=chat)
+    out = Path(args.out or sheet_path)
+    write_sheet_frame(filled, out)
+    print(summary)
+    print(f"pre-labels written to {out} (columns prelabel, prelabel_source)")
+    return 0
+
+
 # -- agreement and audit ----------------------------------------------------------------------
 def _label_rows(path: Path) -> Any:
     """A label-shaped file (JSONL or CSV with qid, document, section, version, grade)."""
@@ -186,6 +256,40 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="sampled_questions.jsonl", metavar="FILE")
     s.add_argument("--weights", default="traffic_weights.yaml", metavar="FILE")
     s.set_defaults(run=_sample)
+
+    p = verb("pool", "a judging sheet: the union of several systems' top passages per question")
+    p.add_argument(
+        "--system",
+        action="append",
+        default=[],
+        metavar="NAME=OVERRIDES",
+        help="a retrieval configuration, e.g. bm25='retriever=bm25' (repeatable; default: "
+        "bm25, dense and hybrid)",
+    )
+    p.add_argument(
+        "--run",
+        dest="runs",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="a TREC run of clause ids",
+    )
+    p.add_argument("--depth", type=int, default=50, help="passages pooled per system")
+    p.add_argument(
+        "--questions", default="split", help="split (the configured split), all, or QID,QID,..."
+    )
+    p.add_argument("--out", default="judging_sheet.csv", metavar="FILE")
+    p.set_defaults(run=_pool)
+
+    p = verb("prelabel", "fill a judging sheet's pre-label columns (offline, or a chat model)")
+    p.add_argument("sheet", metavar="SHEET")
+    p.add_argument("--chat-url", default=None, help="OpenAI-compatible base URL (.../v1)")
+    p.add_argument("--chat-model", default=None, help="the model name the server knows")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="env variable with the key")
+    p.add_argument("--concurrency", type=int, default=4, help="requests in flight at most")
+    p.add_argument("--cache-dir", default=".ragsweep_cache/chat", help="response cache")
+    p.add_argument("--out", default=None, metavar="FILE", help="default: rewrite SHEET")
+    p.set_defaults(run=_prelabel)
 
     for name, help, run, a, b in (
         ("agreement", "Cohen's kappa between two graders, per slice", _agreement, "A", "B"),

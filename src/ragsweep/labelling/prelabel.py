@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -305,3 +306,44 @@ def _check_at(at: str) -> None:
             f"prelabel: field 'at': {at!r} is not an ISO 8601 timestamp; write e.g. "
             "2025-03-31T12:00:00+00:00"
         ) from err
+
+
+def prelabel_sheet(
+    sheet: pd.DataFrame, dataset: Dataset, *, at: str, chat: Any = None
+) -> tuple[pd.DataFrame, str]:
+    """A copy of a judging sheet (`ragsweep.labelling.pool.SHEET_COLUMNS`) with `prelabel` and
+    `prelabel_source` filled, and a one-paragraph summary of how.
+
+    Without `chat`: the offline labeller, thresholds fitted on the dataset's human labels
+    (`fit_prelabeller`). With `chat` (a `ragsweep.labelling.chat.ChatLabeller`): the model's
+    grade; an item it could not grade gets an empty pre-label and `failed: <reason>` as source.
+    The judge's columns (`grade`, `note`, `judge`) are never touched."""
+    out = sheet.copy()
+    pairs = out.rename(columns={"version": "asked", "clause_version": "version"})[list(KEY)]
+    if chat is None:
+        fit = fit_prelabeller(dataset, at=at)
+        grades = grade(LSASimilarity(dataset).score(pairs), fit.thresholds)
+        out["prelabel"] = [str(int(g)) for g in grades]
+        out["prelabel_source"] = f"model {fit.labeller};{fit.thresholds.describe()} at {at}"
+        return out, render_fit(fit)
+    from ragsweep.labelling.chat import Item
+
+    items = [
+        Item(
+            str(r.qid),
+            str(r.document),
+            str(r.section),
+            str(r.clause_version),
+            str(r.question),
+            str(r.clause_text),
+        )
+        for r in out.itertuples(index=False)
+    ]
+    labels = chat.label(items)
+    out["prelabel"] = ["" if lab.grade is None else str(lab.grade) for lab in labels]
+    out["prelabel_source"] = [
+        f"failed: {lab.error}" if lab.grade is None else f"model {lab.labeller} at {lab.at}"
+        for lab in labels
+    ]
+    failed = sum(lab.grade is None for lab in labels)
+    return out, f"{len(labels) - failed} of {len(labels)} pairs pre-labelled by {chat.labeller}"

@@ -1,0 +1,451 @@
+"""Pool candidates for judging: the union of several systems' top-`depth` passages, per question,
+mapped to the clauses they cover and written as a judging sheet.
+
+    from ragsweep.labelling.pool import pool, write_sheet
+    p = pool([], {"bm25": ["retriever=bm25"], "dense": ["retriever=dense"]}, depth=50)
+    write_sheet(p, "sheet.csv")
+    p.stats                   # per question: pool size, found by one system only, unlabelled
+
+The point of pooling is that judges see passages today's retriever would not rank, so labels
+stop rewarding one system's blind spots (TREC's depth-k pooling, at clause level).
+
+Systems. A system is either a list of overrides, composed on top of the same base overrides
+(`{"bm25": ["retriever=bm25"]}`), or a `pathlib.Path` to a TREC run file. Override systems are
+ranked by `ragsweep.retrieval.pipeline.rank` exactly as `evaluate` ranks them (same chunking,
+product/version filter and cache); each of the top `depth` passages is mapped to the clauses it
+covers (`ragsweep.chunking.anchors.coverage`, the system's `eval.min_overlap`), and a clause's
+rank is that of the best-ranked passage covering it (a passage covering two clauses gives both
+its rank). A run file's ids must be **clause ids** (`document/section@version`, what a ragsweep
+run's `run_clauses.txt` holds): chunk ids name spans of one particular chunking, which the sheet
+cannot show without that chunker's config, so an id that is not a clause of the dataset is a
+one-line `DatasetError` naming the file, line and fix. A run is ranked the trec_eval way
+(score descending, ties by id descending; a repeated id counts once) and cut at `depth`; its
+queries outside the pooled questions are ignored, but a run sharing no query with them is
+refused.
+
+Questions. `questions=None` pools the questions of the base config's `eval.split` and
+`eval.subset`; the held-out split may be pooled (judging is not tuning: nothing is scored).
+`"all"` pools every question of the dataset; a list of qids pools those.
+
+Rows are sorted by qid, then best rank over the systems, then clause id; the `systems` cell
+lists `name@rank` by rank, then name. A sheet depends on nothing but its inputs (never on the
+order the systems are given in).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import os
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+
+from ragsweep.chunking.anchors import coverage
+from ragsweep.data import Dataset, load_dataset
+from ragsweep.data.schema import Clause
+from ragsweep.errors import DatasetError, UserError
+from ragsweep.retrieval import pipeline
+from ragsweep.scoring import trec
+from ragsweep.scoring.evaluate import (
+    check_snapshot,
+    chunk_and_filter,
+    compose,
+    select_questions,
+    stage_cache,
+)
+
+#: the judging sheet's columns, in order (`prelabel*` are filled by the pre-labellers, the last
+#: three by the judge)
+SHEET_COLUMNS = (
+    "qid",
+    "question",
+    "slice",
+    "version",
+    "document",
+    "section",
+    "clause_version",
+    "clause_text",
+    "systems",
+    "existing_grade",
+    "prelabel",
+    "prelabel_source",
+    "grade",
+    "note",
+    "judge",
+)
+#: the sheet's encoding: UTF-8 with a byte-order mark (see `write_sheet`)
+SHEET_ENCODING = "utf-8-sig"
+#: what a line break inside a cell becomes: a visible paragraph mark, never a row break
+LINE_BREAK = " ¶ "
+#: a system's name: it is written as `name@rank`, joined by "; "
+SYSTEM_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+
+_BREAKS = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])+[ \t]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+_SAFE_OVERRIDE_VALUE = re.compile(r"[\w./~:+-]+")
+_CHUNK_ID = re.compile(r".+#\d+")
+
+
+@dataclass(frozen=True, eq=False)
+class Pool:
+    """A judging pool: the sheet rows, each system's hit per pooled clause, per-question stats."""
+
+    depth: int
+    systems: tuple[str, ...]  # system names, sorted
+    #: the judging sheet, `SHEET_COLUMNS`, one row per (question, clause); `existing_grade` is
+    #: an Int64 (NA: unlabelled), every other column a str
+    rows: pd.DataFrame
+    #: qid, clause_id, system, rank: each system's best rank (1-based) of each clause it found
+    hits: pd.DataFrame
+    #: qid, slice, pool_size, single_system (found by one system only), unlabelled (no label
+    #: for this question yet), relevant_missed (labelled grade >= 1 but in no system's top depth)
+    stats: pd.DataFrame
+
+    def summary(self) -> dict[str, float]:
+        """Headline figures: questions, rows, mean pool size, shares unlabelled / single-system."""
+        rows = float(self.stats["pool_size"].sum())
+        return {
+            "questions": float(len(self.stats)),
+            "rows": rows,
+            "mean_pool_size": float(self.stats["pool_size"].mean()) if len(self.stats) else 0.0,
+            "unlabelled_share": float(self.stats["unlabelled"].sum()) / rows if rows else 0.0,
+            "single_system_share": float(self.stats["single_system"].sum()) / rows if rows else 0.0,
+        }
+
+
+def pool(
+    dataset_dir_or_cfg: str | os.PathLike[str] | Sequence[str] | DictConfig,
+    systems: Mapping[str, Sequence[str] | os.PathLike[str]],
+    *,
+    depth: int = 50,
+    questions: str | Sequence[str] | None = None,
+) -> Pool:
+    """Pool the top-`depth` passages of `systems` (override lists and/or run-file paths) for
+    each question, de-duplicated at clause level.
+
+    `dataset_dir_or_cfg` is the base every override system is composed on: a dataset folder
+    (`data=folder data.path=DIR`), a list of base overrides (`[]` is the built-in sample), or a
+    config from `ragsweep.config.compose(overrides, hydra=True)` (its overrides are reused).
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
+        raise UserError(f"pool depth must be a positive number of passages, got {depth!r}")
+    if not systems:
+        raise UserError("pool needs at least one system, e.g. {'bm25': ['retriever=bm25']}")
+    base = _base_overrides(dataset_dir_or_cfg)
+    cfg = compose(base)
+    ds = load_dataset(cfg.data.path)
+    check_snapshot(cfg, ds)
+    chosen = _questions(cfg, ds, questions)
+    clauses = {c.clause_id: c for d in ds.documents for c in d.clauses}
+
+    found: dict[str, dict[str, dict[str, int]]] = {}  # system -> qid -> clause id -> rank
+    for name in sorted(systems):
+        spec = systems[name]
+        if not isinstance(name, str) or not SYSTEM_NAME_RE.fullmatch(name):
+            raise UserError(
+                f"system name {name!r} must be letters, digits and _ . + - (it is written as "
+                "name@rank in the sheet); rename it"
+            )
+        if isinstance(spec, os.PathLike):
+            found[name] = _run_system(Path(spec), set(chosen["qid"]), clauses, ds, depth)
+        elif isinstance(spec, Sequence) and not isinstance(spec, str | bytes):
+            if not all(isinstance(o, str) for o in spec):
+                raise UserError(f"system {name!r}: overrides must be strings, got {list(spec)!r}")
+            found[name] = _override_system(name, cfg, [*base, *spec], ds, chosen, depth)
+        else:
+            raise UserError(
+                f"system {name!r} is {spec!r}: give a list of overrides (['retriever=bm25']) or "
+                "a pathlib.Path to a TREC run file of clause ids"
+            )
+    return _assemble(ds, chosen, clauses, found, depth)
+
+
+def write_sheet(pool: Pool, path: str | os.PathLike[str]) -> Path:
+    """Write `pool.rows` as the judging sheet CSV at `path` (replaced whole, never half-written).
+
+    UTF-8 with a byte-order mark: Excel opens a double-clicked CSV without one in the machine's
+    legacy code page, garbling £ and curly quotes, while LibreOffice, pandas and Python's
+    `utf-8-sig` read the mark as what it is. Every field is quoted, the delimiter is a comma,
+    rows end in CRLF (RFC 4180), and line breaks inside a cell become " ¶ " (other control
+    characters are dropped), so every row is one physical line in any tool. Empty means no
+    value: `existing_grade` of an unlabelled clause, and the columns left for the judge.
+    Quoting does not stop a spreadsheet from reading `2.10` as a number: LibreOffice keeps it
+    with "Format quoted field as text"; in Excel, import the file (Data > From Text/CSV) with
+    the section columns as text rather than double-clicking it.
+    """
+    return write_sheet_frame(pool.rows, path)
+
+
+def write_sheet_frame(rows: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """`write_sheet` for a sheet's rows (a sheet read back, then pre-labelled)."""
+    target = Path(path)
+    missing = [c for c in SHEET_COLUMNS if c not in rows.columns]
+    if missing:
+        raise UserError(
+            f"{target.name}: the sheet lacks column(s) {', '.join(missing)}; rebuild it with "
+            "`ragsweep labels pool`"
+        )
+    frame = rows.loc[:, list(SHEET_COLUMNS)]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding=SHEET_ENCODING, newline="") as fh:
+            out = csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+            out.writerow(SHEET_COLUMNS)
+            for row in frame.itertuples(index=False, name=None):
+                out.writerow([_cell(v) for v in row])
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def one_line(text: str) -> str:
+    """`text` with each run of line breaks as " ¶ ", tabs as spaces, control characters gone."""
+    return _CONTROL.sub("", _BREAKS.sub(LINE_BREAK, text).replace("\t", " ")).strip()
+
+
+def _cell(value: Any) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    return one_line(str(value))
+
+
+def _base_overrides(base: str | os.PathLike[str] | Sequence[str] | DictConfig) -> list[str]:
+    if isinstance(base, DictConfig):
+        task = OmegaConf.select(base, "hydra.overrides.task", default=None)
+        if task is None:
+            raise UserError(
+                "pool cannot extend a config composed without its hydra node; pass the base "
+                "overrides as a list, or compose with ragsweep.config.compose(..., hydra=True)"
+            )
+        return [str(o) for o in task]
+    if isinstance(base, str | os.PathLike):
+        folder = str(Path(base))
+        if not _SAFE_OVERRIDE_VALUE.fullmatch(folder):
+            folder = "'" + folder.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return ["data=folder", f"data.path={folder}"]
+    if isinstance(base, Sequence) and all(isinstance(o, str) for o in base):
+        return list(base)
+    raise UserError(
+        f"pool's base must be a dataset folder, a list of overrides or a composed config, "
+        f"got {base!r}"
+    )
+
+
+def _questions(cfg: DictConfig, ds: Dataset, which: str | Sequence[str] | None) -> pd.DataFrame:
+    """The pooled questions (qid, text, slice, product, version), in qid order."""
+    q = ds.questions
+    if which is None:
+        chosen, _ = select_questions(cfg, ds, allow_heldout=True)
+    elif isinstance(which, str):
+        if which != "all":
+            raise UserError(
+                f"questions={which!r}: give None (the configured split), 'all', or a list of qids"
+            )
+        chosen = q
+    else:
+        wanted = list(dict.fromkeys(str(x) for x in which))
+        unknown = sorted(set(wanted) - set(q["qid"]))
+        if unknown:
+            raise UserError(
+                f"qid(s) {', '.join(unknown[:5])} are not questions of {ds.root}; check "
+                "questions.jsonl or the qids passed"
+            )
+        if not wanted:
+            raise UserError("questions is an empty list; give qids, 'all', or None")
+        chosen = q[q["qid"].isin(set(wanted))]
+    return chosen.sort_values("qid", kind="stable").reset_index(drop=True)
+
+
+def _override_system(
+    name: str,
+    base_cfg: DictConfig,
+    overrides: Sequence[str],
+    ds: Dataset,
+    questions: pd.DataFrame,
+    depth: int,
+) -> dict[str, dict[str, int]]:
+    """qid -> clause id -> rank of the best passage covering it, in the top `depth`."""
+    cfg = compose(overrides)
+    if OmegaConf.to_container(cfg.data, resolve=True) != OmegaConf.to_container(
+        base_cfg.data, resolve=True
+    ):
+        raise UserError(
+            f"system {name!r} overrides the dataset (data.*); pooled systems share the base "
+            "dataset, so move the data override into the base"
+        )
+    pipe = pipeline.Pipeline.from_config(cfg)
+    if depth > pipe.first.depth:
+        raise UserError(
+            f"pool depth {depth} is deeper than system {name!r}'s ranking (retriever.depth="
+            f"{pipe.first.depth}); add retriever.depth={depth} to its overrides or pool less deep"
+        )
+    chunks, allowed = chunk_and_filter(pipe, ds, questions)
+    ranking = pipeline.rank(
+        pipe,
+        ds.snapshot_hash,
+        chunks,
+        list(questions["text"]),
+        allowed,
+        stage_cache(cfg),
+        measure_latency=False,
+    )
+    cov = coverage(ds.documents, chunks, float(cfg.eval.min_overlap))
+    covered: dict[int, list[str]] = {}
+    out: dict[str, dict[str, int]] = {}
+    for qid, row in zip(questions["qid"], ranking.ids, strict=True):
+        best: dict[str, int] = {}
+        for rank, i in enumerate(row[:depth].tolist(), start=1):
+            if i < 0:
+                continue
+            if i not in covered:
+                covered[i] = cov.chunk_clauses(i)
+            for cid in covered[i]:
+                best.setdefault(cid, rank)
+        out[str(qid)] = best
+    return out
+
+
+def _open(path: Path) -> IO[str]:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
+def _first_line_with(path: Path, ids: set[str]) -> tuple[int | None, str]:
+    """The first run line whose document id is in `ids`: its number and that id."""
+    with _open(path) as fh:
+        for number, line in enumerate(fh, start=1):
+            fields = line.split()
+            if len(fields) == 6 and fields[2] in ids:
+                return number, fields[2]
+    return None, min(ids)
+
+
+def _run_system(
+    path: Path, qids: set[str], clauses: Mapping[str, Clause], ds: Dataset, depth: int
+) -> dict[str, dict[str, int]]:
+    """qid -> clause id -> rank in the run (trec_eval order), top `depth`, pooled qids only."""
+    run = trec.read_run(path)
+    unknown = sorted(d for d in run.doc_names if d not in clauses)
+    if unknown:
+        line, bad = _first_line_with(path, set(unknown))
+        more = f" (and {len(unknown) - 1} more unknown ids)" if len(unknown) > 1 else ""
+        hint = (
+            "it looks like a chunk id, which names a span of one chunking: pool the run's "
+            "run_clauses.txt instead"
+            if _CHUNK_ID.fullmatch(bad)
+            else "fix the id or drop the line"
+        )
+        raise DatasetError(
+            path,
+            f"{bad!r} is not a clause of {ds.root}{more}; a pooled run ranks clause ids "
+            f"document/section@version (e.g. {min(clauses)}); {hint}",
+            line=line,
+            field="docid",
+        )
+    if run.qid_names and not qids.intersection(run.qid_names):
+        raise UserError(
+            f"{path}: none of its {len(run.qid_names)} queries (e.g. {sorted(run.qid_names)[0]}) "
+            "is a pooled question; check the run is for this dataset and split, or pass "
+            "questions='all'"
+        )
+    names = sorted(run.doc_names)  # codes in string order, as trec_order needs
+    code = {d: i for i, d in enumerate(names)}
+    dcodes = np.array([code[d] for d in run.doc_names], dtype=np.int64)[run.doc_codes]
+    order = trec.trec_order(run.qid_codes, run.scores, dcodes)
+    out: dict[str, dict[str, int]] = {}
+    for q, d in zip(run.qid_codes[order].tolist(), dcodes[order].tolist(), strict=True):
+        qid = run.qid_names[q]
+        if qid not in qids:
+            continue
+        best = out.setdefault(qid, {})
+        if len(best) < depth and names[d] not in best:
+            best[names[d]] = len(best) + 1
+    return out
+
+
+def _assemble(
+    ds: Dataset,
+    questions: pd.DataFrame,
+    clauses: Mapping[str, Clause],
+    found: Mapping[str, Mapping[str, Mapping[str, int]]],
+    depth: int,
+) -> Pool:
+    lab = ds.labels
+    labels = {
+        (str(q), str(c)): int(g)
+        for q, c, g in zip(lab["qid"], lab["clause_id"], lab["grade"], strict=True)
+    }
+    relevant: dict[str, set[str]] = {}
+    for (qid, cid), g in labels.items():
+        if g >= 1:
+            relevant.setdefault(qid, set()).add(cid)
+    names = sorted(found)
+    rows: list[dict[str, Any]] = []
+    hits: list[tuple[str, str, str, int]] = []
+    stats: list[dict[str, Any]] = []
+    for q in questions.itertuples(index=False):
+        qid = str(q.qid)
+        by_clause: dict[str, list[tuple[int, str]]] = {}
+        for name in names:
+            for cid, rank in found[name].get(qid, {}).items():
+                by_clause.setdefault(cid, []).append((rank, name))
+                hits.append((qid, cid, name, rank))
+        pooled = sorted(by_clause, key=lambda c: (min(by_clause[c])[0], c))
+        for cid in pooled:
+            clause = clauses[cid]
+            grade = labels.get((qid, cid))
+            rows.append(
+                {
+                    "qid": qid,
+                    "question": one_line(str(q.text)),
+                    "slice": str(q.slice),
+                    "version": "" if pd.isna(q.version) else str(q.version),
+                    "document": clause.document,
+                    "section": clause.section,
+                    "clause_version": clause.version,
+                    "clause_text": one_line(f"{clause.heading}\n{clause.text}"),
+                    "systems": "; ".join(f"{s}@{r}" for r, s in sorted(by_clause[cid])),
+                    "existing_grade": pd.NA if grade is None else grade,
+                    "prelabel": "",
+                    "prelabel_source": "",
+                    "grade": "",
+                    "note": "",
+                    "judge": "",
+                }
+            )
+        stats.append(
+            {
+                "qid": qid,
+                "slice": str(q.slice),
+                "pool_size": len(pooled),
+                "single_system": sum(1 for c in pooled if len(by_clause[c]) == 1),
+                "unlabelled": sum(1 for c in pooled if (qid, c) not in labels),
+                "relevant_missed": len(relevant.get(qid, set()) - set(pooled)),
+            }
+        )
+    frame = pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
+    frame["existing_grade"] = frame["existing_grade"].astype("Int64")
+    hit_frame = pd.DataFrame(hits, columns=["qid", "clause_id", "system", "rank"])
+    hit_frame = hit_frame.sort_values(["qid", "clause_id", "system"], kind="stable")
+    return Pool(
+        depth=depth,
+        systems=tuple(names),
+        rows=frame,
+        hits=hit_frame.reset_index(drop=True).astype({"rank": "int64"}),
+        stats=pd.DataFrame(
+            stats,
+            columns=["qid", "slice", "pool_size", "single_system", "unlabelled", "relevant_missed"],
+        ),
+    )
