@@ -166,3 +166,92 @@ def test_prelabel_with_a_chat_model_on_a_local_server_never_shows_the_key(
     everything = ran.out + ran.err + (tmp_path / "chat.csv").read_text(encoding="utf-8-sig")
     everything += "".join(p.read_text() for p in (tmp_path / ".ragsweep_cache").rglob("*.json"))
     assert "sk-chat-test-9f8e7d" not in everything
+
+
+@pytest.fixture
+def dataset_copy(tmp_path):
+    import shutil
+
+    root = tmp_path / "ds"
+    shutil.copytree(SAMPLE, root, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    return root
+
+
+def folder_bytes(root) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(dataset_copy):
+    review = _labels("review/reviewer2.jsonl")
+    gold = _labels("labels.jsonl")
+    both = review.merge(gold, on=KEY, suffixes=("_r", "_g"))
+    differ = int((both["grade_r"] != both["grade_g"]).sum())
+    ran = cli_in(
+        dataset_copy,
+        "labels",
+        "import",
+        "review/reviewer2.jsonl",
+        "--data",
+        str(dataset_copy),
+        "--judge",
+        "reviewer2",
+    ).ok()
+    assert f"0 added, {differ} changed, {len(both) - differ} unchanged" in ran.out
+    log = [json.loads(line) for line in (dataset_copy / "history/labels_changelog.jsonl").open()]
+    assert len(log) == differ and {r["who"] for r in log} == {"reviewer2"}
+    after = pd.read_json(
+        dataset_copy / "labels.jsonl", lines=True, dtype={"version": str, "section": str}
+    )
+    merged = review.merge(after, on=KEY, suffixes=("_r", "_a"))
+    assert (merged["grade_r"] == merged["grade_a"]).all()
+    assert cli_in(dataset_copy, "data", "check", str(dataset_copy)).code == 0
+
+
+def test_a_refused_import_leaves_the_dataset_byte_identical(dataset_copy, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "qid,document,section,clause_version,grade,judge\n"
+        "q0001,home,4.4,2024,2,ann\n"
+        "q0002,home,99.9,2024,1,ann\n"
+    )
+    before = folder_bytes(dataset_copy)
+    ran = cli_in(dataset_copy, "labels", "import", str(bad), "--data", str(dataset_copy))
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert "bad.csv:3" in line and "99.9" in line
+    assert folder_bytes(dataset_copy) == before
+
+
+def test_freeze_and_add_failure_grow_the_core(dataset_copy):
+    ran = cli_in(dataset_copy, "labels", "freeze", "--all-rolling", "--data", str(dataset_copy))
+    ran.ok()
+    questions = pd.read_json(dataset_copy / "questions.jsonl", lines=True)
+    assert set(questions["subset"]) == {"core"}
+    ran = cli_in(
+        dataset_copy,
+        "labels",
+        "add-failure",
+        "--data",
+        str(dataset_copy),
+        "--text",
+        "Is my excess still 350 after the renewal?",
+        "--slice",
+        "limits",
+        "--product",
+        "home",
+        "--version",
+        "2025",
+        "--clause",
+        "home/4.4=2",
+    ).ok()
+    after = pd.read_json(dataset_copy / "questions.jsonl", lines=True)
+    (new,) = after[~after["qid"].isin(questions["qid"])].itertuples()
+    assert (new.subset, new.slice, str(new.version)) == ("core", "limits", "2025")
+    assert f"core question {new.qid}" in ran.out
+
+
+def test_verbs_that_change_a_dataset_refuse_the_built_in_sample(workdir):
+    ran = cli_in(workdir, "labels", "freeze", "--all-rolling")
+    assert ran.code == 2 and "--data DIR" in ran.err

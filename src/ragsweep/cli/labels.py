@@ -3,6 +3,10 @@
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
+    ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT]
+    ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
+    ragsweep labels check --data DIR [--apply]
+    ragsweep labels freeze QID ... | --all-rolling --data DIR
     ragsweep labels agreement A B [--data DIR] [--threshold 0.6]
     ragsweep labels audit MODEL HUMAN [--data DIR]
 
@@ -171,6 +175,118 @@ def _prelabel(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- import, add-failure, check, freeze ------------------------------------------------------
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _writable(args: argparse.Namespace) -> Path:
+    """Verbs that change a dataset need it named: the built-in sample is never edited."""
+    if not args.data:
+        raise UserError(
+            "name the dataset folder to change with --data DIR (the built-in sample is never "
+            "edited: copy it first, e.g. `ragsweep data sample --out DIR`)"
+        )
+    return Path(args.data)
+
+
+def _as_sheet(path: Path, folder: Path) -> Path:
+    """A judged sheet CSV as given; a label JSONL (a reviewer's file) as the equivalent sheet."""
+    import csv
+
+    if path.suffix != ".jsonl":
+        return path
+    frame = _label_rows(path)
+    sheet = folder / f"{path.stem}.csv"
+    with sheet.open("w", encoding="utf-8", newline="") as out:
+        w = csv.writer(out)
+        w.writerow(["qid", "document", "section", "clause_version", "grade"])
+        for r in frame.itertuples(index=False):
+            w.writerow([r.qid, r.document, r.section, r.version, r.grade])
+    return sheet
+
+
+def _import(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.sheets import CHANGELOG_FILE, import_sheets
+
+    data = _writable(args)
+    with tempfile.TemporaryDirectory(prefix="ragsweep-import-") as tmp:
+        sheets = [_as_sheet(_resolve(name, data), Path(tmp)) for name in args.sheets]
+        done = import_sheets(data, sheets, judge=args.judge, at=_now(), reason=args.reason)
+    print(
+        f"imported {len(args.sheets)} sheet(s) into {data / 'labels.jsonl'}: {done.added} "
+        f"added, {done.changed} changed, {done.unchanged} unchanged, {done.skipped} rows not "
+        f"judged; {len(done.changes)} change(s) in {data / CHANGELOG_FILE}"
+    )
+    return 0
+
+
+def _add_failure(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.sheets import add_failure
+
+    clauses = []
+    for spec in args.clause:
+        clause, _, grade = spec.rpartition("=")
+        document, _, section = clause.partition("/")
+        if not (document and section and grade.isdigit()):
+            raise UserError(f"--clause {spec!r}: write DOCUMENT/SECTION=GRADE, e.g. home/4.4=2")
+        clauses.append((document, section, int(grade)))
+    qid = add_failure(
+        _writable(args),
+        text=args.text,
+        slice=args.slice,
+        product=args.product,
+        version=args.version,
+        clauses=clauses,
+        at=_now(),
+        who=args.who,
+        reason=args.reason,
+    )
+    print(f"added the production failure as core question {qid} with {len(clauses)} label(s)")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.upkeep import apply_check, check_labels
+
+    data = Path(args.data) if args.data else _data_dir(args)
+    found = check_labels(data)
+    for v in found.vanished:
+        fate = f"moves to section {v.moved_to}" if v.moved_to else "is removed"
+        print(f"vanished: {v.qid} {v.document}/{v.section}@{v.version} (grade {v.grade}) {fate}")
+    for c in found.carries:
+        print(
+            f"carry: {c.qid} {c.document}/{c.section} grade {c.grade} from {c.from_version} to "
+            f"{c.to_version} (text {c.ratio:.0f}% the same)"
+        )
+    for b in found.blocked:
+        print(
+            f"not carried: {b.qid} {b.document}/{b.section} {b.from_version} -> {b.to_version}: "
+            f"{b.reason}"
+        )
+    print(
+        f"{len(found.vanished)} vanished, {len(found.carries)} to carry, {len(found.blocked)} "
+        "not carried" + ("" if args.apply or found.clean else "; --apply writes them")
+    )
+    if args.apply and not found.clean:
+        changes = apply_check(_writable(args), found, at=_now(), who=args.who)
+        print(f"applied: {len(changes)} change(s) recorded in the label changelog")
+    return 0
+
+
+def _freeze(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.upkeep import freeze
+
+    if bool(args.qids) == args.all_rolling:
+        raise UserError("name the questions to freeze, or --all-rolling (not both)")
+    which: Any = "all-rolling" if args.all_rolling else args.qids
+    done = freeze(_writable(args), which, at=_now(), who=args.who)
+    print(f"froze {len(done)} question(s) into the core set: {', '.join(done) or 'none'}")
+    return 0
+
+
 # -- agreement and audit ----------------------------------------------------------------------
 def _label_rows(path: Path) -> Any:
     """A label-shaped file (JSONL or CSV with qid, document, section, version, grade)."""
@@ -290,6 +406,39 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=".ragsweep_cache/chat", help="response cache")
     p.add_argument("--out", default=None, metavar="FILE", help="default: rewrite SHEET")
     p.set_defaults(run=_prelabel)
+
+    p = verb("import", "merge judged sheets (or a reviewer's label file) into labels.jsonl")
+    p.add_argument("sheets", nargs="+", metavar="SHEET")
+    p.add_argument("--judge", default=None, help="who judged rows whose judge cell is empty")
+    p.add_argument("--reason", default="judged sheet", help="recorded in the changelog")
+    p.set_defaults(run=_import)
+
+    p = verb("add-failure", "a confirmed production failure as a permanent core question")
+    p.add_argument("--text", required=True, help="the question as asked (scrubbed)")
+    p.add_argument("--slice", required=True)
+    p.add_argument("--product", required=True)
+    p.add_argument("--version", required=True)
+    p.add_argument(
+        "--clause",
+        action="append",
+        required=True,
+        metavar="DOC/SECTION=GRADE",
+        help="a graded clause of the asked version (repeatable)",
+    )
+    p.add_argument("--who", default=os.environ.get("USER", "unknown"))
+    p.add_argument("--reason", default="confirmed production failure")
+    p.set_defaults(run=_add_failure)
+
+    p = verb("check", "labels whose clause vanished, and labels to carry to a new version")
+    p.add_argument("--apply", action="store_true", help="write them (default: a dry run)")
+    p.add_argument("--who", default=os.environ.get("USER", "unknown"))
+    p.set_defaults(run=_check)
+
+    p = verb("freeze", "promote rolling questions into the frozen core")
+    p.add_argument("qids", nargs="*", metavar="QID")
+    p.add_argument("--all-rolling", action="store_true")
+    p.add_argument("--who", default=os.environ.get("USER", "unknown"))
+    p.set_defaults(run=_freeze)
 
     for name, help, run, a, b in (
         ("agreement", "Cohen's kappa between two graders, per slice", _agreement, "A", "B"),

@@ -1,0 +1,613 @@
+"""Judged sheets into labels.jsonl, production failures into the core set, and the label changelog.
+
+`import_sheets` merges the `grade` column of judging sheets (CSV, `SHEET_COLUMNS`) into
+labels.jsonl; `add_failure` turns a confirmed production failure into a new core question with
+its labels. Both are all or nothing: every input is checked first, and the first problem raises
+a one-line `UserError` (`<sheet>:<line>: field '<field>': <what>; <fix>`, exit code 2) before any
+file is written, so a refused call leaves every byte of the dataset as it was.
+
+Conventions shared with `ragsweep.labelling.upkeep`:
+
+- **Changelog**: every change is one row of `CHANGELOG_FILE` (`CHANGELOG_FIELDS`, all present,
+  null where they do not apply), appended in the order the changes are made. `kind` is one of
+  `KINDS`: `add` (new label, `old_grade` null), `change` (grade changed), `remove` (label
+  dropped, `new_grade` null), `carry` (label carried to a newer wording version), `move` (label
+  moved to the clause's new section number), `question` (a new question) and `freeze` (rolling
+  question into core); the last two have no clause and no grades. `source` is the sheet's file
+  name for imports, the clause a carried or moved label came from, else null.
+  The changelog sits in a `history/` subfolder: the loader refuses unknown `.jsonl` files at the
+  top of a dataset folder (`schema.ROOT_FILES`), and an unknown subfolder is allowed.
+- **Order of labels.jsonl**: by the question's position in questions.jsonl, then grade
+  descending, ties in their previous file order with new labels after them (the order the
+  sample and the importers write). Rows are written as `json.dumps(row, ensure_ascii=False)`.
+- **Manifest**: a dataset with MANIFEST.sha256 is loaded (and so its manifest checked) before
+  anything changes, so only a folder that matched its manifest is touched; the entries of the
+  files written are then refreshed, the others kept. The labelled-set hash changes by design.
+- **Writing**: the folder as it would be written is loaded first (a staged copy), so a write
+  never leaves a folder `load_dataset` refuses; then every new file is written to a temporary
+  sibling, and each is moved into place with `os.replace` (labels and questions first, the
+  changelog and the manifest last), so no file is ever half-written. (The files are replaced
+  one by one: a crash between two renames can leave labels updated and the changelog not.)
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ragsweep.data import Dataset, clause_id, load_dataset
+from ragsweep.data.questions import load_questions
+from ragsweep.data.reader import DataFile, hint, known
+from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
+from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.pool import SHEET_COLUMNS  # noqa: F401 (re-exported)
+
+#: the columns an import needs; `version`, `note` and `judge` are read when present
+REQUIRED_COLUMNS = ("qid", "document", "section", "clause_version", "grade")
+#: the label changelog, relative to the dataset folder
+CHANGELOG_FILE = "history/labels_changelog.jsonl"
+#: the fields of a changelog row, in order
+CHANGELOG_FIELDS = (
+    "at",
+    "kind",
+    "who",
+    "qid",
+    "document",
+    "section",
+    "version",
+    "old_grade",
+    "new_grade",
+    "reason",
+    "source",
+    "note",
+)
+KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze")
+
+_GRADE_RE = re.compile(r"[+-]?\d+")
+_QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
+
+Key = tuple[str, str, str, str]  # (qid, document, section, version)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One changelog entry before it is stamped with its time (see the module docstring)."""
+
+    kind: str
+    who: str
+    qid: str
+    document: str | None = None
+    section: str | None = None
+    version: str | None = None
+    old_grade: int | None = None
+    new_grade: int | None = None
+    reason: str = ""
+    source: str | None = None
+    note: str | None = None
+
+    def row(self, at: str) -> dict[str, Any]:
+        """The changelog row, `CHANGELOG_FIELDS` in order."""
+        return {
+            "at": at,
+            "kind": self.kind,
+            "who": self.who,
+            "qid": self.qid,
+            "document": self.document,
+            "section": self.section,
+            "version": self.version,
+            "old_grade": self.old_grade,
+            "new_grade": self.new_grade,
+            "reason": self.reason,
+            "source": self.source,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What `import_sheets` did. Counts are over distinct (question, clause) pairs graded in
+    the sheets (a pair two sheets grade alike counts once), except `skipped`, the rows left
+    ungraded. `changes` are the changelog entries written, in order."""
+
+    added: int
+    changed: int
+    unchanged: int
+    skipped: int
+    changes: tuple[Change, ...]
+
+
+# ----------------------------------------------------------------------------- shared helpers
+
+
+def check_stamp(at: str, who: str | None, what: str) -> None:
+    """`at` must be an ISO 8601 timestamp and `who` a name: every changelog row has both."""
+    try:
+        datetime.fromisoformat(at)
+    except (TypeError, ValueError) as err:
+        raise UserError(
+            f"{what}: field 'at': {at!r} is not an ISO 8601 timestamp; write e.g. "
+            "2025-03-31T12:00:00+00:00"
+        ) from err
+    if who is not None and not who.strip():
+        raise UserError(f"{what}: field 'who': is empty; name who made the change")
+
+
+def read_rows(root: Path, rel: str) -> list[dict[str, Any]]:
+    """The objects of a JSON Lines file of the dataset, in file order (checked by the loader
+    before; a file that went missing since is reported as such)."""
+    f = DataFile(root, rel)
+    return f.jsonl(f.read("a file of the dataset"))
+
+
+def order_labels(rows: Iterable[dict[str, Any]], qids: Sequence[str]) -> list[dict[str, Any]]:
+    """Labels in the file order: question position in `qids`, then grade descending, ties in
+    the order given (stable)."""
+    position = {q: i for i, q in enumerate(qids)}
+    return sorted(rows, key=lambda r: (position[r["qid"]], -r["grade"]))
+
+
+def jsonl_bytes(rows: Iterable[Mapping[str, Any]]) -> bytes:
+    """JSON Lines as the dataset files are written: one `json.dumps` object per line."""
+    return "".join(json.dumps(dict(r), ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
+
+
+def reviewed(root: Path) -> dict[str, str]:
+    """qid -> the first review file grading it (`review/<name>.jsonl`); such questions must
+    keep exactly the pairs labels.jsonl judges for them."""
+    out: dict[str, str] = {}
+    for name in REVIEW_FILES:
+        rel = f"review/{name}.jsonl"
+        path = root / rel
+        if path.is_file():
+            for row in DataFile(root, rel).jsonl(path.read_bytes()):
+                out.setdefault(row["qid"], rel)
+    return out
+
+
+def write_dataset_files(
+    root: Path, files: Mapping[str, bytes], changes: Sequence[Change], at: str
+) -> None:
+    """Write `files` (relative path -> bytes), append `changes` to the changelog and refresh the
+    manifest's entries for what was written, each file atomically (see the module docstring).
+
+    The would-be folder is loaded first (a copy in a temporary folder with the new files in
+    place), so a write never leaves a folder `load_dataset` refuses; the callers' own checks
+    come before and name the input, this is the safety net.
+    """
+    out = dict(files)
+    log = root / CHANGELOG_FILE
+    old_log = log.read_bytes() if log.is_file() else b""
+    out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
+    manifest = root / MANIFEST_FILE
+    if manifest.is_file():
+        out[MANIFEST_FILE] = _refreshed_manifest(manifest.read_bytes(), out)
+    _check_staged(root, out)
+    token = secrets.token_hex(4)
+    temps: list[tuple[Path, Path]] = []
+    try:
+        for rel in sorted(out, key=_write_order):
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.parent / f".{target.name}.tmp-{token}"
+            temps.append((tmp, target))
+            with open(tmp, "wb") as fh:
+                fh.write(out[rel])
+                fh.flush()
+                os.fsync(fh.fileno())
+        for tmp, target in temps:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+
+
+def _write_order(rel: str) -> tuple[int, str]:
+    """Data files first, then the changelog, the manifest last."""
+    return ({CHANGELOG_FILE: 1, MANIFEST_FILE: 2}.get(rel, 0), rel)
+
+
+def _check_staged(root: Path, files: Mapping[str, bytes]) -> None:
+    """Load a copy of `root` with `files` in place; a problem is reported against `root`."""
+    with tempfile.TemporaryDirectory(prefix="ragsweep-stage-") as tmp:
+        stage = Path(tmp) / root.name
+        shutil.copytree(root, stage)
+        for rel, data in files.items():
+            (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+            (stage / rel).write_bytes(data)
+        try:
+            load_dataset(stage)
+        except DatasetError as err:
+            rel = (
+                Path(err.path).relative_to(stage) if Path(err.path).is_relative_to(stage) else None
+            )
+            where = root / rel if rel is not None else err.path
+            raise DatasetError(
+                where,
+                f"{err.detail} (in the folder as it would be written: nothing was changed)",
+                line=err.line,
+                field=err.field,
+            ) from err
+
+
+def _refreshed_manifest(old: bytes, written: Mapping[str, bytes]) -> bytes:
+    """MANIFEST.sha256 with the entries of `written` set to their new hashes (added if new),
+    sorted by path, in sha256sum format."""
+    entries: dict[str, str] = {}
+    for line in old.decode("utf-8").splitlines():
+        digest, path = line.split(maxsplit=1)
+        entries[path.lstrip("*").lstrip()] = digest
+    for rel, data in written.items():
+        if rel != MANIFEST_FILE:
+            entries[rel] = hashlib.sha256(data).hexdigest()
+    return "".join(f"{entries[p]}  {p}\n" for p in sorted(entries)).encode("utf-8")
+
+
+# ----------------------------------------------------------------------------- import_sheets
+
+
+@dataclass(frozen=True)
+class _Graded:
+    """One graded sheet row, checked."""
+
+    key: Key
+    grade: int
+    who: str
+    note: str | None
+    sheet: DataFile
+    line: int
+
+
+def import_sheets(
+    dataset_dir: str | Path,
+    sheets: Sequence[str | Path],
+    *,
+    judge: str | None,
+    at: str,
+    reason: str = "judged sheet",
+) -> ImportResult:
+    """Merge the graded rows of judging `sheets` into labels.jsonl, all or nothing.
+
+    A row with an empty `grade` is not judged and skipped; every row is still checked against
+    the dataset (question, version, clause, grade 0/1/2, one row per pair per sheet, no two
+    sheets grading a pair differently). The judge is the row's `judge` cell, else `judge`.
+    New pairs are added, changed grades updated, and each of those is logged to the changelog
+    (`at`, `reason`, the sheet's file name as source). Nothing is written when nothing changes.
+    """
+    root = Path(dataset_dir)
+    check_stamp(at, judge, "import_sheets")
+    if not sheets:
+        raise UserError("import_sheets: no sheet given; pass at least one judged sheet (.csv)")
+    ds = load_dataset(root)
+    graded: dict[tuple[str, str, str, str], _Graded] = {}
+    skipped = 0
+    for sheet in sheets:
+        rows, empty = _read_sheet(Path(sheet), ds, judge)
+        skipped += empty
+        for g in rows:
+            first = graded.get(g.key)
+            if first is None:
+                graded[g.key] = g
+            elif first.grade != g.grade:
+                qid, doc, sec, ver = g.key
+                g.sheet.fail(
+                    f"grade {g.grade} for question {qid!r} and clause {clause_id(doc, sec, ver)} "
+                    f"conflicts with grade {first.grade} in {first.sheet.path}:{first.line}; "
+                    "agree on one grade and fix one of the sheets",
+                    g.line,
+                    "grade",
+                )
+    current = read_rows(root, LABELS_FILE)
+    index = {
+        (r["qid"], r["document"], r["section"], r["version"]): i for i, r in enumerate(current)
+    }
+    under_review = reviewed(root)
+    added = changed = unchanged = 0
+    changes: list[Change] = []
+    new_rows: list[dict[str, Any]] = []
+    for g in graded.values():
+        qid, doc, sec, ver = g.key
+        base = Change(
+            kind="add",
+            who=g.who,
+            qid=qid,
+            document=doc,
+            section=sec,
+            version=ver,
+            new_grade=g.grade,
+            reason=reason,
+            source=g.sheet.path.name,
+            note=g.note,
+        )
+        i = index.get(g.key)
+        if i is None:
+            if qid in under_review:
+                g.sheet.fail(
+                    f"question {qid!r} is in {under_review[qid]}, which must grade exactly the "
+                    f"pairs labels.jsonl judges for it, and clause {clause_id(doc, sec, ver)} is "
+                    "not judged yet; drop this row, or take the question out of review/ first",
+                    g.line,
+                    "qid",
+                )
+            added += 1
+            new_rows.append(
+                {"qid": qid, "document": doc, "section": sec, "version": ver, "grade": g.grade}
+            )
+            changes.append(base)
+        elif current[i]["grade"] != g.grade:
+            changed += 1
+            changes.append(replace(base, kind="change", old_grade=current[i]["grade"]))
+            current[i] = {**current[i], "grade": g.grade}
+        else:
+            unchanged += 1
+    if changes:
+        labels = order_labels([*current, *new_rows], list(ds.questions["qid"]))
+        files = {LABELS_FILE: jsonl_bytes(labels)}
+        write_dataset_files(root, files, changes, at)
+    return ImportResult(added, changed, unchanged, skipped, tuple(changes))
+
+
+def _read_sheet(path: Path, ds: Dataset, judge: str | None) -> tuple[list[_Graded], int]:
+    """The graded rows of one sheet, every row checked; and how many rows are ungraded."""
+    f = DataFile(path.parent, path.name)
+    text = f.decode(f.read("a judged sheet")).removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        if header is None:
+            f.fail("is empty; a judged sheet starts with a header row (qid, document, ...)", 1)
+        header = [h.strip() for h in header]
+        for name in REQUIRED_COLUMNS:
+            if name not in header:
+                f.fail(
+                    f"missing column; {hint(name, header)}a judged sheet needs the columns "
+                    f"{', '.join(REQUIRED_COLUMNS)} (regenerate it, or restore the header)",
+                    1,
+                    name,
+                )
+        for i, name in enumerate(header):
+            if name and name in header[:i]:
+                f.fail("column appears twice in the header; keep one", 1, name)
+        rows: list[tuple[int, dict[str, str]]] = []
+        prev = reader.line_num
+        for cells in reader:
+            line, prev = prev + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue  # a blank line or an empty spreadsheet row
+            if len(cells) > len(header):
+                f.fail(
+                    f"{len(cells)} cells but the header has {len(header)} columns; quote cells "
+                    "that hold commas",
+                    line,
+                )
+            rows.append((line, dict(zip(header, [c.strip() for c in cells], strict=False))))
+    except csv.Error as err:
+        f.fail(
+            f"is not valid CSV ({err}); save it as CSV (comma-separated, UTF-8)", reader.line_num
+        )
+    return _check_rows(f, rows, ds, judge)
+
+
+def _check_rows(
+    f: DataFile, rows: list[tuple[int, dict[str, str]]], ds: Dataset, judge: str | None
+) -> tuple[list[_Graded], int]:
+    """Check each row of a sheet against the dataset (see `import_sheets`)."""
+    questions = {q: v for q, v in zip(ds.questions["qid"], ds.questions["version"], strict=True)}
+    sections = {(d.document, d.version): {c.section for c in d.clauses} for d in ds.documents}
+    versions: dict[str, list[str]] = {}
+    for d in ds.documents:
+        versions.setdefault(d.document, []).append(d.version)
+    all_versions = sorted({d.version for d in ds.documents})
+    qids = list(questions)
+    first: dict[Key, int] = {}
+    out: list[_Graded] = []
+    skipped = 0
+    for line, row in rows:
+        qid = row.get("qid", "")
+        if qid not in questions:
+            f.fail(
+                f"unknown question {qid!r}: not in questions.jsonl; {hint(qid, qids)}fix the qid "
+                "or add the question first",
+                line,
+                "qid",
+            )
+        asked = row.get("version", "")
+        if asked:
+            if asked not in all_versions:
+                f.fail(
+                    f"version {asked!r} does not exist: no wording in corpus/ has it; versions: "
+                    f"{known(all_versions)}",
+                    line,
+                    "version",
+                )
+            if asked != questions[qid]:
+                f.fail(
+                    f"question {qid!r} asks about version {questions[qid]!r} in questions.jsonl, "
+                    f"the sheet says {asked!r}; the sheet is stale: write a new one",
+                    line,
+                    "version",
+                )
+        doc, sec, ver = (
+            row.get("document", ""),
+            row.get("section", ""),
+            row.get("clause_version", ""),
+        )
+        cid = clause_id(doc, sec, ver)
+        missing = f"clause {cid} is not in the corpus snapshot: "
+        if doc not in versions:
+            f.fail(
+                f"{missing}there is no document {doc!r}; {hint(doc, sorted(versions))}documents: "
+                f"{known(sorted(versions))}",
+                line,
+                "document",
+            )
+        if ver not in versions[doc]:
+            f.fail(
+                f"{missing}version {ver!r} of document {doc!r} does not exist; versions: "
+                f"{known(sorted(versions[doc]))}",
+                line,
+                "clause_version",
+            )
+        if sec not in sections[(doc, ver)]:
+            f.fail(
+                f"{missing}corpus/{doc}@{ver}.json has no section {sec!r}; fix the section",
+                line,
+                "section",
+            )
+        key = (qid, doc, sec, ver)
+        if key in first:
+            f.fail(
+                f"duplicate row for question {qid!r} and clause {cid} (first on line "
+                f"{first[key]}); keep one row per pair",
+                line,
+                "qid",
+            )
+        first[key] = line
+        raw = row.get("grade", "")
+        if not raw:
+            skipped += 1
+            continue
+        if not _GRADE_RE.fullmatch(raw):
+            f.fail(
+                f"{raw!r} is not a whole number; write 0, 1 or 2 (2 answers fully, 1 supports, "
+                "0 not relevant), or leave it empty (not judged)",
+                line,
+                "grade",
+            )
+        grade = int(raw)
+        if grade not in GRADES:
+            f.fail(
+                f"grade {grade} is outside {{0, 1, 2}}; write 0, 1 or 2, or leave it empty (not "
+                "judged)",
+                line,
+                "grade",
+            )
+        who = row.get("judge", "") or (judge or "").strip()
+        if not who:
+            f.fail(
+                "is empty and no judge was given; fill the judge column or pass judge",
+                line,
+                "judge",
+            )
+        out.append(_Graded(key, grade, who, row.get("note") or None, f, line))
+    return out, skipped
+
+
+# ----------------------------------------------------------------------------- add_failure
+
+
+def add_failure(
+    dataset_dir: str | Path,
+    *,
+    text: str,
+    slice: str,  # noqa: A002 - the schema's field name
+    product: str | None,
+    version: str,
+    clauses: Sequence[tuple[str, str, int]],
+    at: str,
+    who: str,
+    reason: str,
+) -> str:
+    """Add a confirmed production failure as a permanent core question; returns its qid.
+
+    The qid continues the set's numbering (prefix and zero padding of the existing qids, one
+    more than the highest number). `clauses` are its labels as (document, section, grade) in
+    the question's `version`; at least one needs grade >= 1. `added` is the date of `at`. The
+    changelog gets a `question` row, then an `add` row per label.
+    """
+    root = Path(dataset_dir)
+    check_stamp(at, who, "add_failure")
+    if not reason.strip():
+        raise UserError("add_failure: field 'reason': is empty; say what failed in production")
+    ds = load_dataset(root)
+    qid = next_qid(list(ds.questions["qid"]))
+    question = {
+        "qid": qid,
+        "text": text,
+        "slice": slice,
+        "product": product,
+        "version": version,
+        "subset": "core",
+        "added": datetime.fromisoformat(at).date().isoformat(),
+    }
+    qrows = [*read_rows(root, QUESTIONS_FILE), question]
+    questions_raw = jsonl_bytes(qrows)
+    try:
+        load_questions(root, questions_raw, ds.slices, ds.documents)
+    except DatasetError as err:
+        raise UserError(f"add_failure: field '{err.field}': {err.detail}") from err
+    if not clauses:
+        raise UserError("add_failure: field 'clauses': is empty; give the clause(s) that answer it")
+    sections = {(d.document, d.version): {c.section for c in d.clauses} for d in ds.documents}
+    new_labels: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    for i, (doc, sec, grade) in enumerate(clauses):
+        where = f"add_failure: field 'clauses[{i}]'"
+        if (doc, version) not in sections or sec not in sections[(doc, version)]:
+            raise UserError(
+                f"{where}: clause {clause_id(doc, sec, version)} is not in the corpus snapshot; "
+                "give a (document, section) of the question's version"
+            )
+        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in GRADES:
+            raise UserError(f"{where}: grade {grade!r} is not 0, 1 or 2")
+        if (doc, sec) in seen:
+            raise UserError(f"{where}: clause {clause_id(doc, sec, version)} is given twice")
+        seen.add((doc, sec))
+        new_labels.append(
+            {"qid": qid, "document": doc, "section": sec, "version": version, "grade": grade}
+        )
+    if not any(lab["grade"] >= 1 for lab in new_labels):
+        raise UserError(
+            "add_failure: field 'clauses': no clause has grade >= 1; grade the answer 2"
+        )
+    labels = order_labels([*read_rows(root, LABELS_FILE), *new_labels], [q["qid"] for q in qrows])
+    files = {QUESTIONS_FILE: questions_raw, LABELS_FILE: jsonl_bytes(labels)}
+    changes = [Change(kind="question", who=who, qid=qid, reason=reason)]
+    changes += [
+        Change(
+            kind="add",
+            who=who,
+            qid=qid,
+            document=lab["document"],
+            section=lab["section"],
+            version=version,
+            new_grade=lab["grade"],
+            reason=reason,
+        )
+        for lab in new_labels
+    ]
+    write_dataset_files(root, files, changes, at)
+    return qid
+
+
+def next_qid(qids: Sequence[str]) -> str:
+    """The qid after the highest of `qids`, all `<prefix><digits>` with one prefix: `q0401`
+    after `q0400` (the zero padding is kept; `q100` follows `q99`)."""
+    prefixes: set[str] = set()
+    best = (-1, 0)  # (number, width)
+    for qid in qids:
+        m = _QID_NUMBER_RE.fullmatch(qid)
+        if m is None:
+            prefixes.add(qid)
+            continue
+        prefixes.add(m["prefix"])
+        best = max(best, (int(m["number"]), len(m["number"])))
+    if len(prefixes) != 1:
+        raise UserError(
+            f"{QUESTIONS_FILE}: field 'qid': the qids do not follow one numbering "
+            f"(<prefix><number>, prefixes seen: {', '.join(sorted(prefixes))}); "
+            "renumber them to add a question"
+        )
+    number, width = best
+    return f"{prefixes.pop()}{str(number + 1).zfill(width)}"

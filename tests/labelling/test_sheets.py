@@ -1,0 +1,374 @@
+"""Importing judged sheets and adding production failures: counts, exact labels.jsonl and
+changelog rows, every validation error (one line, sheet:line: field), all or nothing (the folder
+byte-identical after a refusal), conflicts between sheets, the manifest refreshed."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragsweep.data import load_dataset, sample_path
+from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.sheets import (
+    CHANGELOG_FIELDS,
+    CHANGELOG_FILE,
+    SHEET_COLUMNS,
+    ImportResult,
+    add_failure,
+    import_sheets,
+    next_qid,
+)
+
+TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
+AT = "2025-10-01T09:30:00+00:00"
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A fresh copy of the tiny fixture (10 questions, 16 labels, review files for q02, q04,
+    q08), never the fixture itself."""
+    return Path(shutil.copytree(TINY, tmp_path / "tiny"))
+
+
+def digest(folder: Path) -> dict[str, str]:
+    """sha256 of every file below `folder`, by relative path."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def row(qid: str, document: str, section: str, clause_version: str, grade: str, **cells: str):
+    """A sheet row: the clause and the grade, the other columns empty unless given."""
+    base = dict.fromkeys(SHEET_COLUMNS, "")
+    base.update(
+        qid=qid, document=document, section=section, clause_version=clause_version, grade=grade
+    )
+    base.update(cells)
+    return base
+
+
+def write_sheet(path: Path, rows: list[dict[str, str]], columns=SHEET_COLUMNS) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(columns), extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def lab(qid: str, document: str, section: str, version: str, grade: int) -> dict:
+    return {
+        "qid": qid,
+        "document": document,
+        "section": section,
+        "version": version,
+        "grade": grade,
+    }
+
+
+def log_row(kind: str, who: str, qid: str, clause, old, new, reason, source, note=None) -> dict:
+    document, section, version = clause if clause else (None, None, None)
+    values = (AT, kind, who, qid, document, section, version, old, new, reason, source, note)
+    return dict(zip(CHANGELOG_FIELDS, values, strict=True))
+
+
+# ----------------------------------------------------------------------------- import
+
+
+def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
+    before = load_dataset(tiny).labels_hash
+    sheet = write_sheet(
+        tmp_path / "judged.csv",
+        [
+            row("q01", "home", "2.1", "2025", "2", version="2025"),  # as labelled
+            row("q01", "home", "2.1", "2024", "1", judge="alice", note="older limit"),  # was 0
+            row("q03", "home", "3.1", "2025", " 1 "),  # new pair
+            row("q05", "home", "1.1", "2024", ""),  # not judged
+        ],
+    )
+    result = import_sheets(tiny, [sheet], judge="bob", at=AT)
+    assert (result.added, result.changed, result.unchanged, result.skipped) == (1, 1, 1, 1)
+    labels = jsonl(tiny / "labels.jsonl")
+    assert len(labels) == 17
+    # question order, then grade descending: the changed 0 -> 1 stays second for q01, the new
+    # grade 1 of q03 goes between its 2 and its 0
+    assert labels[:2] == [
+        lab("q01", "home", "2.1", "2025", 2),
+        lab("q01", "home", "2.1", "2024", 1),
+    ]
+    assert labels[5:8] == [
+        lab("q03", "home", "3.2", "2025", 2),
+        lab("q03", "home", "3.1", "2025", 1),
+        lab("q03", "home", "2.1", "2025", 0),
+    ]
+    assert jsonl(tiny / CHANGELOG_FILE) == [
+        log_row("change", "alice", "q01", ("home", "2.1", "2024"), 0, 1, "judged sheet",
+                "judged.csv", "older limit"),
+        log_row("add", "bob", "q03", ("home", "3.1", "2025"), None, 1, "judged sheet",
+                "judged.csv"),
+    ]  # fmt: skip
+    assert [(c.kind, c.qid) for c in result.changes] == [("change", "q01"), ("add", "q03")]
+    ds = load_dataset(tiny)
+    assert ds.labels_hash != before
+    # the file is written the way the dataset writers write it
+    text = (tiny / "labels.jsonl").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == (
+        '{"qid": "q01", "document": "home", "section": "2.1", "version": "2025", "grade": 2}'
+    )
+
+
+def test_second_import_appends_to_changelog(tiny: Path, tmp_path: Path) -> None:
+    a = write_sheet(tmp_path / "a.csv", [row("q05", "home", "1.1", "2024", "0")])
+    b = write_sheet(tmp_path / "b.csv", [row("q05", "home", "1.1", "2024", "1")])
+    import_sheets(tiny, [a], judge="bob", at=AT)
+    result = import_sheets(tiny, [b], judge="carol", at=AT, reason="second look")
+    assert (result.added, result.changed) == (0, 1)
+    assert jsonl(tiny / CHANGELOG_FILE) == [
+        log_row("add", "bob", "q05", ("home", "1.1", "2024"), None, 0, "judged sheet", "a.csv"),
+        log_row("change", "carol", "q05", ("home", "1.1", "2024"), 0, 1, "second look", "b.csv"),
+    ]
+    load_dataset(tiny)
+
+
+def test_nothing_changed_writes_nothing(tiny: Path, tmp_path: Path) -> None:
+    before = digest(tiny)
+    sheet = write_sheet(
+        tmp_path / "s.csv",
+        [row("q01", "home", "2.1", "2025", "2"), row("q05", "home", "1.1", "2024", "")],
+    )
+    result = import_sheets(tiny, [sheet], judge="bob", at=AT)
+    assert result == ImportResult(added=0, changed=0, unchanged=1, skipped=1, changes=())
+    assert digest(tiny) == before
+
+
+def test_two_sheets_agreeing_count_once(tiny: Path, tmp_path: Path) -> None:
+    a = write_sheet(tmp_path / "a.csv", [row("q05", "home", "1.1", "2024", "1")])
+    b = write_sheet(tmp_path / "b.csv", [row("q05", "home", "1.1", "2024", "1")])
+    result = import_sheets(tiny, [a, b], judge="bob", at=AT)
+    assert (result.added, result.changed, result.unchanged) == (1, 0, 0)
+    assert [r["source"] for r in jsonl(tiny / CHANGELOG_FILE)] == ["a.csv"]
+
+
+def test_conflict_between_sheets_names_both(tiny: Path, tmp_path: Path) -> None:
+    a = write_sheet(tmp_path / "a.csv", [row("q01", "home", "2.1", "2025", "1")])
+    b = write_sheet(
+        tmp_path / "b.csv",
+        [row("q05", "home", "1.1", "2024", "0"), row("q01", "home", "2.1", "2025", "2")],
+    )
+    before = digest(tiny)
+    with pytest.raises(UserError) as info:
+        import_sheets(tiny, [a, b], judge="bob", at=AT)
+    msg = str(info.value)
+    assert msg == (
+        f"{b}:3: field 'grade': grade 2 for question 'q01' and clause home/2.1@2025 conflicts "
+        f"with grade 1 in {a}:2; agree on one grade and fix one of the sheets"
+    )
+    assert digest(tiny) == before
+
+
+VALID = row("q05", "home", "1.1", "2024", "1")  # a good row before the bad one
+
+
+@pytest.mark.parametrize(
+    ("bad", "field", "says"),
+    [
+        (row("q99", "home", "2.1", "2025", "2"), "qid", "unknown question 'q99'"),
+        (row("q01", "house", "2.1", "2025", "2"), "document", "there is no document 'house'"),
+        (row("q01", "home", "9.9", "2025", "2"), "section", "has no section '9.9'"),
+        (row("q01", "home", "2.1", "2023", "2"), "clause_version", "version '2023' of document"),
+        (
+            row("q01", "home", "2.1", "2025", "2", version="2026"),
+            "version",
+            "version '2026' does not exist",
+        ),
+        (
+            row("q01", "home", "2.1", "2025", "2", version="2024"),
+            "version",
+            "asks about version '2025'",
+        ),
+        (row("q01", "home", "2.1", "2025", "3"), "grade", "grade 3 is outside {0, 1, 2}"),
+        (row("q01", "home", "2.1", "2025", "-1"), "grade", "grade -1 is outside {0, 1, 2}"),
+        (row("q01", "home", "2.1", "2025", "2.0"), "grade", "'2.0' is not a whole number"),
+        (row("q01", "home", "2.1", "2025", "two"), "grade", "'two' is not a whole number"),
+        (row("q05", "home", "1.1", "2024", "2"), "qid", "duplicate row for question 'q05'"),
+        (row("q02", "home", "3.1", "2025", "0"), "qid", "is in review/reviewer2.jsonl"),
+    ],
+)
+def test_bad_row_is_refused_on_one_line(
+    tiny: Path, tmp_path: Path, bad: dict, field: str, says: str
+) -> None:
+    sheet = write_sheet(tmp_path / "bad.csv", [VALID, bad])
+    before = digest(tiny)
+    with pytest.raises(UserError) as info:
+        import_sheets(tiny, [sheet], judge="bob", at=AT)
+    msg = str(info.value)
+    assert msg.startswith(f"{sheet}:3: field '{field}': ")
+    assert says in msg
+    assert "\n" not in msg
+    assert "; " in msg  # the fix follows the problem
+    assert digest(tiny) == before
+
+
+def test_missing_judge(tiny: Path, tmp_path: Path) -> None:
+    sheet = write_sheet(tmp_path / "s.csv", [row("q05", "home", "1.1", "2024", "1")])
+    with pytest.raises(UserError, match=r"s\.csv:2: field 'judge': is empty and no judge"):
+        import_sheets(tiny, [sheet], judge=None, at=AT)
+    # the judge column alone is enough
+    sheet = write_sheet(sheet, [row("q05", "home", "1.1", "2024", "1", judge="dana")])
+    import_sheets(tiny, [sheet], judge=None, at=AT)
+    assert jsonl(tiny / CHANGELOG_FILE)[0]["who"] == "dana"
+
+
+def test_missing_column_and_bad_files(tiny: Path, tmp_path: Path) -> None:
+    cols = [c for c in SHEET_COLUMNS if c != "grade"]
+    sheet = write_sheet(tmp_path / "s.csv", [VALID], columns=cols)
+    with pytest.raises(UserError, match=r"s\.csv:1: field 'grade': missing column"):
+        import_sheets(tiny, [sheet], judge="bob", at=AT)
+    with pytest.raises(UserError, match=r"gone\.csv: is missing"):
+        import_sheets(tiny, [tmp_path / "gone.csv"], judge="bob", at=AT)
+    (tmp_path / "latin.csv").write_bytes("qid,grade\n\xe9\n".encode("latin-1"))
+    with pytest.raises(UserError, match=r"latin\.csv: is not UTF-8"):
+        import_sheets(tiny, [tmp_path / "latin.csv"], judge="bob", at=AT)
+    with pytest.raises(UserError, match="field 'at': 'yesterday' is not an ISO 8601"):
+        import_sheets(tiny, [sheet], judge="bob", at="yesterday")
+
+
+def test_line_numbers_count_multiline_cells(tiny: Path, tmp_path: Path) -> None:
+    sheet = write_sheet(
+        tmp_path / "s.csv",
+        [
+            row("q05", "home", "1.1", "2024", "1", clause_text="first line\nsecond line"),
+            row("q05", "home", "9.9", "2024", "1"),
+        ],
+    )
+    with pytest.raises(UserError, match=r"s\.csv:4: field 'section': "):
+        import_sheets(tiny, [sheet], judge="bob", at=AT)
+
+
+def test_excel_bom_and_blank_rows(tiny: Path, tmp_path: Path) -> None:
+    sheet = write_sheet(tmp_path / "s.csv", [VALID])
+    sheet.write_bytes(b"\xef\xbb\xbf" + sheet.read_bytes() + b",,,,,,,,,,,,,\n")
+    assert import_sheets(tiny, [sheet], judge="bob", at=AT).added == 1
+
+
+def test_broken_dataset_is_refused_first(tiny: Path, tmp_path: Path) -> None:
+    (tiny / "labels.jsonl").write_text("{}\n", encoding="utf-8")
+    before = digest(tiny)
+    sheet = write_sheet(tmp_path / "s.csv", [VALID])
+    with pytest.raises(DatasetError, match=r"labels\.jsonl:1: field 'qid': missing"):
+        import_sheets(tiny, [sheet], judge="bob", at=AT)
+    assert digest(tiny) == before
+
+
+def test_manifest_is_refreshed(tmp_path: Path) -> None:
+    ds_dir = Path(shutil.copytree(sample_path(), tmp_path / "sample"))
+    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "home", "1.3", "2024", "2")])
+    result = import_sheets(ds_dir, [sheet], judge="bob", at=AT)
+    assert (result.added, result.changed) == (0, 1)
+    manifest = (ds_dir / "MANIFEST.sha256").read_text(encoding="utf-8").splitlines()
+    listed = {line.split("  ", 1)[1]: line.split("  ", 1)[0] for line in manifest}
+    assert listed == {rel: h for rel, h in digest(ds_dir).items() if rel != "MANIFEST.sha256"}
+    assert CHANGELOG_FILE in listed
+    assert [line.split("  ", 1)[1] for line in manifest] == sorted(listed)
+    load_dataset(ds_dir)
+
+
+def test_folder_off_its_manifest_is_refused(tmp_path: Path) -> None:
+    ds_dir = Path(shutil.copytree(sample_path(), tmp_path / "sample"))
+    with (ds_dir / "query_log.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"ts": "2025-06-01T09:13:22Z", "session": "s1", "text": "edited"}\n')
+    before = digest(ds_dir)
+    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "home", "1.3", "2024", "2")])
+    with pytest.raises(UserError, match=r"MANIFEST\.sha256:\d+: sha256 of query_log\.jsonl"):
+        import_sheets(ds_dir, [sheet], judge="bob", at=AT)
+    assert digest(ds_dir) == before
+
+
+# ----------------------------------------------------------------------------- add_failure
+
+
+def test_add_failure_adds_a_core_question(tiny: Path) -> None:
+    qid = add_failure(
+        tiny,
+        text="Is my bike in the shed covered for theft?",
+        slice="exclusions",
+        product="home",
+        version="2025",
+        clauses=[("home", "3.1", 1), ("home", "2.1", 2), ("home", "1.1", 0)],
+        at=AT,
+        who="ops",
+        reason="incident 42: bot answered from the wrong clause",
+    )
+    assert qid == "q11"
+    assert jsonl(tiny / "questions.jsonl")[-1] == {
+        "qid": "q11",
+        "text": "Is my bike in the shed covered for theft?",
+        "slice": "exclusions",
+        "product": "home",
+        "version": "2025",
+        "subset": "core",
+        "added": "2025-10-01",
+    }
+    assert jsonl(tiny / "labels.jsonl")[-3:] == [
+        lab("q11", "home", "2.1", "2025", 2),
+        lab("q11", "home", "3.1", "2025", 1),
+        lab("q11", "home", "1.1", "2025", 0),
+    ]
+    reason = "incident 42: bot answered from the wrong clause"
+    assert jsonl(tiny / CHANGELOG_FILE) == [
+        log_row("question", "ops", "q11", None, None, None, reason, None),
+        log_row("add", "ops", "q11", ("home", "3.1", "2025"), None, 1, reason, None),
+        log_row("add", "ops", "q11", ("home", "2.1", "2025"), None, 2, reason, None),
+        log_row("add", "ops", "q11", ("home", "1.1", "2025"), None, 0, reason, None),
+    ]
+    ds = load_dataset(tiny)
+    assert ds.questions.set_index("qid").loc["q11", "subset"] == "core"
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"slice": "limit"}, "field 'slice': unknown slice 'limit'; did you mean 'limits'?"),
+        ({"version": "2026"}, "field 'version': no wording of product 'home' has version"),
+        ({"text": "  "}, "field 'text': is empty"),
+        ({"clauses": [("home", "9.9", 2)]}, "field 'clauses[0]': clause home/9.9@2025 is not"),
+        ({"clauses": [("home", "2.1", 3)]}, "field 'clauses[0]': grade 3 is not 0, 1 or 2"),
+        ({"clauses": [("home", "2.1", 0)]}, "field 'clauses': no clause has grade >= 1"),
+        ({"clauses": []}, "field 'clauses': is empty"),
+        ({"who": ""}, "field 'who': is empty"),
+    ],
+)
+def test_add_failure_refuses_bad_input(tiny: Path, change: dict, says: str) -> None:
+    args = dict(
+        text="Is my bike covered?",
+        slice="exclusions",
+        product="home",
+        version="2025",
+        clauses=[("home", "3.1", 2)],
+        at=AT,
+        who="ops",
+        reason="incident 42",
+    )
+    before = digest(tiny)
+    with pytest.raises(UserError) as info:
+        add_failure(tiny, **{**args, **change})
+    assert says in str(info.value)
+    assert str(info.value).startswith("add_failure: ")
+    assert digest(tiny) == before
+
+
+def test_next_qid_keeps_the_numbering() -> None:
+    assert next_qid(["q0001", "q0400", "q0007"]) == "q0401"
+    assert next_qid(["q98", "q99"]) == "q100"
+    with pytest.raises(UserError, match="prefixes seen: a, q"):
+        next_qid(["q01", "a02"])

@@ -1,0 +1,241 @@
+"""Label upkeep: vanished and renumbered clauses, carrying labels to a newer wording version,
+applying a check all or nothing, freezing rolling questions; on a modified copy of the tiny
+fixture, with exact reports, files and changelog rows."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from rapidfuzz import fuzz
+
+from ragsweep.data import load_dataset, sample_path
+from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.sheets import CHANGELOG_FIELDS, CHANGELOG_FILE
+from ragsweep.labelling.upkeep import (
+    SAME_TEXT_MIN_RATIO,
+    Blocked,
+    Carry,
+    CheckResult,
+    Vanished,
+    apply_check,
+    check_labels,
+    freeze,
+    normalise,
+    text_ratio,
+    version_key,
+)
+
+TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
+AT = "2025-10-01T09:30:00+00:00"
+#: motor 3.1 rewritten in 2025, so a 2024 label on it is not carried
+REWRITTEN = "Cover applies only to drivers named in your schedule who hold a full UK licence."
+MOTOR_31_2024 = (
+    "We will not pay any claim arising while your vehicle is driven by a person who does not "
+    "hold a valid full licence to drive it, unless they are a learner supervised as the law "
+    "requires."
+)
+REVIEWED = (
+    "question is graded in review/reviewer2.jsonl, which must keep exactly the pairs "
+    "labels.jsonl judges; label it by hand or take it out of review/"
+)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def edit_wording(path: Path, edit) -> None:
+    wording = json.loads(path.read_text(encoding="utf-8"))
+    for part in wording["parts"]:
+        part["clauses"] = [c for c in (edit(dict(c)) for c in part["clauses"]) if c]
+    path.write_text(json.dumps(wording, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def retarget(folder: Path, versions: dict[str, str]) -> None:
+    rows = jsonl(folder / "questions.jsonl")
+    write_jsonl(
+        folder / "questions.jsonl",
+        [{**q, "version": versions.get(q["qid"], q["version"])} for q in rows],
+    )
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(TINY, tmp_path / "tiny"))
+
+
+@pytest.fixture
+def modified(tiny: Path) -> Path:
+    """The tiny fixture after a new home 2025 wording: 3.2 (Unoccupied home) is gone and 2.2
+    (Standard excess) is renumbered 2.3; motor 3.1 is rewritten in 2025; and q04, q05 and q08,
+    labelled on 2024 clauses, now ask about 2025."""
+
+    def home(c: dict) -> dict | None:
+        if c["section"] == "3.2":
+            return None
+        return {**c, "section": "2.3"} if c["section"] == "2.2" else c
+
+    edit_wording(tiny / "corpus" / "home@2025.json", home)
+    edit_wording(
+        tiny / "corpus" / "motor@2025.json",
+        lambda c: {**c, "text": REWRITTEN} if c["section"] == "3.1" else c,
+    )
+    retarget(tiny, {"q04": "2025", "q05": "2025", "q08": "2025"})
+    return tiny
+
+
+def expected_check() -> CheckResult:
+    ratio = fuzz.ratio(normalise(MOTOR_31_2024), normalise(REWRITTEN))
+    assert ratio < SAME_TEXT_MIN_RATIO
+    return CheckResult(
+        vanished=(
+            Vanished("q02", "home", "2.2", "2025", 2, 3, "2.3", "home/2.2@2024"),
+            Vanished("q03", "home", "3.2", "2025", 2, 6, None, None),
+        ),
+        carries=(Carry("q05", "home", "4.1", "2024", "2025", 2, 100.0),),
+        blocked=(
+            Blocked("q04", "motor", "3.1", "2024", "2025", 2,
+                    f"text changed: ratio {ratio:.1f} < 90"),
+            Blocked("q08", "home", "1.1", "2024", "2025", 2, REVIEWED),
+            Blocked("q08", "home", "2.2", "2024", "2025", 1,
+                    "corpus/home@2025.json has no section '2.2'"),
+        ),
+    )  # fmt: skip
+
+
+def test_check_reports_vanished_renumbered_and_carried(modified: Path) -> None:
+    with pytest.raises(DatasetError, match=r"labels\.jsonl:3: field 'section'"):
+        load_dataset(modified)  # why check_labels reads labels.jsonl without the anchor check
+    before = digest(modified)
+    result = check_labels(modified)
+    assert result == expected_check()
+    assert result.questions == ("q05",)
+    assert result.vanished[0].clause_id == "home/2.2@2025"
+    assert digest(modified) == before  # a dry run
+
+
+def test_unmodified_data_has_nothing_to_do(tiny: Path) -> None:
+    # every off-version label in the data is a grade-0 wrong-version rejection: none is carried
+    assert check_labels(tiny) == CheckResult((), (), ())
+    assert check_labels(sample_path()).clean
+
+
+def test_apply_refuses_to_leave_a_question_unanswered(modified: Path) -> None:
+    before = digest(modified)
+    with pytest.raises(UserError) as info:
+        apply_check(modified, check_labels(modified), at=AT, who="maria")
+    assert str(info.value) == (
+        f"{modified / 'questions.jsonl'}:3: field 'qid': question 'q03' would have no label with "
+        "grade >= 1 once its vanished label(s) home/3.2@2025 are removed; label a clause that "
+        "answers it in labels.jsonl (or remove the question), then check again"
+    )
+    assert digest(modified) == before
+
+
+def test_apply_moves_removes_and_carries(modified: Path) -> None:
+    labels = jsonl(modified / "labels.jsonl")
+    labels[6]["grade"] = 1  # a judge found q03 another answer: home/2.1@2025
+    write_jsonl(modified / "labels.jsonl", labels)
+    result = check_labels(modified)
+    assert result == expected_check()
+    changes = apply_check(modified, result, at=AT, who="maria")
+    assert [c.kind for c in changes] == ["move", "remove", "carry"]
+    rows = jsonl(modified / "labels.jsonl")
+    cids = [(r["qid"], f"{r['document']}/{r['section']}@{r['version']}", r["grade"]) for r in rows]
+    assert cids == [
+        ("q01", "home/2.1@2025", 2), ("q01", "home/2.1@2024", 0),
+        ("q02", "home/2.3@2025", 2), ("q02", "home/1.1@2025", 1), ("q02", "home/2.2@2024", 0),
+        ("q03", "home/2.1@2025", 1),
+        ("q04", "motor/3.1@2024", 2), ("q04", "motor/1.1@2024", 0),
+        ("q05", "home/4.1@2024", 2), ("q05", "home/4.1@2025", 2),
+        ("q06", "motor/4.1@2025", 2), ("q07", "motor/1.1@2025", 2),
+        ("q08", "home/1.1@2024", 2), ("q08", "home/2.2@2024", 1),
+        ("q09", "home/2.1@2024", 2), ("q10", "motor/2.1@2025", 2),
+    ]  # fmt: skip
+    fields = CHANGELOG_FIELDS
+    assert jsonl(modified / CHANGELOG_FILE) == [
+        dict(zip(fields, (AT, "move", "maria", "q02", "home", "2.3", "2025", 2, 2,
+             "label upkeep: section renumbered (same text as home/2.2@2024)", "home/2.2@2025",
+             None), strict=True)),
+        dict(zip(fields, (AT, "remove", "maria", "q03", "home", "3.2", "2025", 2, None,
+             "label upkeep: clause home/3.2@2025 vanished from the snapshot", None, None),
+             strict=True)),
+        dict(zip(fields, (AT, "carry", "maria", "q05", "home", "4.1", "2025", None, 2,
+             "label upkeep: same clause in version 2025 (ratio 100.0)", "home/4.1@2024", None),
+             strict=True)),
+    ]  # fmt: skip
+    for name in ("reviewer2", "prelabels"):  # the review rows follow the moved pair
+        review = jsonl(modified / "review" / f"{name}.jsonl")
+        assert [(r["qid"], r["section"], r["version"]) for r in review[:1]] == [
+            ("q02", "2.3", "2025")
+        ]
+    load_dataset(modified)
+    after = check_labels(modified)
+    assert after.clean and after.blocked == expected_check().blocked
+    before = digest(modified)
+    assert apply_check(modified, after, at=AT, who="maria") == ()  # nothing left: no write
+    assert digest(modified) == before
+
+
+def test_apply_refuses_a_stale_result(modified: Path) -> None:
+    result = check_labels(modified)
+    retarget(modified, {"q05": "2024"})
+    before = digest(modified)
+    with pytest.raises(UserError, match="changed since the check; run check_labels again"):
+        apply_check(modified, result, at=AT, who="maria")
+    assert digest(modified) == before
+
+
+def test_freeze_listed_and_all_rolling(tiny: Path) -> None:
+    assert freeze(tiny, ["q02", "q01"], at=AT, who="lead") == ("q02",)  # q01 is core already
+    assert freeze(tiny, "all-rolling", at=AT, who="lead", reason="2025 refresh") == (
+        "q06",
+        "q09",
+        "q10",
+    )
+    subsets = {q["qid"]: q["subset"] for q in jsonl(tiny / "questions.jsonl")}
+    assert set(subsets.values()) == {"core"}
+    log = jsonl(tiny / CHANGELOG_FILE)
+    assert [(r["kind"], r["qid"], r["who"], r["reason"]) for r in log] == [
+        ("freeze", "q02", "lead", "frozen into the core set"),
+        ("freeze", "q06", "lead", "2025 refresh"),
+        ("freeze", "q09", "lead", "2025 refresh"),
+        ("freeze", "q10", "lead", "2025 refresh"),
+    ]
+    assert all(r["document"] is None and r["new_grade"] is None for r in log)
+    load_dataset(tiny)
+    before = digest(tiny)
+    assert freeze(tiny, "all-rolling", at=AT, who="lead") == ()
+    with pytest.raises(UserError, match=r"unknown question 'q2'; did you mean 'q02'\?"):
+        freeze(tiny, ["q2"], at=AT, who="lead")
+    with pytest.raises(UserError, match="neither a list of qids nor 'all-rolling'"):
+        freeze(tiny, "q02", at=AT, who="lead")
+    assert digest(tiny) == before
+
+
+def test_same_clause_rule() -> None:
+    from ragsweep.data import Clause
+
+    a = Clause("home", "2024", "2.2", "Standard  Excess", "You must pay £250.", "2", "limits")
+    b = Clause("home", "2025", "2.3", "standard excess", "You  must pay £350.", "2", "limits")
+    c = Clause("home", "2025", "2.2", "Excess", "You must pay £250.", "2", "limits")
+    assert normalise(" You\n must  PAY ") == "you must pay"
+    assert text_ratio(a, b) == fuzz.ratio("you must pay £250.", "you must pay £350.")
+    assert text_ratio(a, c) is None  # heading changed
+    assert sorted(["v10", "2025", "v9", "2024"], key=version_key) == ["2024", "2025", "v9", "v10"]
