@@ -102,11 +102,12 @@ def quality_metrics(metrics: dict[str, float]) -> dict[str, float]:
 
 TAG_PREFIX = "ragsweep."
 TAG_STAGE = "ragsweep.stage"
-STAGE_SWEEP, STAGE_CONFIG, STAGE_CONFIRM, STAGE_REPRODUCE = (
+STAGE_SWEEP, STAGE_CONFIG, STAGE_CONFIRM, STAGE_REPRODUCE, STAGE_REBASELINE = (
     "sweep",
     "config",
     "confirm",
     "reproduce",
+    "rebaseline",
 )
 #: what a comparison must hold fixed: tag `ragsweep.<pin>` on every run
 PINS: tuple[str, ...] = ("snapshot", "labels", "split")

@@ -7,6 +7,7 @@
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
     ragsweep labels check --data DIR [--apply]
     ragsweep labels freeze QID ... | --all-rolling --data DIR
+    ragsweep labels rebaseline SWEEP [--uri URI]
     ragsweep labels agreement A B [--data DIR] [--threshold 0.6]
     ragsweep labels audit MODEL HUMAN [--data DIR]
 
@@ -287,6 +288,13 @@ def _freeze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebaseline(args: argparse.Namespace) -> int:
+    from ragsweep.experiment.rebaseline import print_rebaseline, rebaseline
+
+    print_rebaseline(rebaseline(args.sweep, uri=args.uri))
+    return 0
+
+
 # -- agreement and audit ----------------------------------------------------------------------
 def _label_rows(path: Path) -> Any:
     """A label-shaped file (JSONL or CSV with qid, document, section, version, grade)."""
@@ -439,6 +447,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--all-rolling", action="store_true")
     p.add_argument("--who", default=os.environ.get("USER", "unknown"))
     p.set_defaults(run=_freeze)
+
+    p = verbs.add_parser(
+        "rebaseline",
+        help="score a sweep's baseline again on the current labels, and log it",
+        description="score a sweep's baseline again on the current labels, and log it",
+    )
+    p.add_argument("sweep", metavar="SWEEP", help="sweep name or parent run id")
+    p.add_argument("--uri", default=None, help="tracking store (default: ./mlruns)")
+    p.set_defaults(run=_rebaseline)
 
     for name, help, run, a, b in (
         ("agreement", "Cohen's kappa between two graders, per slice", _agreement, "A", "B"),
