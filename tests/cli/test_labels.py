@@ -255,3 +255,47 @@ def test_freeze_and_add_failure_grow_the_core(dataset_copy):
 def test_verbs_that_change_a_dataset_refuse_the_built_in_sample(workdir):
     ran = cli_in(workdir, "labels", "freeze", "--all-rolling")
     assert ran.code == 2 and "--data DIR" in ran.err
+
+
+def test_sampled_questions_are_pooled_judged_and_join_the_set_as_rolling(dataset_copy, tmp_path):
+    data = str(dataset_copy)
+    cli_in(tmp_path, "labels", "sample", "--data", data, "--target", "2").ok()
+    cli_in(
+        tmp_path,
+        "labels",
+        "pool",
+        "--data",
+        data,
+        "--candidates",
+        "sampled_questions.jsonl",
+        "--depth",
+        "3",
+        "--limit",
+        "1",
+    ).ok()
+    sheet = read_sheet(tmp_path / "judging_sheet.csv")
+    qids = sorted(set(sheet["qid"]))
+    assert len(qids) == 5  # one per slice
+    assert sheet["existing_grade"].eq("").all()  # nobody has judged these questions yet
+    # the judge: the first pooled clause answers each question but the last; it has no answer
+    sheet["grade"], sheet["judge"] = "0", "ann"
+    answered = [q for q in qids if q != qids[-1]]
+    sheet.loc[sheet[sheet["qid"].isin(answered)].groupby("qid").head(1).index, "grade"] = "2"
+    sheet.to_csv(tmp_path / "judged.csv", index=False, encoding="utf-8-sig")
+    ran = cli_in(
+        tmp_path,
+        "labels",
+        "import",
+        "judged.csv",
+        "--data",
+        data,
+        "--candidates",
+        "sampled_questions.jsonl",
+    ).ok()
+    assert "4 sampled question(s) joined the set as rolling questions; 1 graded" in ran.out
+    questions = pd.read_json(dataset_copy / "questions.jsonl", lines=True)
+    new = questions[questions["qid"].isin(qids)]
+    assert sorted(new["qid"]) == answered and set(new["subset"]) == {"rolling"}
+    labels = pd.read_json(dataset_copy / "labels.jsonl", lines=True)
+    assert labels[labels["qid"].isin(answered)].groupby("qid")["grade"].max().eq(2).all()
+    assert cli_in(tmp_path, "data", "check", data).code == 0

@@ -124,13 +124,27 @@ def _systems(args: argparse.Namespace) -> dict[str, Any]:
     return systems or DEFAULT_SYSTEMS
 
 
+def _candidates(args: argparse.Namespace) -> Any:
+    from ragsweep.data import load_dataset
+    from ragsweep.labelling.sampling import read_candidates
+
+    ds = load_dataset(_data_dir(args))
+    products = sorted({d.product for d in ds.documents if d.product is not None})
+    frame = read_candidates(Path(args.candidates), products)
+    if args.limit:
+        frame = frame.groupby("slice", sort=False).head(args.limit)
+    return frame
+
+
 def _pool(args: argparse.Namespace) -> int:
     from ragsweep.labelling.pool import pool, write_sheet
 
     base: Any = [] if args.data is None else Path(args.data)
-    questions = None if args.questions == "split" else args.questions
+    questions: Any = None if args.questions == "split" else args.questions
     if questions not in (None, "all"):
         questions = questions.split(",")
+    if args.candidates:
+        questions = _candidates(args)
     done = pool(base, _systems(args), depth=args.depth, questions=questions)
     out = write_sheet(done, Path(args.out))
     s = done.summary()
@@ -215,12 +229,20 @@ def _import(args: argparse.Namespace) -> int:
     data = _writable(args)
     with tempfile.TemporaryDirectory(prefix="ragsweep-import-") as tmp:
         sheets = [_as_sheet(_resolve(name, data), Path(tmp)) for name in args.sheets]
-        done = import_sheets(data, sheets, judge=args.judge, at=_now(), reason=args.reason)
+        extra = _candidates(args) if args.candidates else None
+        done = import_sheets(
+            data, sheets, judge=args.judge, at=_now(), reason=args.reason, candidates=extra
+        )
     print(
         f"imported {len(args.sheets)} sheet(s) into {data / 'labels.jsonl'}: {done.added} "
         f"added, {done.changed} changed, {done.unchanged} unchanged, {done.skipped} rows not "
         f"judged; {len(done.changes)} change(s) in {data / CHANGELOG_FILE}"
     )
+    if args.candidates:
+        print(
+            f"{done.questions_added} sampled question(s) joined the set as rolling questions; "
+            f"{len(done.not_added)} graded without a relevant clause were left out"
+        )
     return 0
 
 
@@ -403,6 +425,13 @@ def _parser() -> argparse.ArgumentParser:
         "--questions", default="split", help="split (the configured split), all, or QID,QID,..."
     )
     p.add_argument("--out", default="judging_sheet.csv", metavar="FILE")
+    p.add_argument(
+        "--candidates",
+        default=None,
+        metavar="FILE",
+        help="pool the questions `labels sample` wrote instead of the set's",
+    )
+    p.add_argument("--limit", type=int, default=0, help="with --candidates: at most N per slice")
     p.set_defaults(run=_pool)
 
     p = verb("prelabel", "fill a judging sheet's pre-label columns (offline, or a chat model)")
@@ -419,6 +448,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("sheets", nargs="+", metavar="SHEET")
     p.add_argument("--judge", default=None, help="who judged rows whose judge cell is empty")
     p.add_argument("--reason", default="judged sheet", help="recorded in the changelog")
+    p.add_argument(
+        "--candidates",
+        default=None,
+        metavar="FILE",
+        help="sampled questions the sheet grades: those with a relevant clause join the set",
+    )
+    p.add_argument("--limit", type=int, default=0, help=argparse.SUPPRESS)
     p.set_defaults(run=_import)
 
     p = verb("add-failure", "a confirmed production failure as a permanent core question")

@@ -126,7 +126,7 @@ def pool(
     systems: Mapping[str, Sequence[str] | os.PathLike[str]],
     *,
     depth: int = 50,
-    questions: str | Sequence[str] | None = None,
+    questions: str | Sequence[str] | pd.DataFrame | None = None,
 ) -> Pool:
     """Pool the top-`depth` passages of `systems` (override lists and/or run-file paths) for
     each question, de-duplicated at clause level.
@@ -242,9 +242,24 @@ def _base_overrides(base: str | os.PathLike[str] | Sequence[str] | DictConfig) -
     )
 
 
-def _questions(cfg: DictConfig, ds: Dataset, which: str | Sequence[str] | None) -> pd.DataFrame:
-    """The pooled questions (qid, text, slice, product, version), in qid order."""
+def _questions(
+    cfg: DictConfig, ds: Dataset, which: str | Sequence[str] | pd.DataFrame | None
+) -> pd.DataFrame:
+    """The pooled questions (qid, text, slice, product, version), in qid order. A data frame
+    holds candidate questions not in the set yet (sampled from the log): new qids, the
+    dataset's slices; product and version may be None (then the retriever does not filter)."""
     q = ds.questions
+    if isinstance(which, pd.DataFrame):
+        missing = [c for c in ("qid", "text", "slice", "product", "version") if c not in which]
+        taken = sorted(set(which.get("qid", [])) & set(q["qid"]))
+        if missing or taken or which.empty:
+            raise UserError(
+                f"candidate questions need new qids and the columns qid, text, slice, product, "
+                f"version (missing: {', '.join(missing) or 'none'}; qids already in the set: "
+                f"{', '.join(taken[:5]) or 'none'})"
+            )
+        chosen = which.astype(object).where(which.notna(), None)
+        return chosen.sort_values("qid", kind="stable").reset_index(drop=True)
     if which is None:
         chosen, _ = select_questions(cfg, ds, allow_heldout=True)
     elif isinstance(which, str):
@@ -411,7 +426,7 @@ def _assemble(
                     "qid": qid,
                     "question": one_line(str(q.text)),
                     "slice": str(q.slice),
-                    "version": "" if pd.isna(q.version) else str(q.version),
+                    "version": "" if q.version is None or pd.isna(q.version) else str(q.version),
                     "document": clause.document,
                     "section": clause.section,
                     "clause_version": clause.version,

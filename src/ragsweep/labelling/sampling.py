@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import yaml
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -753,3 +754,30 @@ def render_summary(result: SampleResult) -> str:
             f"{c.sampled:>7} {c.shortfall:>5}"
         )
     return "\n".join(lines)
+
+
+def read_candidates(path: str | Path, products: Sequence[str]) -> pd.DataFrame:
+    """The questions `labels sample` wrote (`sampled_questions.jsonl`: id, text, slice, ...) as
+    candidate questions for `labels pool` and `labels import`: qid (the sample's id), text,
+    slice, product and version. The product is the one corpus product whose name the text holds
+    as a word ("my motor policy"), else None; the version is None (a log question asks about the
+    wording in force, which the log does not say): the retriever then does not filter by it."""
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"{file}: no such file; write it with `ragsweep labels sample`")
+    rows = []
+    for n, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            entry = json.loads(line)
+            qid, text, slice_ = str(entry["id"]), str(entry["text"]), str(entry["slice"])
+        except (ValueError, KeyError, TypeError):
+            raise UserError(
+                f"{file}:{n}: not a sampled question (id, text, slice); write the file with "
+                "`ragsweep labels sample`"
+            ) from None
+        named = [p for p in products if re.search(rf"\b{re.escape(p)}\b", text, re.I)]
+        product = named[0] if len(named) == 1 else None
+        rows.append(
+            {"qid": qid, "text": text, "slice": slice_, "product": product, "version": None}
+        )
+    return pd.DataFrame(rows, columns=["qid", "text", "slice", "product", "version"])

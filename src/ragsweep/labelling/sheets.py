@@ -47,6 +47,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from ragsweep.data import Dataset, clause_id, load_dataset
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
@@ -126,6 +128,8 @@ class ImportResult:
     unchanged: int
     skipped: int
     changes: tuple[Change, ...]
+    questions_added: int = 0  # candidates that joined the set (with a clause graded >= 1)
+    not_added: tuple[str, ...] = ()  # graded candidates with no relevant clause
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -276,8 +280,15 @@ def import_sheets(
     judge: str | None,
     at: str,
     reason: str = "judged sheet",
+    candidates: pd.DataFrame | None = None,
 ) -> ImportResult:
     """Merge the graded rows of judging `sheets` into labels.jsonl, all or nothing.
+
+    `candidates` (qid, text, slice, product, version: questions sampled from the log and pooled,
+    not yet in the set) may be graded too: a candidate with at least one clause graded 1 or 2
+    joins questions.jsonl as a rolling question (`added` = the date of `at`) with its labels;
+    one with none (out of scope, or the wordings do not answer it) is left out and counted in
+    `not_added`, since every question of the set must have an answer.
 
     A row with an empty `grade` is not judged and skipped; every row is still checked against
     the dataset (question, version, clause, grade 0/1/2, one row per pair per sheet, no two
@@ -290,10 +301,11 @@ def import_sheets(
     if not sheets:
         raise UserError("import_sheets: no sheet given; pass at least one judged sheet (.csv)")
     ds = load_dataset(root)
+    extra = _candidates(candidates, ds)
     graded: dict[tuple[str, str, str, str], _Graded] = {}
     skipped = 0
     for sheet in sheets:
-        rows, empty = _read_sheet(Path(sheet), ds, judge)
+        rows, empty = _read_sheet(Path(sheet), ds, judge, extra)
         skipped += empty
         for g in rows:
             first = graded.get(g.key)
@@ -308,6 +320,9 @@ def import_sheets(
                     g.line,
                     "grade",
                 )
+    answered = {g.key[0] for g in graded.values() if g.key[0] in extra and g.grade >= 1}
+    not_added = sorted({g.key[0] for g in graded.values() if g.key[0] in extra} - answered)
+    graded = {k: g for k, g in graded.items() if k[0] not in extra or k[0] in answered}
     current = read_rows(root, LABELS_FILE)
     index = {
         (r["qid"], r["document"], r["section"], r["version"]): i for i, r in enumerate(current)
@@ -351,14 +366,72 @@ def import_sheets(
             current[i] = {**current[i], "grade": g.grade}
         else:
             unchanged += 1
+    files: dict[str, bytes] = {}
+    qids = list(ds.questions["qid"])
+    if answered:
+        questions = read_rows(root, QUESTIONS_FILE)
+        for qid in sorted(answered):
+            c = extra[qid]
+            questions.append(
+                {
+                    "qid": qid,
+                    "text": c["text"],
+                    "slice": c["slice"],
+                    "product": c["product"],
+                    "version": c["version"],
+                    "subset": "rolling",
+                    "added": at[:10],
+                }
+            )
+            qids.append(qid)
+            new_question = Change(
+                kind="question",
+                who=judge or "unknown",
+                qid=qid,
+                reason="sampled from the query log",
+                source="candidates",
+            )
+            changes.insert(0, new_question)
+        files[QUESTIONS_FILE] = jsonl_bytes(questions)
     if changes:
-        labels = order_labels([*current, *new_rows], list(ds.questions["qid"]))
-        files = {LABELS_FILE: jsonl_bytes(labels)}
+        files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
         write_dataset_files(root, files, changes, at)
-    return ImportResult(added, changed, unchanged, skipped, tuple(changes))
+    return ImportResult(
+        added, changed, unchanged, skipped, tuple(changes), len(answered), tuple(not_added)
+    )
 
 
-def _read_sheet(path: Path, ds: Dataset, judge: str | None) -> tuple[list[_Graded], int]:
+def _candidates(frame: pd.DataFrame | None, ds: Dataset) -> dict[str, dict[str, Any]]:
+    """qid -> candidate question (checked: new qids, known slices, products and versions)."""
+    if frame is None or frame.empty:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    existing = set(ds.questions["qid"])
+    products = {d.product for d in ds.documents if d.product is not None}
+    versions = {d.version for d in ds.documents}
+    for row in frame.to_dict("records"):
+        qid = str(row["qid"])
+        product, version = (
+            None if v is None or pd.isna(v) or v == "" else str(v)
+            for v in (row.get("product"), row.get("version"))
+        )
+        if qid in existing:
+            raise UserError(f"candidate {qid!r} is a question of the set already; drop it")
+        if row["slice"] not in ds.slices:
+            raise UserError(
+                f"candidate {qid!r} has slice {row['slice']!r}, not one of {', '.join(ds.slices)}"
+            )
+        if product is not None and product not in products:
+            raise UserError(f"candidate {qid!r}: no wording has product {product!r}")
+        if version is not None and version not in versions:
+            raise UserError(f"candidate {qid!r}: no wording has version {version!r}")
+        out[qid] = {**row, "qid": qid, "product": product, "version": version}
+    return out
+
+
+def _read_sheet(
+    path: Path, ds: Dataset, judge: str | None, extra: Mapping[str, Mapping[str, Any]]
+) -> tuple[list[_Graded], int]:
     """The graded rows of one sheet, every row checked; and how many rows are ungraded."""
     f = DataFile(path.parent, path.name)
     text = f.decode(f.read("a judged sheet")).removeprefix("\ufeff")
@@ -396,14 +469,19 @@ def _read_sheet(path: Path, ds: Dataset, judge: str | None) -> tuple[list[_Grade
         f.fail(
             f"is not valid CSV ({err}); save it as CSV (comma-separated, UTF-8)", reader.line_num
         )
-    return _check_rows(f, rows, ds, judge)
+    return _check_rows(f, rows, ds, judge, extra)
 
 
 def _check_rows(
-    f: DataFile, rows: list[tuple[int, dict[str, str]]], ds: Dataset, judge: str | None
+    f: DataFile,
+    rows: list[tuple[int, dict[str, str]]],
+    ds: Dataset,
+    judge: str | None,
+    extra: Mapping[str, Mapping[str, Any]],
 ) -> tuple[list[_Graded], int]:
-    """Check each row of a sheet against the dataset (see `import_sheets`)."""
+    """Check each row of a sheet against the dataset and the candidates (see `import_sheets`)."""
     questions = {q: v for q, v in zip(ds.questions["qid"], ds.questions["version"], strict=True)}
+    questions.update({q: c["version"] or "" for q, c in extra.items()})
     sections = {(d.document, d.version): {c.section for c in d.clauses} for d in ds.documents}
     versions: dict[str, list[str]] = {}
     for d in ds.documents:
