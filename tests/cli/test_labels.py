@@ -273,7 +273,9 @@ def test_sampled_questions_are_pooled_judged_and_join_the_set_as_rolling(dataset
         "--limit",
         "1",
     ).ok()
+    cli_in(tmp_path, "labels", "prelabel", "judging_sheet.csv", "--data", data).ok()
     sheet = read_sheet(tmp_path / "judging_sheet.csv")
+    assert set(sheet["prelabel"]) <= {"0", "1", "2"} and sheet["prelabel"].ne("").all()
     qids = sorted(set(sheet["qid"]))
     assert len(qids) == 5  # one per slice
     assert sheet["existing_grade"].eq("").all()  # nobody has judged these questions yet

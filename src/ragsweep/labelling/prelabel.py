@@ -19,7 +19,7 @@ plus the thresholds) and `at` (an ISO 8601 timestamp the caller passes, so runs 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -152,15 +152,23 @@ class LSASimilarity:
     `dim` and `seed` go to `LSAEmbedder` (dim clamped to the texts and terms there are).
     """
 
-    def __init__(self, dataset: Dataset, dim: int = 256, seed: int = 0) -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        dim: int = 256,
+        seed: int = 0,
+        extra_questions: Mapping[str, str] | None = None,
+    ) -> None:
+        """`extra_questions` (qid -> text) adds questions not in the set yet (candidates)."""
         texts = clause_texts(dataset)
         self._embedder = LSAEmbedder(dim=dim, seed=seed)
         self._embedder.fit(list(texts.values()))
         self._row = {key: i for i, key in enumerate(texts)}
         self._clauses = self._embedder.encode(list(texts.values())).astype(np.float64)
-        questions = dataset.questions
-        self._qrow = {q: i for i, q in enumerate(questions["qid"])}
-        self._questions = self._embedder.encode(list(questions["text"])).astype(np.float64)
+        known = dict(zip(dataset.questions["qid"], dataset.questions["text"], strict=True))
+        known.update({q: t for q, t in (extra_questions or {}).items() if q not in known})
+        self._qrow = {q: i for i, q in enumerate(known)}
+        self._questions = self._embedder.encode(list(known.values())).astype(np.float64)
 
     @property
     def labeller(self) -> str:
@@ -322,7 +330,9 @@ def prelabel_sheet(
     pairs = out.rename(columns={"version": "asked", "clause_version": "version"})[list(KEY)]
     if chat is None:
         fit = fit_prelabeller(dataset, at=at)
-        grades = grade(LSASimilarity(dataset).score(pairs), fit.thresholds)
+        asked = dict(zip(out["qid"], out["question"], strict=True))  # candidates included
+        scorer = LSASimilarity(dataset, extra_questions=asked)
+        grades = grade(scorer.score(pairs), fit.thresholds)
         out["prelabel"] = [str(int(g)) for g in grades]
         out["prelabel_source"] = f"model {fit.labeller};{fit.thresholds.describe()} at {at}"
         return out, render_fit(fit)
