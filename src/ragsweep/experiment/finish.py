@@ -24,6 +24,7 @@ from ragsweep.experiment.logged import log_report_to_parent
 from ragsweep.experiment.plan import Plan, read_stages
 from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
 from ragsweep.measures import Measure
+from ragsweep.secrets import mask_text
 
 
 def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None) -> int:
@@ -75,14 +76,14 @@ def _kill_orphans(plan: Plan, why: str) -> list[str]:
     return names
 
 
-def _worker_death(interrupted: BaseException | None) -> str:
+def _why_stopped(interrupted: BaseException | None) -> str:
     """What stopped the pool, in a few words (joblib names the dead workers' exit codes)."""
     text = str(interrupted or "")
     codes = re.search(r"exit codes of the workers are \{([^}]*)\}", text)
     if codes:
         return f"exit code {codes.group(1)}"
     first = (text.strip().splitlines() or [type(interrupted).__name__])[0]
-    return f"{type(interrupted).__name__}: {first[:200]}"
+    return mask_text(f"{type(interrupted).__name__}: {first[:200]}")
 
 
 def _records(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, RunRecord]:
@@ -124,7 +125,7 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
     )
     died = [v for v in failed if statuses[v]["status"] == DIED]
     if died:
-        _kill_orphans(plan, f"the worker process running it died ({_worker_death(interrupted)})")
+        _kill_orphans(plan, f"the worker process running it died ({_why_stopped(interrupted)})")
     _print_summary(plan, statuses)
     complete = not failed and interrupted is None
     reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
@@ -132,9 +133,13 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
     if failed:
         listing = ", ".join(_what_happened(plan, v, statuses[v]) for v in failed)
         where = []
+        if isinstance(interrupted, KeyboardInterrupt):
+            where.append("the sweep was interrupted")
+        elif interrupted is not None and not died:
+            where.append(f"the launcher stopped ({_why_stopped(interrupted)})")
         if died:
             where.append(
-                f"a worker process died ({_worker_death(interrupted)}), which stops the pool: "
+                f"a worker process died ({_why_stopped(interrupted)}), which stops the pool: "
                 "their runs are marked KILLED"
             )
         if any(statuses[v]["status"] == FAILED for v in failed):
