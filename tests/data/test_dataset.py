@@ -1017,6 +1017,15 @@ ERRORS: list[Case] = [
         "qid",
         "question 'q05' has no label with grade >= 1",
     ),
+    # relevance rule
+    (
+        "blank relevance rule",
+        write_file("relevance.md", b"\n  \n"),
+        "relevance.md",
+        None,
+        None,
+        "is empty; write the rule judges apply",
+    ),
     # query log
     (
         "log bad ts",

@@ -20,12 +20,21 @@ def snapshot_hash(corpus_dir: str | Path) -> str:
     return h.hexdigest()
 
 
-def labels_hash(questions: bytes, labels: bytes) -> str:
+def labels_hash(questions: bytes, labels: bytes, relevance: bytes | None = None) -> str:
     """sha256 of the labelled set: `questions.jsonl\\n` + its bytes + `labels.jsonl\\n` + its
-    bytes."""
+    bytes, then `relevance.md\\n` + its bytes when the dataset has the relevance rule.
+
+    Tightening the rule is a change of the labelled set, so it changes the hash; a dataset
+    without relevance.md (None) keeps the hash of the two files alone, as before the rule was
+    part of the schema. No valid labels.jsonl ends in a `relevance.md` line (it is not JSON),
+    so the two forms cannot collide.
+    """
     h = hashlib.sha256()
     h.update(b"questions.jsonl\n")
     h.update(questions)
     h.update(b"labels.jsonl\n")
     h.update(labels)
+    if relevance is not None:
+        h.update(b"relevance.md\n")
+        h.update(relevance)
     return h.hexdigest()

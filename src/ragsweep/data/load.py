@@ -9,6 +9,7 @@ produces a traceback. `check_dataset` adds the statistics that `ragsweep data ch
 
 from __future__ import annotations
 
+import hashlib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from ragsweep.data.meta import load_meta
 from ragsweep.data.querylog import load_query_log
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile
+from ragsweep.data.relevance import load_relevance
 from ragsweep.data.reviews import load_reviews
 from ragsweep.data.schema import (
     GRADES,
@@ -58,8 +60,8 @@ def load_dataset(path: str | Path | None = None) -> Dataset:
 
 def _load(root: Path) -> Dataset:
     """Check the files in this order, which decides the problem reported first: dataset.json,
-    corpus/, the presence of questions and labels, their contents, the query log, review/, the
-    top-level names, and last the manifest (so it never masks a content error)."""
+    corpus/, the presence of questions and labels, their contents, relevance.md, the query log,
+    review/, the top-level names, and last the manifest (so it never masks a content error)."""
     if not root.exists():
         raise DatasetError(
             root,
@@ -77,6 +79,7 @@ def _load(root: Path) -> Dataset:
     labels_raw = DataFile(root, LABELS_FILE).read("the graded labels")
     questions = load_questions(root, questions_raw, slices, documents)
     labels, judged = load_labels(root, labels_raw, questions, documents)
+    rule = load_relevance(root)
     query_log = load_query_log(root)
     reviews = load_reviews(root, judged, documents)
     check_root_files(root)
@@ -89,9 +92,10 @@ def _load(root: Path) -> Dataset:
         questions=questions,
         labels=labels,
         snapshot_hash=snapshot_hash(root / "corpus"),
-        labels_hash=labels_hash(questions_raw, labels_raw),
+        labels_hash=labels_hash(questions_raw, labels_raw, None if rule is None else rule[0]),
         query_log=query_log,
         reviews=reviews,
+        relevance=None if rule is None else rule[1],
     )
 
 
@@ -103,7 +107,8 @@ def check_dataset(path: str | Path | None = None) -> dict[str, Any]:
     headings and texts), versions, products, questions, questions_per_slice (every slice, in
     report order), questions_per_subset, multi_relevant_questions (2+ clauses with grade >= 1),
     labels_per_grade (keys "0", "1", "2"), log_entries (None without a query log),
-    review_questions (distinct qids per review file present), snapshot_hash, labels_hash.
+    review_questions (distinct qids per review file present), relevance_rule (the first 12
+    hex digits of relevance.md's sha256, None without the file), snapshot_hash, labels_hash.
     """
     return statistics(load_dataset(path))
 
@@ -132,6 +137,16 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "labels_per_grade": {str(g): int(grade_counts.get(g, 0)) for g in GRADES},
         "log_entries": None if ds.query_log is None else len(ds.query_log),
         "review_questions": {name: int(df["qid"].nunique()) for name, df in ds.reviews.items()},
+        "relevance_rule": _rule_digest(ds),
         "snapshot_hash": ds.snapshot_hash,
         "labels_hash": ds.labels_hash,
     }
+
+
+def _rule_digest(ds: Dataset) -> str | None:
+    """The first 12 hex digits of relevance.md's sha256, None without it: enough to tell two
+    versions of the rule apart in `ragsweep data check`. (Strict UTF-8 decodes and encodes back
+    to the same bytes, so this is the file's own sha256.)"""
+    if ds.relevance is None:
+        return None
+    return hashlib.sha256(ds.relevance.encode("utf-8")).hexdigest()[:12]

@@ -29,9 +29,18 @@ META_FILE = "dataset.json"
 QUESTIONS_FILE = "questions.jsonl"
 LABELS_FILE = "labels.jsonl"
 QUERY_LOG_FILE = "query_log.jsonl"
+#: the written relevance rule judges apply (optional; part of the labelled-set hash)
+RELEVANCE_FILE = "relevance.md"
 MANIFEST_FILE = "MANIFEST.sha256"
 #: the files at the top of a dataset folder; any other .json/.jsonl file there is refused
-ROOT_FILES = (META_FILE, QUESTIONS_FILE, LABELS_FILE, QUERY_LOG_FILE, MANIFEST_FILE)
+ROOT_FILES = (
+    META_FILE,
+    QUESTIONS_FILE,
+    LABELS_FILE,
+    RELEVANCE_FILE,
+    QUERY_LOG_FILE,
+    MANIFEST_FILE,
+)
 
 DOCUMENT_RE = re.compile(r"[a-z0-9][a-z0-9_.-]*")
 VERSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -105,6 +114,8 @@ class Dataset:
     query_log: pd.DataFrame | None = None
     #: review files present, by name ("reviewer2", "prelabels"): label columns (+ model)
     reviews: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    #: relevance.md as written (what grades 2, 1 and 0 mean here), None when the file is absent
+    relevance: str | None = None
 
 
 def render(title: str, parts: Sequence[Mapping[str, Any]]) -> tuple[str, list[tuple[int, int]]]:

@@ -19,6 +19,7 @@ from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
+from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
 from ragsweep.experiment.logged import log_report_to_parent
 from ragsweep.experiment.plan import Plan, read_stages
@@ -164,13 +165,20 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
     """The comparison report (logged to the parent run), then the confirm stage if enabled and
     `confirm` (every configuration finished: a winner picked from a partial sweep would spend
     the held-out split on a half-made decision). Returns False when no report could be made.
-    The confirm verdict does not change the sweep's exit code.
+    The confirm verdict does not change the sweep's exit code. Slices where judges agree
+    weakly are noted in the report (`ragsweep.experiment.judges`).
     """
     from ragsweep.experiment.confirm import confirm_sweep
 
     try:
+        base = records.get(plan.baseline)
         report = sweep_report(
-            records, values=plan.values, baseline=plan.baseline, name=plan.name, factor=plan.factor
+            records,
+            values=plan.values,
+            baseline=plan.baseline,
+            name=plan.name,
+            factor=plan.factor,
+            notes=[] if base is None else judge_notes(base),
         )
     except UserError as err:
         print(f"report: {err}", file=sys.stderr)

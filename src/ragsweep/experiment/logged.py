@@ -33,6 +33,7 @@ from ragsweep.compare.runs import (
 from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
+from ragsweep.experiment.judges import judge_notes
 
 _RUN_ID = re.compile(r"[0-9a-f]{32}")
 #: MLflow's limits: metrics per log_batch call, characters in a tag value
@@ -173,7 +174,8 @@ def report_sweep(
     `sweep` is a sweep name (experiment `sweep:<name>`; its latest parent run) or a parent run
     id; `store` a `ragsweep.experiment.tracking.Store` (default: as `ragsweep` resolves it).
     Each value's latest FINISHED child run is compared with the baseline value's; values without
-    one are left out (noted). Settings come from the baseline child's config (`report.*`,
+    one are left out (noted). Slices where judges agree weakly are noted too
+    (`ragsweep.experiment.judges`). Settings come from the baseline child's config (`report.*`,
     `eval.k_prompt`, `eval.traffic_weights`). Children on another labelled set or snapshot are
     refused unless `allow_mismatch`. Logs report/ files, `delta|ci_low|ci_high/<measure key>/
     <stratum>/<value>` metrics and the tag `ragsweep.decisions` to the parent run.
@@ -211,7 +213,7 @@ def report_sweep(
         name=name,
         factor=factor,
         allow_mismatch=allow_mismatch,
-        notes=notes,
+        notes=[*notes, *judge_notes(records[0])],  # records[0]: the baseline's
     )
     log_report_to_parent(mc, pid, report)
     if print_table:
@@ -230,7 +232,8 @@ def report_runs(
 
     For "it got worse after the release": the same labelled set run against two releases.
     Runs are named by their run names (with the run id's first 8 characters when two share
-    one); settings come from the baseline run's config, as in `report_sweep`.
+    one); settings come from the baseline run's config, as in `report_sweep`, and so do the
+    notes on slices where judges agree weakly.
     """
     ids = [str(r) for r in run_ids]
     if len(ids) < 2:
@@ -257,6 +260,7 @@ def report_runs(
         factor=factor,
         title=f"runs {', '.join(names[1:])} against the baseline {names[0]}",
         allow_mismatch=allow_mismatch,
+        notes=judge_notes(records[0]),
     )
     report = with_run_ids(report, records)
     if print_table:

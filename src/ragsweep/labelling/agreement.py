@@ -17,6 +17,8 @@ Conventions:
 - Rows are the slices in the order given (`order`, e.g. dataset.json's slices), by default the
   order in which slices first appear in `slices`, then "all". Item lists are sorted by that
   slice order, then qid, document, section, version (string order).
+- `weak_slices` turns a dataset's second-reviewer agreement into report notes: a slice where
+  judges agree weakly makes differences there measure the labels as much as the retriever.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ragsweep.data import Dataset
 from ragsweep.errors import UserError
 
 #: the columns that identify a label: a clause of a wording version, for one question
@@ -36,6 +39,10 @@ GRADES = (0, 1, 2)
 ALL = "all"
 #: how kappa is weighted: None (unweighted) or "quadratic"
 WEIGHTS = (None, "quadratic")
+#: unweighted kappa below this flags a slice (`report.agreement_threshold` in a sweep's report)
+THRESHOLD = 0.6
+#: the review file (review/<name>.jsonl) a report's agreement check compares with labels.jsonl
+REVIEWER = "reviewer2"
 
 
 def confusion(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -127,8 +134,7 @@ def agreement(
     """Cohen's kappa between graders `a` and `b` (columns qid, document, section, version,
     grade; other columns ignored) on the items both graded, per slice (`slices`: qid -> slice)
     and overall. `names` label the graders in messages and in `one_sided`."""
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        raise UserError(f"agreement threshold must be a number, got {threshold!r}")
+    _check_threshold(threshold)
     both, one_sided, groups = _pair(a, b, slices, order, names)
     rows = []
     for group in [*groups, ALL]:
@@ -159,6 +165,39 @@ def agreement(
         disagreements=differ[["slice", *KEY, "grade_a", "grade_b"]],
         one_sided=one_sided,
     )
+
+
+def weak_slices(
+    dataset: Dataset, threshold: float = THRESHOLD, *, slices: Sequence[str] | None = None
+) -> list[str]:
+    """Report notes, one per slice (in the dataset's slice order) where the second reviewer
+    (review/reviewer2.jsonl) and labels.jsonl agree weakly: unweighted kappa below `threshold`
+    on the items both graded. `slices` keeps only those a report covers (None: all). Empty
+    when the dataset has no reviewer2 file; a slice whose kappa is undefined (no reviewed
+    items, or one grade for all) is not flagged."""
+    _check_threshold(threshold)
+    review = dataset.reviews.get(REVIEWER)
+    if review is None:
+        return []
+    questions = dataset.questions
+    of = dict(zip(questions["qid"], questions["slice"], strict=True))
+    order = list(dataset.slices)
+    single = order == [ALL]  # an imported dataset's one slice is named like the overall row
+    if single:
+        of, order = {q: "_" for q in of}, ["_"]
+    report = agreement(
+        review, dataset.labels, of, threshold, order=order, names=(REVIEWER, "labels.jsonl")
+    )
+    table = report.table
+    rows = table[(table["slice"] == ALL) == single]  # the one slice is then the overall row
+    keep = None if slices is None else set(slices)
+    return [
+        f"judges agree weakly on {row.slice} ({REVIEWER} vs labels.jsonl: kappa {row.kappa:.3f} "
+        f"< {threshold:g} on {row.n} reviewed items): differences on this slice measure the "
+        "labels as much as the retriever; tighten relevance.md and re-judge"
+        for row in rows.itertuples(index=False)
+        if row.flagged and (keep is None or row.slice in keep)
+    ]
 
 
 def audit(
@@ -297,6 +336,11 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
         return "  ".join(out).rstrip()
 
     return [line(headers), *(line(r) for r in rows)]
+
+
+def _check_threshold(threshold: object) -> None:
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise UserError(f"agreement threshold must be a number, got {threshold!r}")
 
 
 def _num(x: float) -> str:

@@ -1,0 +1,93 @@
+"""`weak_slices`: report notes on the slices where the second reviewer and labels.jsonl agree
+weakly, checked against scikit-learn's kappa on the built-in sample, and silent without a
+second reviewer."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from ragsweep.data import Dataset, load_dataset
+from ragsweep.errors import UserError
+from ragsweep.labelling.agreement import THRESHOLD, weak_slices
+
+TINY = Path(__file__).parents[1] / "fixtures" / "tiny"
+KEY = ["qid", "document", "section", "version"]
+
+
+@pytest.fixture(scope="module")
+def sample() -> Dataset:
+    return load_dataset()
+
+
+def _sklearn_kappa_per_slice(ds: Dataset) -> dict[str, tuple[float, int]]:
+    """slice -> (unweighted kappa, items) of reviewer2 against labels.jsonl, by scikit-learn."""
+    both = ds.reviews["reviewer2"].merge(ds.labels, on=KEY, suffixes=("_r2", "_lab"))
+    both["slice"] = both["qid"].map(ds.questions.set_index("qid")["slice"])
+    return {
+        s: (float(cohen_kappa_score(g["grade_r2"], g["grade_lab"], labels=[0, 1, 2])), len(g))
+        for s, g in both.groupby("slice")
+    }
+
+
+def test_the_sample_flags_limits_and_procedures(sample: Dataset) -> None:
+    kappas = _sklearn_kappa_per_slice(sample)
+    assert kappas["limits"][0] == pytest.approx(0.599, abs=5e-4)
+    assert kappas["procedures"][0] == pytest.approx(0.587, abs=5e-4)
+    assert {s for s, (k, _) in kappas.items() if k < THRESHOLD} == {"limits", "procedures"}
+    notes = weak_slices(sample)
+    assert notes == [
+        f"judges agree weakly on {s} (reviewer2 vs labels.jsonl: kappa {kappas[s][0]:.3f} < 0.6 "
+        f"on {kappas[s][1]} reviewed items): differences on this slice measure the labels as "
+        "much as the retriever; tighten relevance.md and re-judge"
+        for s in ("limits", "procedures")  # the dataset's slice order
+    ]
+    assert "kappa 0.599 < 0.6 on 71 reviewed items" in notes[0]
+
+
+def test_the_threshold_and_the_covered_slices_decide(sample: Dataset) -> None:
+    def flagged(threshold: float, slices: list[str] | None = None) -> list[str]:
+        notes = weak_slices(sample, threshold, slices=slices)
+        return [n.split(" (", 1)[0].rsplit(" ", 1)[1] for n in notes]
+
+    assert flagged(0.59) == ["procedures"]  # 0.587 < 0.59 <= 0.599
+    assert flagged(0.5) == []
+    assert flagged(0.75) == ["limits", "exclusions", "procedures"]  # exclusions 0.714
+    assert flagged(0.6, ["procedures", "identifiers"]) == ["procedures"]
+    assert flagged(0.6, []) == []
+
+
+def test_no_second_reviewer_no_notes(tmp_path: Path) -> None:
+    root = Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    assert len(weak_slices(load_dataset(root))) == 1  # limits: kappa 0.5 on 3 items
+    (root / "review" / "reviewer2.jsonl").unlink()  # a model's pre-labels are not a judge
+    assert "prelabels" in load_dataset(root).reviews
+    assert weak_slices(load_dataset(root)) == []
+    shutil.rmtree(root / "review")
+    assert weak_slices(load_dataset(root)) == []
+
+
+def test_a_dataset_whose_one_slice_is_all(tmp_path: Path) -> None:
+    """An imported dataset without slices has the one slice `all`, the overall row's name."""
+    root = Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    meta = json.loads((root / "dataset.json").read_text(encoding="utf-8"))
+    meta["slices"] = ["all"]
+    (root / "dataset.json").write_text(json.dumps(meta), encoding="utf-8")
+    lines = (root / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [{**json.loads(line), "slice": "all"} for line in lines]
+    (root / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ds = load_dataset(root)
+    assert weak_slices(ds, 0.6) == []  # overall kappa 0.781
+    (note,) = weak_slices(ds, 0.8)
+    assert note.startswith("judges agree weakly on all (reviewer2 vs labels.jsonl: kappa 0.781")
+    assert "on 7 reviewed items" in note
+
+
+@pytest.mark.parametrize("bad", ["0.6", None, True])
+def test_a_threshold_that_is_not_a_number_is_refused(sample: Dataset, bad: object) -> None:
+    with pytest.raises(UserError, match="agreement threshold must be a number"):
+        weak_slices(sample, bad)  # type: ignore[arg-type]
