@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 
 from conftest import SCRIPT
+from procs import descendants, running
 from ragsweep.cli import main
 from toy import TOY
 
@@ -70,9 +71,35 @@ def test_ui_shows_the_run(workdir):
         assert any(m["key"] == "recall_at_5/exclusions" for m in data["metrics"])
         arts = get(f"{base}/ajax-api/2.0/mlflow/artifacts/list?run_id={run_id}")
         assert {"config", "results", "hydra"} <= {f["path"] for f in arts["files"]}
+        # SIGTERM to `ragsweep ui` alone stops the whole server tree (its workers included)
+        family = descendants(proc.pid)
+        assert family, "the UI started no server process"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0  # asked to stop: not a failure
+        deadline = time.monotonic() + 10
+        while running(family) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert running(family) == set(), "server processes outlived `ragsweep ui`"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+        if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+        for pid in running(descendants(proc.pid)):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_port_in_use_is_refused_in_one_line(workdir):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [str(SCRIPT), "ui", "--port", str(port)],
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert f"port {port} on 127.0.0.1 is in use" in line and "--port" in line
+    assert "MLflow UI for" not in done.stdout  # no URL printed that serves another store

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from mlflow.tracking import MlflowClient
 
+from procs import descendants, running
 from toy import TOY
 
 SCRIPT = Path(sys.executable).parent / "ragsweep"
@@ -92,37 +93,6 @@ def wait_for_stage(folder: Path, stage: str, timeout: float = 120) -> dict[str, 
                 return record
         time.sleep(0.05)
     raise AssertionError(f"no configuration reached {stage!r} within {timeout} s")
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below `pid` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue
-        fields = text[text.rindex(")") + 2 :].split()
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    out, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.add(child)
-            todo.append(child)
-    return out
-
-
-def running(pids: set[int]) -> set[int]:
-    """The pids still running (zombies, which init reaps, count as gone)."""
-    alive = set()
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state not in ("Z", "X"):
-            alive.add(pid)
-    return alive
 
 
 def assert_each_size_finished_once(mc: MlflowClient) -> list:

@@ -81,6 +81,7 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
     lines.append("")
     if report.notes:
         lines += ["## Notes", "", *(f"- {n}" for n in report.notes), ""]
-    for img in images:
-        lines += [f"![forest plot]({img})", ""]
+    if images:  # a relative image link shows as literal text in MLflow's markdown preview
+        shown = ", ".join(f"`{img}`" for img in images)
+        lines += [f"Forest plot: {shown} beside this file; `report.html` shows it inline.", ""]
     return "\n".join(lines)
