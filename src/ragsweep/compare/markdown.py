@@ -85,3 +85,43 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
         shown = ", ".join(f"`{img}`" for img in images)
         lines += [f"Forest plot: {shown} beside this file; `report.html` shows it inline.", ""]
     return "\n".join(lines)
+
+
+#: MLflow keeps at most this many characters of a tag value (a run's description is a tag)
+_NOTE_LIMIT = 8000
+
+
+def parent_description(report: Report, confirm: str | None) -> str:
+    """The sweep's parent-run description (`mlflow.note.content`, rendered as markdown on the
+    run's page): the held-out verdict, the decisions and the decision measure per slice with
+    difference and interval, and where the full report is. `confirm` is the confirm stage's
+    one-line verdict (None: it did not run)."""
+    body = to_markdown(report).split("\n## Resolution", 1)[0].rstrip()
+    title, _, rest = body.partition("\n")
+    held = confirm or "not run (the sweep did not finish, or confirm.enabled=false)"
+    lines = [
+        title,
+        "",
+        f"**Held-out confirmation:** {held}",
+        rest.rstrip(),
+        "",
+        "Full report: artifacts `report/report.html` (with the forest plot), `report/report.md`, "
+        "`report/cells.csv`.",
+    ]
+    text = "\n".join(lines)
+    if len(text) > _NOTE_LIMIT:
+        cut = text[: _NOTE_LIMIT - 80].rsplit("\n", 1)[0]
+        text = cut + "\n\n(cut here: the full table is in `report/report.md`)"
+    return text
+
+
+def config_description(report: Report, config: str, factor: str) -> str:
+    """A configuration run's description: what it changed, and its decision with the reason."""
+    if config == report.baseline:
+        head = f"**Baseline** of the sweep: `{factor}={config}`"
+        return f"{head}; the other values are compared to it."
+    d = report.decision_of(config)
+    return (
+        f"`{factor}={config}` against the baseline `{factor}={report.baseline}`: "
+        f"**{d.decision}**. {d.reason}"
+    )

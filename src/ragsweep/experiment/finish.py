@@ -21,7 +21,7 @@ from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
-from ragsweep.experiment.logged import log_report_to_parent
+from ragsweep.experiment.logged import describe_sweep, log_report_to_parent
 from ragsweep.experiment.plan import Plan, read_stages
 from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
 from ragsweep.measures import Measure
@@ -185,15 +185,30 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
         return False
     mc = tracking.client(plan.store)
     log_report_to_parent(mc, plan.parent_run_id, report)
+    describe_sweep(mc, plan.parent_run_id, report, plan.factor, None)
     print_report(report)
     if plan.confirm and not confirm:
         print("confirm: skipped, the sweep did not finish every configuration")
     elif plan.confirm:
         try:
-            confirm_sweep(plan.parent_run_id, store=plan.store, dev_report=report, records=records)
+            done = confirm_sweep(
+                plan.parent_run_id, store=plan.store, dev_report=report, records=records
+            )
         except UserError as err:
             print(f"confirm: {err}", file=sys.stderr)
+        else:
+            describe_sweep(mc, plan.parent_run_id, report, plan.factor, _verdict_line(done))
     return True
+
+
+def _verdict_line(done: Any) -> str:
+    """The confirm stage's verdict in one line, for the parent run's description."""
+    if done.winner is None:
+        return "no winner to confirm: no configuration beats the baseline beyond noise on dev"
+    reason = ""
+    if done.report is not None:
+        reason = f" ({done.report.decision_of(done.winner).reason})"
+    return f"`{done.winner}` is **{done.verdict}** on the held-out questions{reason}"
 
 
 def _print_summary(plan: Plan, statuses: dict[str, dict[str, Any]]) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ragsweep import conventions as cv
 from ragsweep.compare.files import write_report
+from ragsweep.compare.markdown import config_description, parent_description
 from ragsweep.compare.report import Report
 from ragsweep.compare.runs import (
     RunRecord,
@@ -156,6 +157,25 @@ def log_report_to_parent(mc: Any, run_id: str, report: Report) -> None:
     mc.log_batch(run_id, tags=[RunTag(cv.tag("decisions"), line)])
 
 
+NOTE = "mlflow.note.content"  # a run's description in the MLflow UI (markdown)
+
+
+def describe_sweep(
+    mc: Any, parent_id: str, report: Report, factor: str, confirm: str | None
+) -> None:
+    """Put the decision where users look in the MLflow UI: the parent run's description is the
+    decision table with the held-out verdict; each configuration run's says what it changed and
+    its decision, which the tag `ragsweep.decision` repeats for filtering the runs table."""
+    from mlflow.entities import RunTag
+
+    mc.set_tag(parent_id, NOTE, parent_description(report, confirm))
+    for config, run_id in report.run_ids.items():
+        tags = [RunTag(NOTE, config_description(report, config, factor))]
+        if config != report.baseline:
+            tags.append(RunTag(cv.tag("decision"), report.decision_of(config).decision))
+        mc.log_batch(run_id, tags=tags)
+
+
 def _load_all(mc: Any, runs: Sequence[tuple[Any, str]]) -> list[RunRecord]:
     """(run, name) pairs downloaded into one temporary folder and read."""
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
@@ -216,6 +236,10 @@ def report_sweep(
         notes=[*notes, *judge_notes(records[0])],  # records[0]: the baseline's
     )
     log_report_to_parent(mc, pid, report)
+    verdict = parent.data.tags.get(cv.tag("confirm"))  # `confirmed: 64`, set by the confirm stage
+    describe_sweep(
+        mc, pid, report, factor, f"{verdict} (from the confirm stage)" if verdict else None
+    )
     if print_table:
         print_report(report)
     return report
