@@ -93,17 +93,23 @@ _NOTE_LIMIT = 8000
 
 def parent_description(report: Report, confirm: str | None) -> str:
     """The sweep's parent-run description (`mlflow.note.content`, rendered as markdown on the
-    run's page): the held-out verdict, the decisions and the decision measure per slice with
-    difference and interval, and where the full report is. `confirm` is the confirm stage's
-    one-line verdict (None: it did not run)."""
+    run's page, of which MLflow shows the first lines until "Show more"): the decisions and the
+    held-out verdict in two lines, then the decisions table and the decision measure per slice
+    with difference and interval, the method, and where the full report is. `confirm` is the
+    confirm stage's one-line verdict (None: it did not run)."""
     body = to_markdown(report).split("\n## Resolution", 1)[0].rstrip()
-    title, _, rest = body.partition("\n")
+    head, _, sections = body.partition("\n## ")
+    method = head.partition("\n")[2].strip()  # the paragraph under the title: how it was decided
+    decided = "; ".join(f"`{d.config}` {d.decision}" for d in report.decisions)
     held = confirm or "not run (the sweep did not finish, or confirm.enabled=false)"
     lines = [
-        title,
+        f"**Decisions on dev** (against `{report.baseline}`): {decided}.",
         "",
         f"**Held-out confirmation:** {held}",
-        rest.rstrip(),
+        "",
+        f"## {sections.strip()}",
+        "",
+        method,
         "",
         "Full report: artifacts `report/report.html` (with the forest plot), `report/report.md`, "
         "`report/cells.csv`.",

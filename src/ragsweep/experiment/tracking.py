@@ -293,4 +293,6 @@ def download(mc: Any, run_id: str, paths: Iterable[str], dest: Path) -> Path:
 
 def runs_url(store: Store, experiment_id: str, host: str = "127.0.0.1", port: int = 5000) -> str:
     """Where the runs table of an experiment is, once `ragsweep ui` serves this store."""
-    return f"http://{host}:{port}/#/experiments/{experiment_id}/runs"
+    # workflowType=machine_learning: MLflow 3 opens the classic view (a Runs entry in the side
+    # bar) instead of the GenAI one (traces, tokens), seen in a fresh headless Chromium profile
+    return f"http://{host}:{port}/#/experiments/{experiment_id}/runs?workflowType=machine_learning"
