@@ -84,9 +84,25 @@ def test_a_run_bigger_than_one_mlflow_batch_is_logged_whole(workdir, store):
         assert values == sorted(values) and values[-1] == 1.0, row
 
 
+class FakeServer:
+    """Stands in for the `mlflow server` process `ragsweep ui` starts: records its command."""
+
+    launched: list[list[str]] = []
+
+    def __init__(self, cmd: list[str], **kwargs: object) -> None:
+        FakeServer.launched.append(cmd)
+        self.pid = -1
+
+    def wait(self, timeout: float | None = None) -> int:
+        return 0
+
+    def poll(self) -> int:
+        return 0
+
+
 def test_ui_serves_the_default_store_on_loopback(workdir, store, monkeypatch, capsys):
-    launched = []
-    monkeypatch.setattr(subprocess, "call", lambda cmd: launched.append(cmd) or 0)
+    FakeServer.launched = launched = []
+    monkeypatch.setattr(subprocess, "Popen", FakeServer)
     assert main(["ui", "--port", "5123"]) == 0
     (cmd,) = launched
     assert cmd[cmd.index("--host") + 1] == "127.0.0.1"
