@@ -8,16 +8,13 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import SCRIPT, Store, ragsweep
+from conftest import Store, ragsweep, start_ui
 from procs import descendants, running
 from toy import HELDOUT_WINNER
 
@@ -58,30 +55,8 @@ def served(tmp_path_factory):
     done = ragsweep(folder, "-m", *HELDOUT_WINNER, "fusion.k=1,60")
     assert done.returncode == 0, done.stderr[-2000:]
     (link,) = re.findall(r"then (http://127\.0\.0\.1:5000/\S+)", done.stdout)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
-    proc = subprocess.Popen(
-        [str(SCRIPT), "ui", "--port", str(port)],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_ui(folder)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=2) as r:  # noqa: S310
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the UI did not come up"
-            time.sleep(0.5)
         yield folder, base, link.replace("http://127.0.0.1:5000", base)
     finally:
         family = descendants(proc.pid)

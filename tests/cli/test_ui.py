@@ -12,16 +12,10 @@ import urllib.request
 
 import pytest
 
-from conftest import SCRIPT
+from conftest import SCRIPT, start_ui
 from procs import descendants, running
 from ragsweep.cli import main
 from toy import TOY
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url: str) -> dict:
@@ -32,28 +26,8 @@ def get(url: str) -> dict:
 @pytest.mark.slow
 def test_ui_shows_the_run(workdir):
     assert main(TOY) == 0
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(SCRIPT), "ui", "--port", str(port)],
-        cwd=workdir,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_ui(workdir)
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=2) as r:  # noqa: S310
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"the UI did not come up on {base}:\n{out[-2000:]}")
-            time.sleep(0.5)
         exps = get(f"{base}/api/2.0/mlflow/experiments/get-by-name?experiment_name=ragsweep")
         exp_id = exps["experiment"]["experiment_id"]
         req = urllib.request.Request(

@@ -71,8 +71,7 @@ def _kill_orphans(plan: Plan, why: str) -> list[str]:
     for run in running:
         if run.data.tags.get(owners.OWNER_TAG) != plan.owner:
             continue
-        mc.set_tag(run.info.run_id, cv.tag("recovered"), f"killed: {why}")
-        mc.set_terminated(run.info.run_id, status="KILLED")
+        owners.mark_killed(mc, run.info.run_id, why)
         names.append(str(run.info.run_name))
     return names
 

@@ -91,9 +91,9 @@ def _recover(mc: Any, running: list[Any], sweep_key: str) -> int:
     ]
     for run in orphaned:
         who = owners.describe(run.data.tags)
-        why = f"killed: found RUNNING at the next launch, its owner ({who}) gone"
-        mc.set_tag(run.info.run_id, cv.tag("recovered"), why)
-        mc.set_terminated(run.info.run_id, status="KILLED")
+        owners.mark_killed(
+            mc, run.info.run_id, f"found RUNNING at the next launch, its owner ({who}) gone"
+        )
     return len(orphaned)
 
 

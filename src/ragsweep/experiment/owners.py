@@ -96,6 +96,12 @@ def describe(tags: dict[str, str]) -> str:
     return "an unknown process" if owner is None else f"pid {owner.pid} on host {owner.host}"
 
 
+def mark_killed(mc: Any, run_id: str, why: str) -> None:
+    """End a run whose owner or worker is gone: KILLED, with the reason in `ragsweep.recovered`."""
+    mc.set_tag(run_id, cv.tag("recovered"), f"killed: {why}")
+    mc.set_terminated(run_id, status="KILLED")
+
+
 class Heartbeat:
     """A daemon thread refreshing `HEARTBEAT_TAG` on this process's RUNNING runs in one
     experiment (`runs()` lists them) every `BEAT_SECONDS`, until `stop()`."""

@@ -255,11 +255,13 @@ def fit_prelabeller(
     dim: int = 256,
     seed: int = 0,
     grid: Sequence[float] = DEFAULT_GRID,
+    scorer: LSASimilarity | None = None,
 ) -> PrelabelFit:
     """Fit LSA on the corpus, score the labelled pairs (`labels`, default the dataset's
-    labels.jsonl: judged pairs only), fit the thresholds on their grades and pre-label them."""
+    labels.jsonl: judged pairs only), fit the thresholds on their grades and pre-label them.
+    `scorer`: an `LSASimilarity` of this dataset already fitted (then `dim`, `seed` are its)."""
     labels = dataset.labels if labels is None else labels
-    scorer = LSASimilarity(dataset, dim=dim, seed=seed)
+    scorer = scorer or LSASimilarity(dataset, dim=dim, seed=seed)
     pairs = labels[list(KEY)].reset_index(drop=True).copy()
     human = labels["grade"].to_numpy()
     pairs["similarity"] = scorer.score(pairs)
@@ -329,9 +331,9 @@ def prelabel_sheet(
     out = sheet.copy()
     pairs = out.rename(columns={"version": "asked", "clause_version": "version"})[list(KEY)]
     if chat is None:
-        fit = fit_prelabeller(dataset, at=at)
         asked = dict(zip(out["qid"], out["question"], strict=True))  # candidates included
-        scorer = LSASimilarity(dataset, extra_questions=asked)
+        scorer = LSASimilarity(dataset, extra_questions=asked)  # fitted on the corpus once
+        fit = fit_prelabeller(dataset, at=at, scorer=scorer)
         grades = grade(scorer.score(pairs), fit.thresholds)
         out["prelabel"] = [str(int(g)) for g in grades]
         out["prelabel_source"] = f"model {fit.labeller};{fit.thresholds.describe()} at {at}"
