@@ -15,7 +15,8 @@ from conftest import SCRIPT, Store
 
 README = Path(__file__).parents[1] / "README.md"
 #: every quality metric of the README's chunk-size sweep, as logged before the restructuring
-#: (issue 10): per configuration, the comparison's deltas and bounds, and the confirm run
+#: (issue 10): per configuration, its values and its comparison's deltas and bounds (on the
+#: parent then, on its own run since issue 13), and the confirm run's (under `heldout/` now)
 GOLDEN = Path(__file__).parent / "golden" / "chunk_size_golden.json"
 
 
@@ -63,7 +64,25 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
     assert stages.count("sweep") == 1 and stages.count("config") == 4
     parent = next(r for r in runs if r.data.tags["ragsweep.stage"] == "sweep")
     assert parent.info.status == "FINISHED"
-    assert any(k.startswith("delta/recall_at_5/exclusions/") for k in parent.data.metrics)
+    base = next(r for r in runs if r.data.tags.get("ragsweep.value") == "128")
+    assert base.info.run_name == "chunker.size=128 (baseline)"
+    assert (
+        parent.data.metrics["baseline/recall_at_5/exclusions"]
+        == (base.data.metrics["recall_at_5/exclusions"])
+    )
+    # the dev winner's numbers on the parent; each configuration's comparison on its own run
+    assert parent.data.metrics["winner/recall_at_5/weighted"] == next(
+        r.data.metrics["recall_at_5/weighted"]
+        for r in runs
+        if r.data.tags.get("ragsweep.value") == "512"
+    )
+    assert all(
+        "delta/recall_at_5/exclusions" in r.data.metrics
+        for r in runs
+        if r.data.tags.get("ragsweep.stage") == "config"
+    )
+    counts = sorted(len(r.data.metrics) for r in runs)
+    assert counts[-1] <= 150 and len(parent.data.metrics) <= 40, counts
     arts = {a.path for a in mc.list_artifacts(parent.info.run_id, "report")}
     assert {"report/report.html", "report/forest.png"} <= arts
     # on the sample, 512-word chunks beat the baseline on dev and are not confirmed on held-out
@@ -73,6 +92,11 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
     assert confirm.data.tags["ragsweep.split_name"] == "heldout"
     assert confirm.data.tags["ragsweep.verdict"] == "not confirmed"
     assert confirm.data.tags["ragsweep.winner"] == "512"
+    assert confirm.info.run_name == "held-out confirm: 512 vs 128"
+    # never "512 better" without its held-out verdict beside it
+    decision = next(line for line in done.stdout.splitlines() if line.startswith("512: better"))
+    after = done.stdout.splitlines()[done.stdout.splitlines().index(decision) + 1]
+    assert after.strip().startswith("held-out: NOT CONFIRMED: weighted recall@5")
 
 
 @pytest.mark.slow
@@ -94,9 +118,14 @@ def test_main_job_numbers_are_bit_identical_to_the_golden_file(quickstart):
     for value, expected in golden["configs"].items():
         got = {k: by_value[value].get(k) for k in expected}
         assert got == expected, value
-    parent = next(r for r in runs if r.data.tags["ragsweep.stage"] == "sweep")
-    got = {k: parent.data.metrics.get(k) for k in golden["comparison"]}
-    assert got == golden["comparison"]
+    deltas = {
+        r.data.tags["ragsweep.value"]: r.data.metrics
+        for r in runs
+        if r.data.tags.get("ragsweep.stage") == "config"
+    }
+    for value, expected in golden["comparison"].items():  # on each configuration's own run
+        got = {k: deltas[value].get(k) for k in expected}
+        assert got == expected, value
     confirm = next(r for r in runs if r.data.tags["ragsweep.stage"] == "confirm")
     got = {k: confirm.data.metrics.get(k) for k in golden["confirm"]}
     assert got == golden["confirm"]

@@ -6,7 +6,7 @@
 - **Metric keys.** An MLflow metric is `[<prefix>/]<measure key>/<stratum>`, for example
   `recall_at_5/exclusions` or `delta/ndcg_at_10/weighted`; `metric_key` builds them and
   `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
-  `questions/<slice>`.
+  `questions/<slice>`. The confirm run puts every key under `heldout/` (`heldout_key`).
 - **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
   `reproduce`) and the pins `ragsweep.snapshot`, `ragsweep.labels`, `ragsweep.split`.
 - **Config blocks that decide nothing about the numbers** (`NOT_RESULTS`): where results go
@@ -45,6 +45,8 @@ COST, SECONDS, QUESTIONS = "cost", "seconds", "questions"
 #: prefixes of the comparison's metrics: the paired difference and its interval bounds
 DELTA, CI_LOW, CI_HIGH = "delta", "ci_low", "ci_high"
 BASELINE = "baseline"
+#: the confirm run's prefix: held-out numbers never share a name with dev numbers
+HELDOUT = "heldout"
 COMPARISON_PREFIXES: tuple[str, ...] = (DELTA, CI_LOW, CI_HIGH)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. :]+")
 
@@ -59,6 +61,11 @@ def metric_key(measure: Measure, stratum: str, prefix: str | None = None) -> str
     """`[<prefix>/]<measure key>/<stratum>`, e.g. `recall_at_5/exclusions`."""
     key = f"{measure.key}/{metric_safe(stratum)}"
     return f"{prefix}/{key}" if prefix else key
+
+
+def heldout_key(key: str) -> str:
+    """`heldout/<key>`: a number measured on the held-out questions (the confirm run's)."""
+    return f"{HELDOUT}/{key}"
 
 
 @dataclass(frozen=True)

@@ -68,11 +68,19 @@ def served(tmp_path_factory):
 
 @pytest.mark.slow
 def test_the_printed_link_opens_the_runs_table(served):
-    _, _, link = served
+    """The link lists the configuration runs flat (not under a collapsed parent), best
+    headline difference first, with the datasets they read."""
+    folder, _, link = served
     text = page_text(link)
     assert "sweep:fusion.k" in text
     assert " Runs " in f" {text} "  # the classic view's Runs entry, not the GenAI overview
-    assert "matching runs" in text
+    assert "2 matching runs" in text  # the two configuration runs, not the parent or confirm
+    runs = Store(folder).by_value("sweep:fusion.k")
+    best = sorted(runs, key=lambda v: -runs[v].data.metrics["delta/recall_at_1/weighted"])
+    names = [runs[v].info.run_name for v in best]
+    assert names[0] != names[1] and all(n in text for n in names)
+    assert text.index(names[0]) < text.index(names[1]), (names, text[:2000])
+    assert "tiny corpus" in text  # the Dataset column
 
 
 @pytest.mark.slow

@@ -22,12 +22,15 @@ from ragsweep.compare.html import to_html
 from ragsweep.compare.markdown import to_markdown
 from ragsweep.compare.plot import forest_plot
 from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, read_cells
-from ragsweep.compare.runs import (
-    RunRecord,
-    comparison_metrics,
+from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
+from ragsweep.compare.summary import (
+    HeldOut,
+    config_metrics,
+    decision_tag,
     decisions_line,
-    load_run_folder,
-    sweep_report,
+    summary_metrics,
+    verdict_tag,
+    with_heldout,
 )
 from ragsweep.compare.text import print_report
 from ragsweep.conventions import sweep_measures
@@ -451,11 +454,50 @@ def test_sweep_report_from_run_folders(tmp_path):
     assert r.run_ids == {"60": "id-60", "k=10/x": "id-k=10/x"}
     weighted = r.cell("k=10/x", RECALL5, "weighted")
     assert weighted["delta"] == pytest.approx(0.5 / 3)  # null traffic weights: equal weights
-    metrics = comparison_metrics(r)
+    metrics = config_metrics(r, "k=10/x")  # on the configuration's own run
     assert len(metrics) == 3 * len(r.cells)
-    assert metrics["delta/mrr/identifiers/k_10_x"] == r.cell("k=10/x", RR, "identifiers")["delta"]
-    assert metrics["ci_high/recall_at_5/weighted/k_10_x"] == weighted["ci_high"]
+    assert metrics["delta/mrr/identifiers"] == r.cell("k=10/x", RR, "identifiers")["delta"]
+    assert metrics["ci_high/recall_at_5/weighted"] == weighted["ci_high"]
+    assert metrics["ci_low/recall_at_5/weighted"] == weighted["ci_low"]
+    base = config_metrics(r, "60")  # the baseline's difference with itself
+    assert set(base) == set(metrics) and set(base.values()) == {0.0}
     assert decisions_line(r) == "k=10/x: better"
+    assert (decision_tag(r, "k=10/x"), decision_tag(r, "60")) == ("better", "baseline")
+    assert verdict_tag(r, "k=10/x") == "better: weighted recall@5 " + (
+        f"{signed(weighted['delta'])} [{signed(weighted['ci_low'])}, {signed(weighted['ci_high'])}]"
+    )
+    # the parent's few numbers: the baseline's and the winner's deciding measure per column
+    summary = summary_metrics(r)
+    assert summary["baseline/recall_at_5/weighted"] == weighted["baseline"]
+    assert summary["winner/recall_at_5/weighted"] == weighted["value"]
+    assert summary["winner/delta/recall_at_5/weighted"] == weighted["delta"]
+    assert summary["baseline/mrr/identifiers"] == r.cell("k=10/x", RR, "identifiers")["baseline"]
+    assert len(summary) == 2 * len(r.strata) + 3
+
+
+def test_a_better_decision_is_never_shown_without_the_held_out_verdict(golden, tmp_path):
+    better = [d.config for d in golden.decisions if d.decision == BETTER]
+    assert better, "the golden report has no better row"
+    winner = better[0]
+    held = with_heldout(golden, HeldOut(winner, "not confirmed", "weighted recall@5 is noise"))
+    assert held.heldout_of(winner) == "NOT CONFIRMED: weighted recall@5 is noise"
+    others = [d.config for d in golden.decisions if d.decision != BETTER]
+    assert all(held.heldout_of(c) is None for c in others)
+    console = Console(width=250, record=True)
+    print_report(held, console)
+    text = console.export_text()
+    line = next(x for x in text.splitlines() if x.startswith(f"{winner}: better"))
+    after = text[text.index(line) :].splitlines()[1]
+    assert "held-out: NOT CONFIRMED: weighted recall@5 is noise" in after
+    assert "NOT CONFIRMED on held-out" in text  # in the table's decision column too
+    md = to_markdown(held)
+    assert f"| {winner} | **better** | NOT CONFIRMED: weighted recall@5 is noise |" in md
+    assert "**better** (NOT CONFIRMED on held-out)" in md
+    assert "NOT CONFIRMED on held-out" in to_html(held)
+    # no confirmation made: it says so rather than staying silent
+    unchecked = with_heldout(golden, None, "confirm.enabled=false")
+    assert unchecked.heldout_of(winner) == "not checked: confirm.enabled=false"
+    assert "not checked on held-out" in to_markdown(unchecked)
 
 
 @pytest.mark.parametrize(
@@ -529,8 +571,9 @@ def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
         "report/forest_ndcg_at_10.png",
         "report/report.json",
     } <= files
-    metrics = parent.data.metrics
+    mc, parent, children = _runs(store)  # again: the report logged new values
     for config in ("10", "30"):
+        metrics = children[config].data.metrics
         for key in (
             "recall_at_5/exclusions",
             "recall_at_5/weighted",
@@ -539,9 +582,14 @@ def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
         ):
             cell_measure, stratum = key.split("/")
             cell = report.cell(config, Measure.parse(cell_measure), stratum)
-            assert metrics[f"delta/{key}/{config}"] == pytest.approx(cell["delta"])
-            assert metrics[f"ci_low/{key}/{config}"] == pytest.approx(cell["ci_low"])
-            assert metrics[f"ci_high/{key}/{config}"] == pytest.approx(cell["ci_high"])
+            assert metrics[f"delta/{key}"] == pytest.approx(cell["delta"])
+            assert metrics[f"ci_low/{key}"] == pytest.approx(cell["ci_low"])
+            assert metrics[f"ci_high/{key}"] == pytest.approx(cell["ci_high"])
+        assert children[config].data.tags["ragsweep.decision"] == decision_tag(report, config)
+    assert children["60"].data.metrics["delta/recall_at_5/weighted"] == 0.0
+    # the parent holds a few summary numbers, no per-value copies
+    assert not any(k.startswith(("delta/", "ci_low/", "ci_high/")) for k in parent.data.metrics)
+    assert parent.data.metrics == pytest.approx(summary_metrics(report))
     assert parent.data.tags["ragsweep.decisions"] == "; ".join(
         f"{d.config}: {d.decision}" for d in report.decisions
     )
@@ -561,9 +609,8 @@ def test_report_cli_json_out_and_runs(sweep, tmp_path, capsys):
     base, cand = children["60"].info.run_id, children["10"].info.run_id
     assert main(["report", "--runs", base, cand, "--format", "json", *uri]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["baseline"] == "fusion.k=60" and [d["config"] for d in data["decisions"]] == [
-        "fusion.k=10"
-    ]
+    assert data["baseline"] == "fusion.k=60 (baseline)"
+    assert [d["config"] for d in data["decisions"]] == ["fusion.k=10"]
 
 
 @pytest.mark.parametrize(

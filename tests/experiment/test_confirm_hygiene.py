@@ -70,9 +70,9 @@ def test_repeating_a_confirmation_neither_logs_nor_counts_again(history):
     (run,) = confirm_runs(history.store, "sweep:fusion.k")  # the same comparison: not re-run
     assert run.data.tags["ragsweep.confirmations"] == "1"
     verdict = run.data.tags["ragsweep.verdict"]
-    assert f"is {verdict.upper()} on held-out questions, as confirm run {run.info.run_id}" in (
-        " ".join(history.again.out.split())
-    )
+    out = " ".join(history.again.out.split())
+    assert f"is {verdict.upper()} on held-out questions (" in out
+    assert f"as confirm run {run.info.run_id} found for this sweep" in out
     assert history.again.code == (0 if verdict == "confirmed" else 1)
 
 

@@ -10,7 +10,9 @@ import json
 import pytest
 
 from conftest import cli_in
-from toy import HELDOUT_WINNER
+from ragsweep.compare.report import read_cells
+from ragsweep.measures import Measure
+from toy import HELDOUT_WINNER, TINY
 
 NOTE = "mlflow.note.content"
 
@@ -48,13 +50,122 @@ def test_each_configuration_run_says_what_it_changed_and_its_decision(sweep):
     decided = {d["config"]: d["decision"] for d in report["decisions"]}
     runs = store.by_value("sweep:fusion.k")
     assert runs["60"].data.tags[NOTE].startswith("**Baseline** of the sweep: `fusion.k=60`")
-    assert "ragsweep.decision" not in runs["60"].data.tags
+    assert runs["60"].info.run_name == "fusion.k=60 (baseline)"
+    assert runs["60"].data.tags["ragsweep.decision"] == "baseline"
+    short = {"no resolvable difference": "noise"}
     for value, decision in decided.items():
         tags = runs[value].data.tags
-        assert tags["ragsweep.decision"] == decision
+        assert tags["ragsweep.decision"] == short.get(decision, decision)
+        assert tags["ragsweep.verdict"].startswith(f"{short.get(decision, decision)}: weighted")
         assert tags[NOTE].startswith(f"`fusion.k={value}` against the baseline `fusion.k=60`")
     filtered = store.client.search_runs(
         [parent.info.experiment_id],
-        filter_string=f"tags.`ragsweep.decision` = '{decided['1']}'",
+        filter_string=f"tags.`ragsweep.decision` = '{short.get(decided['1'], decided['1'])}'",
     )
     assert [r.data.tags["ragsweep.value"] for r in filtered] == ["1"]
+
+
+def _report(sweep, name):
+    store = sweep.store
+    (parent,) = store.runs("sweep:fusion.k", "sweep")
+    path = store.download(parent.info.run_id, "report/report.json", sweep.folder / name)
+    return json.loads(path.read_text())
+
+
+@pytest.mark.slow
+def test_each_configuration_run_carries_its_own_difference_and_interval(sweep):
+    """The runs table sorts by `delta/...` of the decision measure: each configuration's own
+    paired difference and bounds are on its run, equal to the report's cells."""
+    (parent,) = sweep.store.runs("sweep:fusion.k", "sweep")
+    cells = read_cells(
+        sweep.store.download(parent.info.run_id, "report/report.csv", sweep.folder / "dl3")
+    )
+    cells = cells[cells["config"] == "1"]
+    assert len(cells) >= 2 * cells["stratum"].nunique()  # every measure shown, every column
+    runs = sweep.store.by_value("sweep:fusion.k")
+    metrics = runs["1"].data.metrics
+    for c in cells.itertuples():
+        key = f"{Measure.parse(c.measure).key}/{c.stratum}"
+        assert metrics[f"delta/{key}"] == c.delta, key  # bit for bit
+        assert metrics[f"ci_low/{key}"] == c.ci_low, key
+        assert metrics[f"ci_high/{key}"] == c.ci_high, key
+    assert {metrics[f"delta/{k}"] for k in ("recall_at_1/all", "recall_at_1/exclusions")} != {0}
+    base = runs["60"].data.metrics
+    assert base["delta/recall_at_1/all"] == base["ci_high/recall_at_1/all"] == 0.0
+    ordered = store_order(sweep, "metrics.`delta/recall_at_1/all` DESC")
+    assert ordered == sorted(ordered, key=lambda v: -runs[v].data.metrics["delta/recall_at_1/all"])
+
+
+def store_order(sweep, order):
+    (parent,) = sweep.store.runs("sweep:fusion.k", "sweep")
+    runs = sweep.store.client.search_runs(
+        [parent.info.experiment_id],
+        filter_string="tags.`ragsweep.stage` = 'config'",
+        order_by=[order],
+    )
+    return [r.data.tags["ragsweep.value"] for r in runs]
+
+
+@pytest.mark.slow
+def test_no_run_holds_more_than_150_metrics_and_the_parent_only_a_summary(sweep):
+    runs = sweep.store.runs("sweep:fusion.k")
+    counts = {r.info.run_name: len(r.data.metrics) for r in runs}
+    assert max(counts.values()) <= 150, counts
+    (parent,) = sweep.store.runs("sweep:fusion.k", "sweep")
+    keys = set(parent.data.metrics)
+    assert len(keys) <= 40, sorted(keys)
+    assert all(k.startswith(("baseline/", "winner/")) for k in keys), sorted(keys)
+    base = sweep.store.by_value("sweep:fusion.k")["60"].data.metrics
+    assert parent.data.metrics["baseline/recall_at_1/all"] == base["recall_at_1/all"]
+
+
+@pytest.mark.slow
+def test_the_confirm_run_is_visibly_held_out(sweep):
+    (confirm,) = sweep.store.runs("sweep:fusion.k", "confirm")
+    assert confirm.info.run_name == "held-out confirm: 1 vs 60"
+    keys = set(confirm.data.metrics)
+    assert keys and all(k.startswith("heldout/") for k in keys), sorted(keys)[:5]
+    assert "heldout/recall_at_1/all" in keys and "recall_at_1/all" not in keys
+    assert {"heldout/delta/recall_at_1/all", "heldout/baseline/recall_at_1/all"} <= keys
+    verdict = confirm.data.tags["ragsweep.verdict"]
+    assert confirm.data.tags[NOTE].startswith("**Held-out confirmation**")
+    # the dev report logged to the parent states the verdict next to the dev decision
+    report = _report(sweep, "dl4")
+    assert report["heldout"]["1"].startswith(
+        "confirmed:" if verdict == "confirmed" else "NOT CONFIRMED:"
+    )
+    md = sweep.store.download(
+        sweep.store.runs("sweep:fusion.k", "sweep")[0].info.run_id,
+        "report/report.md",
+        sweep.folder / "dl5",
+    ).read_text()
+    assert f"| 1 | **better** | {report['heldout']['1']} |" in md
+    assert "held-out: " in sweep.out
+
+
+@pytest.mark.slow
+def test_runs_name_their_datasets_and_log_a_question_table(sweep):
+    run = sweep.store.by_value("sweep:fusion.k")["1"]
+    tags = run.data.tags
+    inputs = {d.dataset.name: d for d in run.inputs.dataset_inputs}
+    assert sorted(inputs) == ["tiny corpus", "tiny labels"]
+    corpus, labels = inputs["tiny corpus"], inputs["tiny labels"]
+    assert corpus.dataset.digest == tags["ragsweep.snapshot"][:36]
+    assert labels.dataset.digest == tags["ragsweep.labels"][:36]
+    assert json.loads(corpus.dataset.source)["uri"] == str(TINY.resolve())
+    contexts = {t.key: t.value for t in corpus.tags}
+    assert contexts["mlflow.data.context"] == "dev"
+    (confirm,) = sweep.store.runs("sweep:fusion.k", "confirm")
+    held = {t.value for d in confirm.inputs.dataset_inputs for t in d.tags}
+    assert held == {"heldout"}
+    table = json.loads(
+        sweep.store.download(
+            run.info.run_id, "results/questions.json", sweep.folder / "dl6"
+        ).read_text()
+    )
+    per_q = sweep.store.per_question(run.info.run_id, sweep.folder / "dl7")
+    columns = table["columns"]
+    rows = [dict(zip(columns, row, strict=True)) for row in table["data"]]
+    assert [r["qid"] for r in rows] == list(per_q["qid"])
+    assert [r["recall@1"] for r in rows] == list(per_q["recall@1"])
+    assert "results/questions.json" in tags["mlflow.loggedArtifacts"]

@@ -55,7 +55,7 @@ def test_eight_configurations_two_workers_new_store(workdir, store, capsys):
     assert len(children) == 8
     assert {r.data.tags["mlflow.parentRunId"] for r in children} == {parents[0].info.run_id}
     assert sorted(r.info.run_name for r in children) == sorted(
-        f"fusion.k={v}" for v in values.split(",")
+        f"fusion.k={v}" + (" (baseline)" if v == "60" else "") for v in values.split(",")
     )
     assert all(r.info.status == "FINISHED" for r in children)
     default = store.client.search_runs(["0"])
@@ -72,8 +72,13 @@ def test_eight_configurations_two_workers_new_store(workdir, store, capsys):
     tags = parents[0].data.tags
     for pin in ("snapshot", "labels", "split", "index_build"):
         assert tags[f"ragsweep.{pin}"] == children[0].data.tags[f"ragsweep.{pin}"]
-    assert "recall_at_5/weighted/60" in parents[0].data.metrics
-    assert "baseline/recall_at_5/weighted" in parents[0].data.metrics
+    base = next(r for r in children if r.data.tags["ragsweep.value"] == "60")
+    assert (
+        parents[0].data.metrics["baseline/recall_at_5/weighted"]
+        == (base.data.metrics["recall_at_5/weighted"])
+    )
+    assert not any(k.endswith("/60") for k in parents[0].data.metrics)  # no per-value copies
+    assert all("delta/recall_at_5/weighted" in r.data.metrics for r in children)
     # the tiny fixture scores every fusion.k the same: nothing beats the baseline, so the
     # confirm stage says so instead of confirming anything
     assert parents[0].data.tags["ragsweep.confirm"] == "no winner"
@@ -89,7 +94,7 @@ def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, store, capsy
     parents, children = store.sweep("sweep:embedder.min_df")
     by_name = {r.info.run_name: r for r in children}
     assert by_name["embedder.min_df=2"].info.status == "FINISHED"
-    assert by_name["embedder.min_df=1"].info.status == "FINISHED"  # the baseline, added
+    assert by_name["embedder.min_df=1 (baseline)"].info.status == "FINISHED"  # added
     failed = by_name["embedder.min_df=1000"]
     assert failed.info.status == "FAILED"
     assert "min_df" in failed.data.tags["ragsweep.error"]
@@ -103,7 +108,7 @@ def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, store, capsy
     assert [p.info.run_id for p in parents2] == [parents[0].info.run_id]
     names = sorted(r.info.run_name for r in children2)
     assert names == [
-        "embedder.min_df=1",
+        "embedder.min_df=1 (baseline)",
         "embedder.min_df=1000",
         "embedder.min_df=1000",
         "embedder.min_df=2",
@@ -155,8 +160,8 @@ def test_killed_sweep_is_recovered_on_the_next_launch(workdir, store):
     assert len(parents) == 1 and parents[0].info.status == "FINISHED"
     statuses = sorted(r.info.status for r in children)
     assert statuses.count("KILLED") >= 1
-    finished = {r.info.run_name for r in children if r.info.status == "FINISHED"}
-    assert finished == {f"chunker.size={v}" for v in (24, 32, 48, 64, 128)}
+    finished = {r.data.tags["ragsweep.value"] for r in children if r.info.status == "FINISHED"}
+    assert finished == {str(v) for v in (24, 32, 48, 64, 128)}
 
 
 @pytest.mark.slow

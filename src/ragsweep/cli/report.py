@@ -3,9 +3,10 @@
     ragsweep report fusion_k                      # a sweep by name (or its parent run id)
     ragsweep report --runs BASE_RUN CAND_RUN ...  # any logged configuration runs; first = baseline
 
-A sweep's report is printed and logged to its parent run (files under report/, metrics
-delta|ci_low|ci_high/<measure>/<slice>/<value>); `--runs` logs nothing. `--out DIR` also writes
-the files (markdown, HTML, CSV, JSON, forest plots) into DIR. How to read it: docs/report.md.
+A sweep's report is printed and logged to its runs (files under the parent's report/, each
+configuration's delta|ci_low|ci_high/<measure>/<slice> on its own run); `--runs` logs nothing.
+`--out DIR` also writes the files (markdown, HTML, CSV, JSON, forest plots) into DIR. How to
+read it: docs/report.md.
 """
 
 from __future__ import annotations

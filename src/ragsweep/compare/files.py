@@ -50,6 +50,7 @@ def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
                 **asdict(d),
                 "guard_failed": ",".join(d.guard_failed),
                 "warnings": "; ".join(d.warnings),
+                "heldout": report.heldout_of(d.config) or "",
             }
             for d in report.decisions
         ]

@@ -32,9 +32,14 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 """
 
 
-def _decision_cell(decision: str) -> str:
-    """A decision's cell, styled by its CSS class (`d-fails-guard`, ...)."""
-    return f'<td class="d-{decision.replace(" ", "-")}">{html.escape(decision)}</td>'
+def _decision_cell(decision: str, heldout: str | None = None) -> str:
+    """A decision's cell, styled by its CSS class (`d-fails-guard`, ...), with what held-out
+    questions said of it (`Report.heldout_short`) under it."""
+    under = ""
+    if heldout is not None:
+        css = "d-better" if heldout.startswith("confirmed") else "warn"
+        under = f'<br><span class="{css}">{html.escape(heldout)}</span>'
+    return f'<td class="d-{decision.replace(" ", "-")}">{html.escape(decision)}{under}</td>'
 
 
 def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
@@ -52,14 +57,24 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
             "set or corpus snapshot; see the notes.</p>"
         )
     parts.append(f'<p class="method">{e(method_text(report))}</p>')
+    held = report.heldout is not None
     parts.append(
-        "<h2>Decisions</h2><table><tr><th>configuration</th><th>decision</th><th>why</th></tr>"
+        "<h2>Decisions</h2><table><tr><th>configuration</th><th>decision on dev</th>"
+        + ("<th>held-out</th>" if held else "")
+        + "<th>why</th></tr>"
     )
     for d in report.decisions:
         why = e(d.reason) + "".join(
             f'<br><span class="warn">warning: {e(w)}</span>' for w in d.warnings
         )
-        parts.append(f"<tr><td>{e(d.config)}</td>{_decision_cell(d.decision)}<td>{why}</td></tr>")
+        verdict = ""
+        if held:
+            text = report.heldout_of(d.config) or ""
+            css = "d-better" if text.startswith("confirmed") else ("warn" if text else "")
+            verdict = f'<td class="{css}">{e(text)}</td>'
+        parts.append(
+            f"<tr><td>{e(d.config)}</td>{_decision_cell(d.decision)}{verdict}<td>{why}</td></tr>"
+        )
     parts.append("</table>")
     for caption, measure in tables(report):
         cols = columns(report, measure)
@@ -83,7 +98,9 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
         for name in report.configs:
             row = [f"<tr><td>{e(name)}</td>"]
             if first:
-                row.append(_decision_cell(report.decision_of(name).decision))
+                row.append(
+                    _decision_cell(report.decision_of(name).decision, report.heldout_short(name))
+                )
             for col in cols:
                 delta, interval, verdict, value = cell_texts(report, name, col)
                 row.append(

@@ -21,6 +21,13 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _decision_text(report: Report, config: str) -> str:
+    """A table's decision cell: the dev decision, and what held-out questions said of it."""
+    short = report.heldout_short(config)
+    text = f"**{report.decision_of(config).decision}**"
+    return text if short is None else f"{text} ({_md_escape(short)})"
+
+
 def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
     """The report as GitHub markdown: method, one table per measure, resolution, decisions;
     `images` are the forest plots' file names, linked at the end."""
@@ -32,10 +39,17 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
             "",
         ]
     lines += [method_text(report), ""]
-    lines += ["## Decisions", "", "| configuration | decision | why |", "|---|---|---|"]
+    held = report.heldout is not None
+    lines += [
+        "## Decisions",
+        "",
+        "| configuration | decision on dev | " + ("held-out | " if held else "") + "why |",
+        "|---|---|" + ("---|" if held else "") + "---|",
+    ]
     for d in report.decisions:
         why = d.reason + "".join(f"; warning: {w}" for w in d.warnings)
-        lines.append(f"| {_md_escape(d.config)} | **{d.decision}** | {_md_escape(why)} |")
+        verdict = f" {_md_escape(report.heldout_of(d.config) or '')} |" if held else ""
+        lines.append(f"| {_md_escape(d.config)} | **{d.decision}** |{verdict} {_md_escape(why)} |")
     lines.append("")
     for caption, measure in tables(report):
         cols = columns(report, measure)
@@ -52,7 +66,7 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
             f"| {_md_escape(row_label(report, report.baseline))} | " + " | ".join(base) + " |"
         )
         for name in report.configs:
-            cells = [f"**{report.decision_of(name).decision}**"] if first else []
+            cells = [_decision_text(report, name)] if first else []
             for col in cols:
                 delta, interval, verdict, value = cell_texts(report, name, col)
                 word = verdict if verdict == "noise" else f"**{verdict}**"

@@ -114,6 +114,22 @@ class Report:
     factor: str | None = None
     title: str = "ragsweep report"
     run_ids: dict[str, str] = field(default_factory=dict)
+    #: config -> what the confirm stage found on held-out questions for a `better` decision,
+    #: `<status>: <detail>` (`summary.with_heldout`); None: no held-out stage applies (a
+    #: comparison of any runs)
+    heldout: dict[str, str] | None = None
+
+    def heldout_of(self, config: str) -> str | None:
+        """What held-out questions said of `config`'s dev decision, or None when the report
+        has no held-out stage or the decision needs no confirmation (not `better`)."""
+        if self.heldout is None:
+            return None
+        return self.heldout.get(config)
+
+    def heldout_short(self, config: str) -> str | None:
+        """`heldout_of` in a few words for a table cell: `NOT CONFIRMED on held-out`."""
+        text = self.heldout_of(config)
+        return None if text is None else f"{text.partition(': ')[0]} on held-out"
 
     def deciding(self, stratum: str) -> Measure:
         """The measure that decides in `stratum` (RR for identifiers by default)."""
@@ -196,6 +212,7 @@ class Report:
             "like_for_like": self.like_for_like,
             "notes": list(self.notes),
             "run_ids": dict(self.run_ids),
+            "heldout": None if self.heldout is None else dict(self.heldout),
             "decisions": [
                 {**asdict(d), "guard_failed": list(d.guard_failed), "warnings": list(d.warnings)}
                 for d in self.decisions

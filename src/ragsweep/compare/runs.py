@@ -1,11 +1,10 @@
 """Comparing configuration runs' results, wherever they were stored: read a run's folder, check
 the runs are like for like, take the report settings from the baseline's config, build the
-report, and say what a sweep's parent run should record of it.
+report (what each run records of it: `ragsweep.compare.summary`).
 
     records = [load_run_folder(path, name, run_id, tags) for ...]   # baseline first
     report = report_from_runs(records, factor="fusion.k", title="...", allow_mismatch=False)
     report = sweep_report({value: record, ...}, values=..., baseline="60", name=..., factor=...)
-    comparison_metrics(report); decisions_line(report)              # for the parent run
 
 No MLflow here: `ragsweep.experiment.logged` downloads the folders and logs the results.
 """
@@ -25,17 +24,11 @@ from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
 from ragsweep.conventions import (
     ALL,
-    CI_HIGH,
-    CI_LOW,
-    DELTA,
     WEIGHTED,
-    metric_key,
-    metric_safe,
     sweep_measures,
     tag,
 )
 from ragsweep.errors import UserError
-from ragsweep.measures import Measure
 
 #: config keys that change how a ranking is scored (not the ranking itself)
 SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset")
@@ -258,19 +251,3 @@ def sweep_report(
         notes=[*notes, *left_out],
     )
     return with_run_ids(report, runs)
-
-
-def comparison_metrics(report: Report) -> dict[str, float]:
-    """Every cell's difference and bounds as metrics for the sweep's parent run:
-    `delta|ci_low|ci_high/<measure key>/<stratum>/<config>`, the config made metric-safe."""
-    out: dict[str, float] = {}
-    for row in report.cells.itertuples(index=False):
-        measure, config = Measure.parse(row.measure), metric_safe(row.config)
-        for prefix, value in ((DELTA, row.delta), (CI_LOW, row.ci_low), (CI_HIGH, row.ci_high)):
-            out[f"{metric_key(measure, row.stratum, prefix)}/{config}"] = float(value)
-    return out
-
-
-def decisions_line(report: Report) -> str:
-    """The decisions on one line: `10: no resolvable difference; 100: fails guard`."""
-    return "; ".join(f"{d.config}: {d.decision}" for d in report.decisions)

@@ -65,6 +65,9 @@ def rich_tables(report: Report) -> list[RenderableType]:
             if measure is None:
                 d = report.decision_of(name).decision
                 extra = [Text(d, style=_RICH_DECISION[d])]
+                short = report.heldout_short(name)
+                if short is not None:
+                    extra[0].append(f"\n{short}", style=_heldout_style(short))
             table.add_row(name, *extra, *cells)
         out.append(table)
     out.append(_resolution_table(report))
@@ -72,12 +75,20 @@ def rich_tables(report: Report) -> list[RenderableType]:
         line = Text(f"{d.config}: ", style="bold")
         line.append(d.decision, style=_RICH_DECISION[d.decision])
         line.append(f": {d.reason}")
+        held = report.heldout_of(d.config)
+        if held is not None:
+            line.append(f"\n  held-out: {held}", style=_heldout_style(held))
         for w in d.warnings:
             line.append(f"\n  warning: {w}", style="yellow")
         out.append(line)
     for note in report.notes:
         out.append(Text(f"note: {note}", style="yellow"))
     return out
+
+
+def _heldout_style(text: str) -> str:
+    """Green only for a confirmation; anything else is a warning to read before adopting."""
+    return "bold green" if text.startswith("confirmed") else "bold yellow"
 
 
 def _resolution_table(report: Report) -> Table:

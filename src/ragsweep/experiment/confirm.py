@@ -27,6 +27,7 @@ from omegaconf import DictConfig, OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.compare.files import write_report
 from ragsweep.compare.runs import RunRecord, report_from_runs
+from ragsweep.compare.summary import HeldOut, pick_winner
 from ragsweep.compare.text import print_report
 from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
@@ -47,19 +48,13 @@ class Confirmation:
     confirmations: int  # confirmations logged against this held-out split, this one included
     warning: str | None
     report: Any = None  # the held-out ragsweep.compare.report.Report
+    reason: str | None = None  # the held-out decision's reason (weighted recall@5 ... is noise)
+    reused: bool = False  # an earlier confirm run's, not made again
 
-
-def pick_winner(dev_report: Any) -> str | None:
-    """The declared rule: best dev headline of the decision measure among `better` rows."""
-    better = [d for d in dev_report.decisions if d.decision == "better"]
-    if not better:
-        return None
-    headline = dev_report.headline
-    measure = dev_report.decision
-    return max(
-        better,
-        key=lambda d: (float(dev_report.cell(d.config, measure, headline)["value"]), d.config),
-    ).config
+    @property
+    def held(self) -> HeldOut:
+        """What the dev report shows beside its decisions (`compare.summary.with_heldout`)."""
+        return HeldOut(self.winner, self.verdict, self.reason)
 
 
 def count_confirmations(mc: Any, split_hash: str, pair: str) -> int:
@@ -115,22 +110,17 @@ def _done_before(mc: Any, parent: Any, pair: str) -> Any:
     return None
 
 
-def _reuse(run: Any, print_table: bool) -> Confirmation:
+def _reuse(run: Any) -> Confirmation:
     """The confirmation an earlier confirm run made: it is not made (or counted) again."""
     tags = run.data.tags
-    verdict, winner = tags["ragsweep.verdict"], tags["ragsweep.winner"]
-    if print_table:
-        print(
-            f"confirm: {winner} is {verdict.upper()} on held-out questions, as confirm run "
-            f"{run.info.run_id} found for this sweep on the same data and code; not run again "
-            "(the held-out split is spent once per comparison)"
-        )
     return Confirmation(
-        verdict,
-        winner,
+        tags["ragsweep.verdict"],
+        tags["ragsweep.winner"],
         str(run.info.run_id),
         int(tags.get("ragsweep.confirmations", "1")),
         tags.get("ragsweep.warning"),
+        reason=logged.heldout_reason(tags),
+        reused=True,
     )
 
 
@@ -151,21 +141,59 @@ def confirm_sweep(
     """Run the confirm stage for a logged sweep (name or parent run id); see the module doc.
 
     At the end of a sweep, `dev_report` and `records` (value -> the configuration's dev rows
-    and resolved config, from the sweep folder) come from the finish step; `ragsweep confirm`
-    run later reads both back from MLflow.
+    and resolved config, from the sweep folder) come from the finish step, which logs the dev
+    report with the verdict beside its decisions. `ragsweep confirm` run later reads both back
+    from MLflow and logs the dev report again, with the verdict. `print_table` prints the
+    held-out report and the verdict (`print_confirmation`).
     """
     store, mc = logged.store_client(store)
     parent, _ = logged.find_parent(mc, sweep)
-    pid = parent.info.run_id
+    standalone = dev_report is None
     if dev_report is None:
-        dev_report = logged.report_sweep(pid, store=store, print_table=False)
-    winner = pick_winner(dev_report)
-    if winner is None:
-        mc.set_tag(pid, cv.tag("confirm"), NO_WINNER)
+        dev_report = logged.report_sweep(parent.info.run_id, store=store, print_table=False)
+    done = _confirm(mc, store, parent, dev_report, records)
+    if standalone:
+        factor = parent.data.tags.get(cv.tag("factor"))
+        logged.log_comparison(mc, parent.info.run_id, dev_report, factor, done.held)
+    if print_table:
+        print_confirmation(done)
+    return done
+
+
+def print_confirmation(done: Confirmation) -> None:
+    """The held-out report (when it was made now) and the verdict in one line."""
+    if done.verdict == NO_WINNER:
         print(
             "confirm: no configuration beats the baseline beyond noise on dev while passing the "
             "guard slices; nothing to confirm"
         )
+        return
+    if done.report is not None:
+        print_report(done.report)
+    line = f"confirm: {done.winner} is {done.verdict.upper()} on held-out questions"
+    if done.reason:
+        line += f" ({done.reason})"
+    if done.reused:
+        line += (
+            f", as confirm run {done.run_id} found for this sweep on the same data and code; not "
+            "run again (the held-out split is spent once per comparison)"
+        )
+    print(line)
+    if done.warning:
+        print(f"warning: {done.warning}")
+
+
+def _confirm(
+    mc: Any,
+    store: tracking.Store,
+    parent: Any,
+    dev_report: Any,
+    records: Mapping[str, RunRecord] | None,
+) -> Confirmation:
+    pid = parent.info.run_id
+    winner = pick_winner(dev_report)
+    if winner is None:
+        mc.set_tag(pid, cv.tag("confirm"), NO_WINNER)
         return Confirmation(NO_WINNER, None, None, 0, None)
     run_ids = dev_report.run_ids
     pair_names = (dev_report.baseline, winner)
@@ -184,7 +212,11 @@ def confirm_sweep(
     pair = _pair(config_hash(cfgs[winner]), config_hash(cfgs[dev_report.baseline]))
     done = _done_before(mc, parent, pair)
     if done is not None:
-        return _reuse(done, print_table)
+        return _reuse(done)
+    print(
+        f"confirm: scoring {winner} (the dev winner) and the baseline {dev_report.baseline} on "
+        "the held-out questions"
+    )
     max_conf = int(OmegaConf.select(cfgs[winner], "confirm.max_confirmations", default=3))
     results = {
         name: evaluate(cfg, allow_heldout=True, dataset=dataset) for name, cfg in cfgs.items()
@@ -221,17 +253,8 @@ def confirm_sweep(
             f"confirm.max_confirmations={max_conf}): it is being tuned on; refresh it (new "
             "questions, or a new data.split.salt) before trusting another confirmation"
         )
-    base_result, win_result = results[dev_report.baseline], results[winner]
-    metrics: dict[str, float] = {}
-    metrics.update({f"{cv.BASELINE}/{k}": v for k, v in base_result.metrics.items()})
-    for cell in held.cells.itertuples(index=False):
-        if cell.config == winner:
-            m = Measure.parse(str(cell.measure))
-            metrics[cv.metric_key(m, cell.stratum, cv.DELTA)] = float(cell.delta)
-            metrics[cv.metric_key(m, cell.stratum, cv.CI_LOW)] = float(cell.ci_low)
-            metrics[cv.metric_key(m, cell.stratum, cv.CI_HIGH)] = float(cell.ci_high)
     tags = {
-        **win_result.tags,
+        **results[winner].tags,
         cv.TAG_STAGE: cv.STAGE_CONFIRM,
         "ragsweep.sweep": parent.data.tags.get("ragsweep.sweep", ""),
         "ragsweep.winner": winner,
@@ -239,31 +262,64 @@ def confirm_sweep(
         "ragsweep.verdict": verdict,
         "ragsweep.confirmations": str(n),
         "ragsweep.confirm_pair": pair,
-        "ragsweep.decision": f"{decision.decision}: {decision.reason}"[:4000],
+        logged.HELDOUT_DECISION: f"{decision.decision}: {decision.reason}"[:4000],
+        logged.NOTE: (
+            f"**Held-out confirmation** of the sweep's dev winner `{winner}` against the "
+            f"baseline `{dev_report.baseline}`, on questions nobody tuned on: **{verdict}** "
+            f"({decision.reason}). Its metrics are under `{cv.HELDOUT}/`, apart from the dev "
+            "numbers."
+        ),
     }
     if warning:
         tags["ragsweep.warning"] = warning
-    with payload(win_result, cfgs[winner]) as p, tempfile.TemporaryDirectory() as tmp:
+    run_id = _log_confirm_run(store, parent, held, results, cfgs, winner, dev_report.baseline, tags)
+    mc.set_tag(pid, cv.tag("confirm"), f"{verdict}: {winner}")
+    return Confirmation(verdict, winner, run_id, n, warning, held, decision.reason)
+
+
+def _log_confirm_run(
+    store: tracking.Store,
+    parent: Any,
+    held: Any,
+    results: Mapping[str, Any],
+    cfgs: Mapping[str, DictConfig],
+    winner: str,
+    baseline: str,
+    tags: Mapping[str, str],
+) -> str:
+    """The confirm run: the winner's held-out metrics, the differences and, for the measure
+    deciding each column, the baseline's value; every key under `heldout/`, so no chart or
+    column mixes them with dev numbers."""
+    metrics: dict[str, float] = {}
+    for cell in held.cells.itertuples(index=False):
+        m = Measure.parse(str(cell.measure))
+        if cell.config != winner:
+            continue
+        if m == held.deciding(cell.stratum):  # as the baseline's own evaluation computed it
+            value = results[baseline].metrics[cv.metric_key(m, cell.stratum)]
+            metrics[cv.heldout_key(cv.metric_key(m, cell.stratum, cv.BASELINE))] = float(value)
+        for prefix, value in (
+            (cv.DELTA, cell.delta),
+            (cv.CI_LOW, cell.ci_low),
+            (cv.CI_HIGH, cell.ci_high),
+        ):
+            metrics[cv.heldout_key(cv.metric_key(m, cell.stratum, prefix))] = float(value)
+    with payload(results[winner], cfgs[winner]) as p, tempfile.TemporaryDirectory() as tmp:
         files = Path(tmp, "report")
         write_report(held, files)
         base_dir = Path(tmp, "baseline")
         base_dir.mkdir()
-        base_result.per_question.to_csv(base_dir / "per_question.csv", index=False)
-        run_id = tracking.log_run(
+        results[baseline].per_question.to_csv(base_dir / "per_question.csv", index=False)
+        metrics.update({cv.heldout_key(k): v for k, v in p.metrics.items()})
+        return tracking.log_run(
             store,
             parent.info.experiment_id,
-            run_name=f"confirm {winner}",
+            run_name=f"held-out confirm: {winner} vs {baseline}",
             params=p.params,
             tags=tags,
-            metrics={**p.metrics, **metrics},
+            metrics=metrics,
             artifacts={**p.artifacts, "report": files, "baseline": base_dir},
-            parent_run_id=pid,
+            parent_run_id=parent.info.run_id,
+            datasets=p.datasets,
+            tables=p.tables,
         )
-    mc.set_tag(pid, cv.tag("confirm"), f"{verdict}: {winner}")
-    if print_table:
-        print_report(held)
-        line = f"confirm: {winner} is {verdict.upper()} on held-out questions ({decision.reason})"
-        print(line)
-        if warning:
-            print(f"warning: {warning}")
-    return Confirmation(verdict, winner, run_id, n, warning, held)

@@ -1,9 +1,10 @@
 """The end of a sweep, in the launching process: summary, comparison report, confirm stage.
 
 Everything here reads what the workers wrote into the sweep folder (their status, metrics and
-per-question rows); nothing is downloaded back from MLflow. The parent run gets every
-configuration's metrics, the report (files, deltas and bounds, a one-line decision summary)
-and, when every configuration finished, the confirm stage runs on the held-out questions.
+per-question rows); nothing is downloaded back from MLflow. When every configuration
+finished, the confirm stage runs on the held-out questions; then the report, with its verdict,
+is logged: files and a few summary metrics on the parent run, each configuration's own
+difference and interval on its run (`logged.log_comparison`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from typing import Any
 
 from ragsweep import conventions as cv
+from ragsweep.compare.report import Report
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
@@ -21,7 +23,7 @@ from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
-from ragsweep.experiment.logged import describe_sweep, log_report_to_parent
+from ragsweep.experiment.logged import log_comparison
 from ragsweep.experiment.plan import Plan, read_stages
 from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
 from ragsweep.measures import Measure
@@ -97,21 +99,6 @@ def _records(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, RunRe
     }
 
 
-def _parent_metrics(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, float]:
-    """Every configuration's metrics on the parent (`<key>/<slice>/<value>`) and the baseline's
-    (`baseline/<key>/<slice>`), so the UI's charts have something to draw on the parent row."""
-    out: dict[str, float] = {}
-    for value, s in statuses.items():
-        if s["status"] not in (FINISHED, SKIPPED):
-            continue
-        for key, metric in s.get("metrics", {}).items():
-            if "/" in key and not key.startswith((f"{cv.SECONDS}/", f"{cv.QUESTIONS}/")):
-                out[f"{key}/{cv.metric_safe(value)}"] = metric
-                if value == plan.baseline:
-                    out[f"{cv.BASELINE}/{key}"] = metric
-    return out
-
-
 def _finish(plan: Plan, interrupted: BaseException | None) -> int:
     statuses = _statuses(plan)
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
@@ -119,7 +106,6 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
     tracking.finish_run(
         plan.store,
         plan.parent_run_id,
-        metrics=_parent_metrics(plan, statuses),
         tags={cv.tag("failed"): ",".join(failed) or "none"},
         status=status,
     )
@@ -129,7 +115,7 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
     _print_summary(plan, statuses)
     complete = not failed and interrupted is None
     reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
-    print(f"see it with `ragsweep ui`, then {tracking.runs_url(plan.store, plan.experiment_id)}")
+    print(f"see it with `ragsweep ui`, then {_link(plan, reported)}")
     if failed:
         listing = ", ".join(_what_happened(plan, v, statuses[v]) for v in failed)
         where = []
@@ -151,7 +137,17 @@ def _finish(plan: Plan, interrupted: BaseException | None) -> int:
             file=sys.stderr,
         )
         return 1
-    return 1 if interrupted or not reported else 0
+    return 1 if interrupted or reported is None else 0
+
+
+def _link(plan: Plan, report: Report | None) -> str:
+    """The runs table of the sweep's experiment; with a report, its configuration runs alone,
+    best headline difference first (`delta/<decision measure>/<headline>`)."""
+    if report is None:
+        return tracking.runs_url(plan.store, plan.experiment_id)
+    key = cv.metric_key(report.decision, report.headline, cv.DELTA)
+    search = f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_CONFIG}'"
+    return tracking.runs_url(plan.store, plan.experiment_id, search=search, order_by=key)
 
 
 def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
@@ -160,14 +156,15 @@ def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
     return f"{plan.label(value)} ({status['status']})"
 
 
-def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool) -> bool:
-    """The comparison report (logged to the parent run), then the confirm stage if enabled and
-    `confirm` (every configuration finished: a winner picked from a partial sweep would spend
-    the held-out split on a half-made decision). Returns False when no report could be made.
-    The confirm verdict does not change the sweep's exit code. Slices where judges agree
-    weakly are noted in the report (`ragsweep.experiment.judges`).
+def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool) -> Report | None:
+    """The comparison report, with the confirm stage's verdict beside its decisions when the
+    stage is enabled and `confirm` (every configuration finished: a winner picked from a
+    partial sweep would spend the held-out split on a half-made decision); logged to the
+    sweep's runs (`logged.log_comparison`) and printed. Returns it, or None when no report
+    could be made. The confirm verdict does not change the sweep's exit code. Slices where
+    judges agree weakly are noted in the report (`ragsweep.experiment.judges`).
     """
-    from ragsweep.experiment.confirm import confirm_sweep
+    from ragsweep.experiment.confirm import confirm_sweep, print_confirmation
 
     try:
         base = records.get(plan.baseline)
@@ -181,33 +178,31 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
         )
     except UserError as err:
         print(f"report: {err}", file=sys.stderr)
-        return False
-    mc = tracking.client(plan.store)
-    log_report_to_parent(mc, plan.parent_run_id, report)
-    describe_sweep(mc, plan.parent_run_id, report, plan.factor, None)
-    print_report(report)
+        return None
+    done, why_not = None, "confirm.enabled=false"
     if plan.confirm and not confirm:
-        print("confirm: skipped, the sweep did not finish every configuration")
+        why_not = "the sweep did not finish every configuration"
     elif plan.confirm:
         try:
             done = confirm_sweep(
-                plan.parent_run_id, store=plan.store, dev_report=report, records=records
+                plan.parent_run_id,
+                store=plan.store,
+                dev_report=report,
+                records=records,
+                print_table=False,
             )
         except UserError as err:
+            why_not = f"the confirm stage stopped: {err}"
             print(f"confirm: {err}", file=sys.stderr)
-        else:
-            describe_sweep(mc, plan.parent_run_id, report, plan.factor, _verdict_line(done))
-    return True
-
-
-def _verdict_line(done: Any) -> str:
-    """The confirm stage's verdict in one line, for the parent run's description."""
-    if done.winner is None:
-        return "no winner to confirm: no configuration beats the baseline beyond noise on dev"
-    reason = ""
-    if done.report is not None:
-        reason = f" ({done.report.decision_of(done.winner).reason})"
-    return f"`{done.winner}` is **{done.verdict}** on the held-out questions{reason}"
+    mc = tracking.client(plan.store)
+    held = None if done is None else done.held
+    report = log_comparison(mc, plan.parent_run_id, report, plan.factor, held, why_not)
+    print_report(report)
+    if done is not None:
+        print_confirmation(done)
+    elif plan.confirm and not confirm:
+        print(f"confirm: skipped, {why_not}")
+    return report
 
 
 def _print_summary(plan: Plan, statuses: dict[str, dict[str, Any]]) -> None:

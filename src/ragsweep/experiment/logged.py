@@ -1,5 +1,5 @@
 """The comparison report of logged runs: find them in MLflow, download their results, have
-`ragsweep.compare` build the report, and log what it computed back to the sweep's parent run.
+`ragsweep.compare` build the report, and log what it computed back to the sweep's runs.
 
     report_sweep("fusion_k")                   # a logged sweep: build, print, log to its parent
     report_runs([base_run_id, cand_run_id])    # any logged configuration runs, nothing logged
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,22 @@ from ragsweep.compare.markdown import config_description, parent_description
 from ragsweep.compare.report import Report
 from ragsweep.compare.runs import (
     RunRecord,
-    comparison_metrics,
-    decisions_line,
     load_run_folder,
     report_from_runs,
     sweep_report,
     sweep_values,
     with_run_ids,
+)
+from ragsweep.compare.summary import (
+    HeldOut,
+    config_metrics,
+    decision_tag,
+    decisions_line,
+    heldout_line,
+    pick_winner,
+    summary_metrics,
+    verdict_tag,
+    with_heldout,
 )
 from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
@@ -141,39 +150,95 @@ def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> RunRecord:
     return load_run_folder(dst, name, rid, run.data.tags)
 
 
-def log_report_to_parent(mc: Any, run_id: str, report: Report) -> None:
-    """Log the report's files under `report/`, `compare.runs.comparison_metrics` (in batches
-    MLflow accepts) and `compare.runs.decisions_line` as the tag `ragsweep.decisions`."""
+NOTE = "mlflow.note.content"  # a run's description in the MLflow UI (markdown)
+#: the confirm run's held-out decision with its reason (`noise: weighted recall@5 ...`)
+HELDOUT_DECISION = cv.tag("heldout_decision")
+
+
+def heldout_reason(tags: Mapping[str, str]) -> str | None:
+    """The held-out decision's reason from a confirm run's tags (older runs kept it in
+    `ragsweep.decision`)."""
+    text = tags.get(HELDOUT_DECISION) or tags.get(cv.tag("decision"))
+    return None if text is None else text.partition(": ")[2] or text
+
+
+def logged_heldout(mc: Any, parent: Any) -> HeldOut | None:
+    """What the sweep's latest FINISHED confirm run found, or None when none ran."""
+    runs = mc.search_runs(
+        [parent.info.experiment_id],
+        filter_string=(
+            f"tags.`mlflow.parentRunId` = '{parent.info.run_id}' and "
+            f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_CONFIRM}' and attributes.status = 'FINISHED'"
+        ),
+        order_by=["attributes.start_time DESC"],
+        max_results=1,
+    )
+    if runs:
+        tags = runs[0].data.tags
+        return HeldOut(tags["ragsweep.winner"], tags["ragsweep.verdict"], heldout_reason(tags))
+    if parent.data.tags.get(cv.tag("confirm")) == "no winner":
+        return HeldOut(None, "no winner")
+    return None
+
+
+def log_comparison(
+    mc: Any,
+    parent_id: str,
+    report: Report,
+    factor: str | None,
+    held: HeldOut | None,
+    why_not: str = "the confirm stage did not run",
+) -> Report:
+    """Log a sweep's report where users look in the MLflow UI and return it with the held-out
+    verdict beside its decisions (`compare.summary.with_heldout`).
+
+    The parent run gets the report's files under `report/`, its few summary metrics
+    (`compare.summary.summary_metrics`), the tag `ragsweep.decisions` and, as its
+    description, the decision table with the held-out verdict. Each configuration run gets its
+    own comparison metrics (`delta|ci_low|ci_high/<measure key>/<slice>`), the tags
+    `ragsweep.decision` (better, worse, noise, fails guard, baseline) and `ragsweep.verdict`,
+    and a description naming what it changed and its decision.
+    """
     from mlflow.entities import Metric, RunTag
 
+    report = with_heldout(report, held, why_not)
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
         for path in write_report(report, tmp).values():
-            mc.log_artifact(run_id, str(path), artifact_path="report")
+            mc.log_artifact(parent_id, str(path), artifact_path="report")
     ts = int(time.time() * 1000)
-    rows = [Metric(k, v, ts, 0) for k, v in sorted(comparison_metrics(report).items())]
-    for start in range(0, len(rows), _MAX_METRICS):
-        mc.log_batch(run_id, metrics=rows[start : start + _MAX_METRICS])
-    line = decisions_line(report)[:_MAX_TAG]
-    mc.log_batch(run_id, tags=[RunTag(cv.tag("decisions"), line)])
-
-
-NOTE = "mlflow.note.content"  # a run's description in the MLflow UI (markdown)
-
-
-def describe_sweep(
-    mc: Any, parent_id: str, report: Report, factor: str, confirm: str | None
-) -> None:
-    """Put the decision where users look in the MLflow UI: the parent run's description is the
-    decision table with the held-out verdict; each configuration run's says what it changed and
-    its decision, which the tag `ragsweep.decision` repeats for filtering the runs table."""
-    from mlflow.entities import RunTag
-
-    mc.set_tag(parent_id, NOTE, parent_description(report, confirm))
+    shown = {report.baseline, pick_winner(report)} & set(report.run_ids)
+    logged = {c: mc.get_run(report.run_ids[c]).data.metrics for c in shown}
+    mc.log_batch(
+        parent_id,
+        metrics=[Metric(k, v, ts, 0) for k, v in sorted(summary_metrics(report, logged).items())],
+        tags=[
+            RunTag(cv.tag("decisions"), decisions_line(report)[:_MAX_TAG]),
+            RunTag(NOTE, parent_description(report, heldout_line(held, why_not))),
+        ],
+    )
+    _copy_inputs(mc, report.run_ids.get(report.baseline), parent_id)
     for config, run_id in report.run_ids.items():
-        tags = [RunTag(NOTE, config_description(report, config, factor))]
-        if config != report.baseline:
-            tags.append(RunTag(cv.tag("decision"), report.decision_of(config).decision))
+        metrics = [Metric(k, v, ts, 0) for k, v in sorted(config_metrics(report, config).items())]
+        tags = [
+            RunTag(NOTE, config_description(report, config, factor or "configuration")),
+            RunTag(cv.tag("decision"), decision_tag(report, config)),
+            RunTag(cv.tag("verdict"), verdict_tag(report, config)[:_MAX_TAG]),
+        ]
+        for start in range(0, len(metrics), _MAX_METRICS):
+            mc.log_batch(run_id, metrics=metrics[start : start + _MAX_METRICS])
         mc.log_batch(run_id, tags=tags)
+    return report
+
+
+def _copy_inputs(mc: Any, source_id: str | None, run_id: str) -> None:
+    """Give the parent run the datasets its configurations read (the baseline's: every
+    configuration reads the same snapshot and labelled set), for the runs table's Dataset
+    column on the parent's row. Logging the same input twice adds nothing."""
+    if source_id is None:
+        return
+    inputs = mc.get_run(source_id).inputs
+    if inputs is not None and inputs.dataset_inputs:
+        mc.log_inputs(run_id, datasets=list(inputs.dataset_inputs))
 
 
 def _load_all(mc: Any, runs: Sequence[tuple[Any, str]]) -> list[RunRecord]:
@@ -197,8 +262,8 @@ def report_sweep(
     one are left out (noted). Slices where judges agree weakly are noted too
     (`ragsweep.experiment.judges`). Settings come from the baseline child's config (`report.*`,
     `eval.k_prompt`, `eval.traffic_weights`). Children on another labelled set or snapshot are
-    refused unless `allow_mismatch`. Logs report/ files, `delta|ci_low|ci_high/<measure key>/
-    <stratum>/<value>` metrics and the tag `ragsweep.decisions` to the parent run.
+    refused unless `allow_mismatch`. Logs it with `log_comparison`, the held-out verdict of
+    the sweep's latest confirm run beside its decisions.
     """
     store, mc = store_client(store)
     parent, notes = find_parent(mc, sweep)
@@ -235,10 +300,8 @@ def report_sweep(
         allow_mismatch=allow_mismatch,
         notes=[*notes, *judge_notes(records[0])],  # records[0]: the baseline's
     )
-    log_report_to_parent(mc, pid, report)
-    verdict = parent.data.tags.get(cv.tag("confirm"))  # `confirmed: 64`, set by the confirm stage
-    describe_sweep(
-        mc, pid, report, factor, f"{verdict} (from the confirm stage)" if verdict else None
+    report = log_comparison(
+        mc, pid, report, factor, logged_heldout(mc, parent), "no confirm run of this sweep"
     )
     if print_table:
         print_report(report)

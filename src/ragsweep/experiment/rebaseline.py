@@ -108,6 +108,8 @@ def rebaseline(sweep: str, *, uri: str | None = None) -> Rebaseline:
             tags=new_tags,
             metrics=p.metrics,
             artifacts=p.artifacts,
+            datasets=p.datasets,
+            tables=p.tables,
         )
     return Rebaseline(
         str(base.info.run_id), run_id, str(measure), before, after, old_labels, ds.labels_hash

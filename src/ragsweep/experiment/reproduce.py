@@ -69,6 +69,21 @@ def comparable(key: str) -> bool:
     return parsed is not None and parsed.prefix is None
 
 
+def _unnamed(metrics: dict[str, float], held: bool) -> dict[str, float]:
+    """A confirm run's held-out metrics without their `heldout/` prefix (runs logged before
+    the prefix existed have none), so they compare with a fresh evaluation's; others as they
+    are."""
+    prefix = f"{cv.HELDOUT}/"
+    if not held or not any(k.startswith(prefix) for k in metrics):
+        return dict(metrics)
+    return {k.removeprefix(prefix): v for k, v in metrics.items() if k.startswith(prefix)}
+
+
+def _named(metrics: dict[str, float], held: bool) -> dict[str, float]:
+    """What a reproduction logs: a confirm run's numbers under `heldout/`, as the original's."""
+    return {cv.heldout_key(k) if held else k: v for k, v in metrics.items()}
+
+
 def is_confirm(run: object) -> bool:
     return run.data.tags.get(cv.TAG_STAGE) == cv.STAGE_CONFIRM  # type: ignore[attr-defined]
 
@@ -105,11 +120,8 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
     fresh = OmegaConf.merge(cfg, {"cache": {"dir": None}})
     assert isinstance(fresh, DictConfig)
     result = evaluate(fresh, dataset=ds, allow_heldout=is_confirm(run))  # type: ignore[arg-type]
-    logged = {
-        k: v
-        for k, v in run.data.metrics.items()  # type: ignore[attr-defined]
-        if comparable(k)
-    }
+    held = is_confirm(run)
+    logged = {k: v for k, v in _unnamed(run.data.metrics, held).items() if comparable(k)}  # type: ignore[attr-defined]
     now = dict(result.metrics)
     now.update({f"questions/{k}": float(v) for k, v in result.counts.items()})
     diffs = [
@@ -132,8 +144,10 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
                 run_name=f"reproduce {run.info.run_name}",  # type: ignore[attr-defined]
                 params=p.params,
                 tags=tags,
-                metrics=p.metrics,
+                metrics=_named(p.metrics, held),
                 artifacts=p.artifacts,
+                datasets=p.datasets,
+                tables=p.tables,
             )
     return Reproduction(original=run_id, run_id=new_id, differences=diffs, compared=len(logged))
 

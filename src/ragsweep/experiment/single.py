@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
@@ -37,6 +38,47 @@ class Payload:
     tags: dict[str, str]
     metrics: dict[str, float]
     artifacts: dict[str, Path]
+    datasets: list[tracking.DataInput]
+    tables: dict[str, pd.DataFrame]
+
+
+#: the per-question results as an MLflow table (the UI's table view compares it across runs)
+QUESTION_TABLE = "results/questions.json"
+#: clauses of each question's ranking shown in that table
+_TABLE_CLAUSES = 5
+
+
+def data_inputs(result: EvalResult) -> list[tracking.DataInput]:
+    """The corpus snapshot and the labelled set a run read, as MLflow dataset inputs whose
+    digests are (the first 36 hex digits of) `ragsweep.snapshot` and `ragsweep.labels`."""
+    name = result.tags["ragsweep.dataset"]
+    context = result.tags["ragsweep.split_name"]
+    questions = {"questions": int(sum(result.counts.values()))}
+    return [
+        tracking.DataInput(
+            f"{name} corpus", result.tags["ragsweep.snapshot"], result.data_root, context
+        ),
+        tracking.DataInput(
+            f"{name} labels",
+            result.tags["ragsweep.labels"],
+            result.data_root,
+            context,
+            profile=questions,
+        ),
+    ]
+
+
+def question_table(result: EvalResult) -> pd.DataFrame:
+    """One row per scored question: its id, slice, every measure and the first clauses its
+    ranking covers."""
+    per_q = result.per_question
+    measures = [str(m) for m in result.measures if str(m) in per_q.columns]
+    table = per_q[["qid", "slice", *measures]].copy()
+    table["top clauses"] = [
+        ", ".join(result.clause_rankings.get(qid, [])[:_TABLE_CLAUSES]) for qid in per_q["qid"]
+    ]
+    # object, not pandas' str dtype: MLflow's log_table looks for object columns
+    return table.astype({c: object for c in ("qid", "slice", "top clauses")}).reset_index(drop=True)
 
 
 def _redacted_hydra(source: Path, dest: Path) -> Path:
@@ -80,6 +122,8 @@ def write_payload(
         tags=dict(result.tags),
         metrics=metrics,
         artifacts=artifacts,
+        datasets=data_inputs(result),
+        tables={QUESTION_TABLE: question_table(result)},
     )
 
 
@@ -111,6 +155,8 @@ def log_result(
             tags=p.tags,
             metrics=p.metrics,
             artifacts=p.artifacts,
+            datasets=p.datasets,
+            tables=p.tables,
         )
     return exp_id, run_id
 

@@ -13,11 +13,12 @@ into the Default experiment (../shared/STACK-NOTES.md).
 from __future__ import annotations
 
 import fcntl
+import json
 import math
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,6 +212,31 @@ def start_run(
     return str(run.info.run_id)
 
 
+@dataclass(frozen=True)
+class DataInput:
+    """A dataset a run read, for MLflow's Dataset column and filter: `digest` is the first 36
+    hex digits of our sha256 (MLflow's digest holds 36 characters; the tags hold the whole
+    hash), `source` the folder it was read from, `context` the split (`dev`, `heldout`)."""
+
+    name: str
+    digest: str
+    source: str
+    context: str
+    profile: Mapping[str, Any] | None = None
+
+    def entity(self) -> Any:
+        from mlflow.entities import Dataset, DatasetInput, InputTag
+
+        dataset = Dataset(
+            name=self.name,
+            digest=self.digest[:36],
+            source_type="local",
+            source=json.dumps({"uri": self.source}),
+            profile=None if self.profile is None else json.dumps(dict(self.profile)),
+        )
+        return DatasetInput(dataset, tags=[InputTag("mlflow.data.context", self.context)])
+
+
 def finish_run(
     store: Store,
     run_id: str,
@@ -219,9 +245,12 @@ def finish_run(
     tags: Mapping[str, str] | None = None,
     metrics: Mapping[str, float] | None = None,
     artifacts: Mapping[str, Path] | None = None,
+    datasets: Sequence[DataInput] = (),
+    tables: Mapping[str, Any] | None = None,
     status: str = "FINISHED",
 ) -> None:
-    """Log params, tags, metrics (in batches) and artifacts, then end the run with `status`.
+    """Log params, tags, metrics (in batches), artifacts, dataset inputs and tables (artifact
+    file -> DataFrame, for the UI's table view), then end the run with `status`.
 
     If logging itself fails the run is marked FAILED and the error propagates.
     """
@@ -248,6 +277,10 @@ def finish_run(
                 mc.log_artifacts(run_id, str(path), artifact_path=name)
             else:
                 mc.log_artifact(run_id, str(path), artifact_path=name or None)
+        if datasets:
+            mc.log_inputs(run_id, datasets=[d.entity() for d in datasets])
+        for name, frame in sorted((tables or {}).items()):
+            mc.log_table(run_id, data=frame, artifact_file=name)
     except BaseException:
         mc.set_terminated(run_id, status="FAILED")
         raise
@@ -264,12 +297,22 @@ def log_run(
     metrics: Mapping[str, float],
     artifacts: Mapping[str, Path] | None = None,
     parent_run_id: str | None = None,
+    datasets: Sequence[DataInput] = (),
+    tables: Mapping[str, Any] | None = None,
 ) -> str:
     """Log one finished run in batches; return its id. A failure marks the run FAILED."""
     run_id = start_run(
         store, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id
     )
-    finish_run(store, run_id, params=params, metrics=metrics, artifacts=artifacts)
+    finish_run(
+        store,
+        run_id,
+        params=params,
+        metrics=metrics,
+        artifacts=artifacts,
+        datasets=datasets,
+        tables=tables,
+    )
     return run_id
 
 
@@ -291,8 +334,25 @@ def download(mc: Any, run_id: str, paths: Iterable[str], dest: Path) -> Path:
     return dest
 
 
-def runs_url(store: Store, experiment_id: str, host: str = "127.0.0.1", port: int = 5000) -> str:
-    """Where the runs table of an experiment is, once `ragsweep ui` serves this store."""
+def runs_url(
+    store: Store,
+    experiment_id: str,
+    host: str = "127.0.0.1",
+    port: int = 5000,
+    *,
+    search: str | None = None,
+    order_by: str | None = None,
+) -> str:
+    """Where the runs table of an experiment is, once `ragsweep ui` serves this store; `search`
+    (an MLflow filter) and `order_by` (a metric key, best first) open it filtered and sorted."""
+    from urllib.parse import quote
+
     # workflowType=machine_learning: MLflow 3 opens the classic view (a Runs entry in the side
-    # bar) instead of the GenAI one (traces, tokens), seen in a fresh headless Chromium profile
-    return f"http://{host}:{port}/#/experiments/{experiment_id}/runs?workflowType=machine_learning"
+    # bar) instead of the GenAI one (traces, tokens), seen in a fresh headless Chromium profile.
+    # A search or a sort also lists child runs flat instead of under a collapsed parent.
+    url = f"http://{host}:{port}/#/experiments/{experiment_id}/runs?workflowType=machine_learning"
+    if search:
+        url += f"&searchFilter={quote(search, safe='')}"
+    if order_by:
+        url += f"&orderByKey={quote(f'metrics.`{order_by}`', safe='')}&orderByAsc=false"
+    return url

@@ -112,7 +112,7 @@ def run_job(
     run_id = tracking.start_run(
         plan.store,
         plan.experiment_id,
-        run_name=plan.label(value),
+        run_name=plan.label(value) + (" (baseline)" if value == plan.baseline else ""),
         tags=tags,
         parent_run_id=plan.parent_run_id,
         owner=plan.owner,
@@ -128,6 +128,8 @@ def run_job(
             tags=p.tags,
             metrics=p.metrics,
             artifacts=p.artifacts,
+            datasets=p.datasets,
+            tables=p.tables,
         )
     except Exception as err:  # a failed configuration must not stop the others
         first = (str(err).strip().splitlines() or [type(err).__name__])[0]

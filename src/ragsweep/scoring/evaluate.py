@@ -64,6 +64,8 @@ class EvalResult:
     clause_rankings: dict[str, list[str]] = field(default_factory=dict)
     #: qid -> clause id -> grade, the labels of the scored questions
     qrels: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the dataset folder the corpus and labelled set were read from
+    data_root: str = ""
 
     def write_trec(self, folder: Path) -> None:
         """The run as TREC files, so trec_eval or ranx can check any number we report.
@@ -381,4 +383,5 @@ def evaluate(
         rankings=rankings,
         clause_rankings=clause_rankings,
         qrels=qrels,
+        data_root=str(ds.root.resolve()),
     )

@@ -1,0 +1,162 @@
+"""What each run of a sweep records of its comparison report, so the MLflow UI shows the answer
+(docs/report.md, "MLflow"):
+
+    config_metrics(report, config)   # on each configuration run: delta|ci_low|ci_high/<key>/<slice>
+    summary_metrics(report)          # on the parent: the baseline's and the winner's numbers
+    decision_tag(report, config)     # better | worse | noise | fails guard | baseline
+    verdict_tag(report, config)      # `noise: weighted recall@5 +0.055 [-0.011, +0.127]`
+    pick_winner(report)              # the configuration the confirm stage re-scores
+    with_heldout(report, HeldOut(...)) # the report with the confirm verdict beside each decision
+
+No MLflow here: `ragsweep.experiment.logged` logs these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from ragsweep.compare.format import interval
+from ragsweep.compare.report import BETTER, NO_DIFFERENCE, Report
+from ragsweep.conventions import BASELINE, CI_HIGH, CI_LOW, DELTA, metric_key
+from ragsweep.measures import Measure
+
+#: the tag `ragsweep.decision` of a run: a decision in one word or two
+NOISE, BASELINE_TAG = "noise", "baseline"
+#: the parent's prefix for the winner's numbers (`winner/recall_at_5/weighted`)
+WINNER = "winner"
+
+
+def config_metrics(report: Report, config: str) -> dict[str, float]:
+    """`delta|ci_low|ci_high/<measure key>/<stratum>` of every cell of `config` (every measure
+    the report shows, per slice and summary row), for its own run, so the runs table sorts by
+    them. The baseline's are 0: its difference with itself."""
+    out: dict[str, float] = {}
+    if config == report.baseline:
+        for row in report.cells[report.cells["config"] == report.configs[0]].itertuples():
+            for prefix in (DELTA, CI_LOW, CI_HIGH):
+                out[_key(row.measure, row.stratum, prefix)] = 0.0
+        return out
+    for row in report.cells[report.cells["config"] == config].itertuples():
+        for prefix, value in ((DELTA, row.delta), (CI_LOW, row.ci_low), (CI_HIGH, row.ci_high)):
+            out[_key(row.measure, row.stratum, prefix)] = float(value)
+    return out
+
+
+def _key(measure: str, stratum: str, prefix: str | None) -> str:
+    return metric_key(Measure.parse(measure), stratum, prefix)
+
+
+def summary_metrics(
+    report: Report, logged: Mapping[str, Mapping[str, float]] | None = None
+) -> dict[str, float]:
+    """The parent run's few numbers: the baseline's value of the deciding measure per slice and
+    summary row (`baseline/recall_at_5/weighted`, `baseline/mrr/identifiers`), and, when some
+    configuration beats the baseline on dev, the winner's (`winner/...`) with its headline
+    difference and bounds (`winner/delta/recall_at_5/weighted`, `winner/ci_low/...`).
+    `logged` (config -> its run's metrics) gives the values exactly as the configuration runs
+    logged them; else they are the report's means (equal up to the last bit)."""
+    out: dict[str, float] = {}
+    winner = pick_winner(report)
+
+    def value(config: str, measure: Measure, stratum: str) -> float:
+        key = metric_key(measure, stratum)
+        if logged is not None and key in logged.get(config, {}):
+            return float(logged[config][key])
+        if config == report.baseline:
+            return report.baseline_value(measure, stratum)
+        return float(report.cell(config, measure, stratum)["value"])
+
+    for stratum in report.strata:
+        measure = report.deciding(stratum)
+        key = metric_key(measure, stratum)
+        out[f"{BASELINE}/{key}"] = value(report.baseline, measure, stratum)
+        if winner is not None:
+            out[f"{WINNER}/{key}"] = value(winner, measure, stratum)
+    if winner is not None:
+        head = report.cell(winner, report.decision, report.headline)
+        for prefix, column in ((DELTA, "delta"), (CI_LOW, "ci_low"), (CI_HIGH, "ci_high")):
+            out[f"{WINNER}/{metric_key(report.decision, report.headline, prefix)}"] = float(
+                head[column]
+            )
+    return out
+
+
+def decision_tag(report: Report, config: str) -> str:
+    """`better`, `worse`, `noise` (no resolvable difference), `fails guard`, or `baseline`."""
+    if config == report.baseline:
+        return BASELINE_TAG
+    decision = report.decision_of(config).decision
+    return NOISE if decision == NO_DIFFERENCE else decision
+
+
+def verdict_tag(report: Report, config: str) -> str:
+    """The decision with its headline difference, short enough for a runs-table column:
+    `better: weighted recall@5 +0.088 [+0.028, +0.147]`; the baseline's says so."""
+    if config == report.baseline:
+        return f"{BASELINE_TAG}: the others are compared to it"
+    d = report.decision_of(config)
+    failed = f" ({', '.join(d.guard_failed)} below)" if d.guard_failed else ""
+    head = f"{d.headline} {report.decision} {interval(d.delta, d.ci_low, d.ci_high)}"
+    return f"{decision_tag(report, config)}: {head}{failed}"
+
+
+def pick_winner(report: Report) -> str | None:
+    """The declared rule: the best dev headline of the decision measure among `better` rows
+    (ties: the larger name); None when no configuration is `better`."""
+    better = [d for d in report.decisions if d.decision == BETTER]
+    if not better:
+        return None
+    return max(
+        better,
+        key=lambda d: (
+            float(report.cell(d.config, report.decision, report.headline)["value"]),
+            d.config,
+        ),
+    ).config
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """What the confirm stage found: the dev `winner` it re-scored (None: no winner), the
+    `verdict` (`confirmed`, `not confirmed`, `no winner`) and the held-out decision's `reason`."""
+
+    winner: str | None
+    verdict: str
+    reason: str | None = None
+
+
+def with_heldout(
+    report: Report, held: HeldOut | None, why_not: str = "the confirm stage did not run"
+) -> Report:
+    """The report with what the held-out questions said beside each `better` decision, so a dev
+    "better" is never shown without it: the winner's verdict with the held-out reason; any
+    other `better` row was not re-scored (only the winner is); with no confirmation (`held`
+    None), `why_not` says why none was made."""
+    texts: dict[str, str] = {}
+    for d in report.decisions:
+        if d.decision != BETTER:
+            continue
+        if held is None or held.winner is None:
+            texts[d.config] = f"not checked: {why_not}"
+        elif d.config == held.winner:
+            word = held.verdict if held.verdict == "confirmed" else held.verdict.upper()
+            texts[d.config] = f"{word}: {held.reason}" if held.reason else word
+        else:
+            texts[d.config] = f"not re-scored: only the winner, {held.winner}, is"
+    return replace(report, heldout=texts)
+
+
+def heldout_line(held: HeldOut | None, why_not: str) -> str:
+    """The confirm stage's verdict in one markdown line, for the parent run's description."""
+    if held is None:
+        return f"not run ({why_not})"
+    if held.winner is None:
+        return "no winner to confirm: no configuration beats the baseline beyond noise on dev"
+    why = f" ({held.reason})" if held.reason else ""
+    return f"`{held.winner}` is **{held.verdict}** on the held-out questions{why}"
+
+
+def decisions_line(report: Report) -> str:
+    """The decisions on one line: `10: no resolvable difference; 100: fails guard`."""
+    return "; ".join(f"{d.config}: {d.decision}" for d in report.decisions)
