@@ -26,6 +26,7 @@ _LAZY = {
     "Document": "ragsweep.data.schema",
     "clause_id": "ragsweep.data.schema",
     "render": "ragsweep.data.schema",
+    "version_key": "ragsweep.data.schema",
     "swap_in_folder": "ragsweep.data.write",
 }
 

@@ -57,6 +57,14 @@ def clause_id(document: str, section: str, version: str) -> str:
     return f"{document}/{section}@{version}"
 
 
+def version_key(version: str) -> tuple[tuple[int, int, str], ...]:
+    """Sort key of a wording version: digit runs compare as numbers (`2024` < `2025`,
+    `v9` < `v10`), other runs as text. `ragsweep labels check` carries labels from older to
+    newer versions in this order."""
+    parts = re.split(r"(\d+)", version)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
+
+
 @dataclass(frozen=True)
 class Clause:
     """One clause of one wording version, identified by (document, section, version)."""

@@ -36,7 +36,6 @@ question would be left without a label of grade >= 1; every change goes to the c
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from ragsweep.data import Clause, Document, clause_id, load_dataset
+from ragsweep.data import Clause, Document, clause_id, load_dataset, version_key
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.labels import LABEL_FIELDS
 from ragsweep.data.manifest import check_manifest
@@ -73,13 +72,6 @@ CARRY_MIN_GRADE = 1
 def normalise(text: str) -> str:
     """Text as clauses are compared: NFKC, case-folded, runs of white space to one space."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def version_key(version: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key of a wording version: digit runs compare as numbers (`2024` < `2025`,
-    `v9` < `v10`), other runs as text."""
-    parts = re.split(r"(\d+)", version)
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
 
 
 def text_ratio(a: Clause, b: Clause) -> float | None:
