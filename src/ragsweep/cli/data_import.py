@@ -1,5 +1,9 @@
-"""`ragsweep data import`: convert a BEIR, TREC or SMART collection into a dataset folder.
+"""`ragsweep data import`: convert a BEIR, TREC or SMART collection, or a folder of policy
+wordings (Markdown, HTML, Word, PDF) with a labelled set, into a dataset folder.
 
+    ragsweep data import --format markdown --source wordings/ --questions questions.jsonl \\
+        --labels labels.jsonl --out data/home
+    ragsweep data import --format pdf --source wordings/ --dry-run
     ragsweep data import --format beir --source scifact/ --out data/scifact
     ragsweep data import --format trec --docs docs.trec --topics topics.txt --qrels qrels.txt \\
         --out data/mytrec
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ragsweep.data.importers.common import (
     DEFAULT_ADDED,
@@ -29,13 +34,26 @@ from ragsweep.data.importers.common import (
 )
 from ragsweep.errors import UserError
 
+if TYPE_CHECKING:
+    from ragsweep.data.importers.wordings.convert import WordingsReport
+
 PROG = "ragsweep data import"
-FORMATS = ("beir", "trec", "smart")
+#: wording formats: a folder of policy wordings whose clauses are found from their structure
+STRUCTURED = ("markdown", "html", "docx", "pdf")
+FORMATS = ("beir", "trec", "smart", *STRUCTURED)
+_WORDINGS = (("source", "questions", "labels"), ("manifest", "dry_run"))
 #: the input options each format takes (required ones first), for clear errors
 _INPUTS = {
-    "beir": (("source",), ("split",)),
-    "trec": (("docs", "queries", "qrels"), ("topic_field",)),
-    "smart": (("docs", "queries", "qrels"), ("qrels_format",)),
+    "beir": (("source",), ("split", "grade_map", "slices", "slice_by", "added")),
+    "trec": (
+        ("docs", "queries", "qrels"),
+        ("topic_field", "grade_map", "slices", "slice_by", "added"),
+    ),
+    "smart": (
+        ("docs", "queries", "qrels"),
+        ("qrels_format", "grade_map", "slices", "slice_by", "added"),
+    ),
+    **{fmt: _WORDINGS for fmt in STRUCTURED},
 }
 _FLAGS = {
     "source": "--source",
@@ -45,7 +63,17 @@ _FLAGS = {
     "qrels": "--qrels",
     "topic_field": "--topic-field",
     "qrels_format": "--qrels-format",
+    "questions": "--questions",
+    "labels": "--labels",
+    "manifest": "--manifest",
+    "dry_run": "--dry-run",
+    "grade_map": "--grade-map",
+    "slices": "--slices",
+    "slice_by": "--slice-by",
+    "added": "--added",
 }
+#: options whose default is not None: "given" means different from this
+_DEFAULTS = {"dry_run": False}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,24 +81,53 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
         description="Convert a BEIR folder, TREC files or a SMART collection (e.g. Cranfield) "
-        "into a ragsweep dataset folder (docs/schema.md). Each source document becomes a "
-        "single-clause document; qrels become graded labels (docs/importing.md gives the grade "
-        "rule per format). Queries without a relevant judgement are skipped and counted.",
+        "into a ragsweep dataset folder (docs/schema.md): each source document becomes a "
+        "single-clause document, qrels become graded labels, queries without a relevant "
+        "judgement are skipped. Or convert a folder of policy wordings (markdown, html, docx, "
+        "pdf) described by a manifest.yaml: headings and printed clause numbers become parts and "
+        "clauses, the numbers being the clause ids, and --questions/--labels (JSON Lines in the "
+        "schema, anchored to those ids) the labelled set. docs/importing.md has every rule.",
     )
     p.add_argument("--format", required=True, choices=FORMATS, help="source format")
     p.add_argument(
         "--out",
-        required=True,
         type=Path,
         metavar="DIR",
-        help="dataset folder to write (must not exist or be empty, unless --force)",
+        help="dataset folder to write (must not exist or be empty, unless --force); required "
+        "except with --dry-run",
     )
     src = p.add_argument_group("inputs")
     src.add_argument(
         "--source",
         type=Path,
         metavar="DIR",
-        help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv",
+        help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv; markdown, html, "
+        "docx, pdf: folder of wording files (and manifest.yaml)",
+    )
+    src.add_argument(
+        "--manifest",
+        type=Path,
+        metavar="FILE",
+        help="wordings: yaml naming each file's document, version, product and effective date "
+        "(default: manifest.yaml in --source; Markdown may use front matter instead)",
+    )
+    src.add_argument(
+        "--questions",
+        type=Path,
+        metavar="FILE",
+        help="wordings: questions.jsonl of the labelled set (docs/schema.md), copied as given",
+    )
+    src.add_argument(
+        "--labels",
+        type=Path,
+        metavar="FILE",
+        help="wordings: labels.jsonl anchored to the imported clause ids, copied as given",
+    )
+    src.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="wordings: print every clause id found, with its heading and place, and write "
+        "nothing (no --out, --questions or --labels needed)",
     )
     src.add_argument("--split", default=None, help="beir: qrels split to import (default: test)")
     src.add_argument(
@@ -131,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--name", help="dataset name (default: the --out folder's name)")
     out.add_argument(
         "--added",
-        default=DEFAULT_ADDED,
+        default=None,
         metavar="YYYY-MM-DD",
         help=f"date written as every question's 'added' (default {DEFAULT_ADDED}, meaning unknown)",
     )
@@ -143,17 +200,26 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _given(args: argparse.Namespace, key: str) -> bool:
+    return getattr(args, key) != _DEFAULTS.get(key)
+
+
 def _check_inputs(args: argparse.Namespace) -> None:
     """Each format's required inputs present, other formats' inputs absent."""
     required, optional = _INPUTS[args.format]
-    missing = [_FLAGS[k] for k in required if getattr(args, k) is None]
+    if args.format in STRUCTURED and args.dry_run:
+        required = ("source",)  # a dry run only reads the wordings
+    missing = [_FLAGS[k] for k in required if not _given(args, k)]
+    if args.out is None and not (args.format in STRUCTURED and args.dry_run):
+        missing.append("--out")
     if missing:
         raise UserError(f"--format {args.format} needs {', '.join(missing)}; see `{PROG} --help`")
     for key in sorted(_FLAGS):
-        if key not in required and key not in optional and getattr(args, key) is not None:
-            owner = next(f for f, (r, o) in _INPUTS.items() if key in r or key in o)
+        if key not in required and key not in optional and _given(args, key):
+            owners = [f for f, (r, o) in _INPUTS.items() if key in r or key in o]
             raise UserError(
-                f"{_FLAGS[key]} is an option of --format {owner}, not {args.format}; remove it"
+                f"{_FLAGS[key]} is an option of --format {'/'.join(owners)}, not "
+                f"{args.format}; remove it"
             )
 
 
@@ -172,10 +238,14 @@ def read_collection(args: argparse.Namespace) -> Collection:
     return read_smart_collection(args.docs, args.queries, args.qrels, args.qrels_format or "plain")
 
 
-def run(args: argparse.Namespace) -> ImportReport:
-    """Import as the parsed arguments say; return the report of what was written."""
+def run(args: argparse.Namespace) -> ImportReport | WordingsReport | str:
+    """Import as the parsed arguments say; return the report of what was written (a dry run of
+    wordings returns the clause outline instead)."""
     _check_inputs(args)
-    check_date(args.added)
+    if args.format in STRUCTURED:
+        return run_wordings(args)
+    added = args.added if args.added is not None else DEFAULT_ADDED
+    check_date(added)
     out: Path = args.out
     name = args.name if args.name is not None else out.resolve().name
     check_out(out, args.force)  # refuse early, before reading a large collection
@@ -183,10 +253,35 @@ def run(args: argparse.Namespace) -> ImportReport:
     if args.grade_map is not None:
         collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
     slicing = read_slices(args.slices) if args.slices is not None else None
-    converted = convert(
-        collection, name=name, added=args.added, slicing=slicing, slice_by=args.slice_by
-    )
+    converted = convert(collection, name=name, added=added, slicing=slicing, slice_by=args.slice_by)
     return write_dataset(converted, out, force=args.force)
+
+
+def run_wordings(args: argparse.Namespace) -> WordingsReport | str:
+    """Import a folder of wordings (`ragsweep.data.importers.wordings`)."""
+    from ragsweep.data.importers.wordings.convert import (
+        convert_wordings,
+        outline,
+        read_wordings,
+        write_wordings,
+    )
+    from ragsweep.data.importers.wordings.manifest import find_manifest
+
+    if not args.dry_run:
+        check_out(args.out, args.force)  # refuse early, before reading the wordings
+    wordings = read_wordings(args.format, args.source, args.manifest)
+    if args.dry_run:
+        return outline(wordings)
+    name = args.name if args.name is not None else args.out.resolve().name
+    converted = convert_wordings(
+        wordings,
+        name=name,
+        fmt=args.format,
+        questions=args.questions,
+        labels=args.labels,
+        manifest=find_manifest(args.source, args.manifest),
+    )
+    return write_wordings(converted, args.out, force=args.force)
 
 
 def main(argv: list[str]) -> int:
@@ -200,5 +295,5 @@ def main(argv: list[str]) -> int:
         code = exit_.code
         return code if isinstance(code, int) else 2
     report = run(args)
-    print(report.summary())
+    print(report if isinstance(report, str) else report.summary())
     return 0
