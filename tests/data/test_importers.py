@@ -554,7 +554,9 @@ def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
     out = tmp_path / "o"
     with pytest.raises(UserError, match=r"--format trec needs --topics/--queries, --qrels"):
         run("--format", "trec", "--docs", FIX / "trec" / "docs.trec", "--out", out)
-    with pytest.raises(UserError, match=r"--source is an option of --format beir, not smart"):
+    with pytest.raises(
+        UserError, match=r"--source is an option of --format beir/markdown/html/docx/pdf, not smart"
+    ):
         run(*smart_args(), "--source", FIX / "beir", "--out", out)
     with pytest.raises(UserError, match=r"--qrels-format is an option of --format smart"):
         run("--format", "beir", "--source", FIX / "beir", "--qrels-format", "trec", "--out", out)
