@@ -93,7 +93,9 @@ def _add_sample(sub: Any) -> None:
 def _add_import(sub: Any) -> None:
     # Listed for `ragsweep data --help`; `main` dispatches `import` before parsing.
     sub.add_parser(
-        "import", help="convert BEIR, TREC or SMART data (see `import --help`)", add_help=False
+        "import",
+        help="convert BEIR, TREC or SMART data, or a folder of wordings (see `import --help`)",
+        add_help=False,
     )
 
 

@@ -20,10 +20,19 @@ BlockKind = Literal["heading", "paragraph", "table"]
 
 @dataclass(frozen=True)
 class Line:
-    """One line of text (whitespace runs collapsed, stripped) and its bold [start, end) ranges."""
+    """One line of text (whitespace runs collapsed, stripped), its bold [start, end) ranges and
+    the source line it starts on (Markdown, HTML)."""
 
     text: str
     bold: tuple[tuple[int, int], ...] = ()
+    number: int | None = None  # the 1-based source line it starts on, when the format has one
+
+    def prefixed(self, prefix: str) -> Line:
+        """The line with `prefix` (a list item's printed number) put before its text."""
+        shift = len(prefix)
+        return Line(
+            prefix + self.text, tuple((a + shift, b + shift) for a, b in self.bold), self.number
+        )
 
     def bold_prefix(self, start: int) -> str:
         """The bold text from `start` (after spaces) to the end of its bold range, "" when the
@@ -65,9 +74,9 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def make_line(pieces: list[tuple[str, bool]]) -> Line:
+def make_line(pieces: list[tuple[str, bool]], number: int | None = None) -> Line:
     """A `Line` from (text, bold) pieces in order: whitespace collapsed across pieces, bold
-    ranges mapped onto the collapsed text."""
+    ranges mapped onto the collapsed text; `number` is its source line."""
     out: list[str] = []
     bold: list[tuple[int, int]] = []
     pos = 0
@@ -93,7 +102,7 @@ def make_line(pieces: list[tuple[str, bool]]) -> Line:
                 bold[-1] = (bold[-1][0], pos)
             else:
                 bold.append((start, pos))
-    return Line("".join(out), tuple(bold))
+    return Line("".join(out), tuple(bold), number)
 
 
 def letters(n: int) -> str:

@@ -3,8 +3,9 @@
 `<h1>` .. `<h6>` are headings of that level; `<p>`, `<li>`, `<dt>`, `<dd>`, `<pre>`,
 `<blockquote>` and the text directly inside containers (`<div>`, `<section>` ...) are
 paragraphs, `<br>` breaks a line, `<strong>`/`<b>` are bold. An `<ol>` item gets its printed
-marker: `3.` for decimal lists, `(c)` / `(iii)` for `type="a"` / `type="i"` lists (so those
-items are sub-clauses). A `<table>` is one block, a line per row, cells joined by ` | `.
+marker (`3.` for decimal lists, `(c)` / `(iii)` for `type="a"` / `type="i"` lists, so those
+items are sub-clauses) unless its text starts with a number of its own. A `<table>` is one
+block, a line per row, cells joined by ` | `.
 `<head>`, `<script>`, `<style>`, `<nav>`, `<template>`, `<noscript>`, and the `<header>` and
 `<footer>` of the page itself (children of `<body>`) are skipped. Every block knows its source
 line.
@@ -18,6 +19,7 @@ import lxml.html
 from lxml import etree
 
 from ragsweep.data.importers.wordings.blocks import Block, Line, letters, make_line, roman
+from ragsweep.data.importers.wordings.structure import starts_numbered
 from ragsweep.errors import DatasetError
 
 SUFFIXES = (".html", ".htm")
@@ -47,27 +49,32 @@ class _Reader:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self.pieces: list[list[tuple[str, bool]]] = [[]]
-        self.line: int | None = None
+        self.numbers: list[int | None] = [None]  # the source line each line starts on
         self.prefix = ""
 
+    def lines(self) -> tuple[Line, ...]:
+        """The lines gathered since the last block, and start gathering anew."""
+        made = (make_line(p, n) for p, n in zip(self.pieces, self.numbers, strict=True))
+        self.pieces, self.numbers = [[]], [None]
+        return tuple(ln for ln in made if ln.text)
+
+    def new_line(self) -> None:
+        self.pieces.append([])
+        self.numbers.append(None)
+
     def flush(self) -> None:
-        lines = tuple(ln for ln in (make_line(p) for p in self.pieces) if ln.text)
-        self.pieces = [[]]
+        lines = self.lines()
         if not lines:
             return
-        if self.prefix:
-            first = lines[0]
-            shift = len(self.prefix)
-            moved = tuple((a + shift, b + shift) for a, b in first.bold)
-            lines = (Line(self.prefix + first.text, moved), *lines[1:])
-            self.prefix = ""
-        self.blocks.append(Block("paragraph", lines, line=self.line))
-        self.line = None
+        if self.prefix and not starts_numbered(lines[0].text):
+            lines = (lines[0].prefixed(self.prefix), *lines[1:])
+        self.prefix = ""
+        self.blocks.append(Block("paragraph", lines, line=lines[0].number))
 
     def text(self, text: str | None, bold: bool, line: int | None) -> None:
         if text:
-            if self.line is None and text.strip():
-                self.line = line
+            if self.numbers[-1] is None and text.strip():
+                self.numbers[-1] = line
             self.pieces[-1].append((text, bold))
 
     def inline(self, el: etree._Element, bold: bool) -> None:
@@ -76,7 +83,7 @@ class _Reader:
         if tag in _SKIP:
             return
         if tag == "br":
-            self.pieces.append([])
+            self.new_line()
             return
         here = bold or tag in _BOLD
         self.text(el.text, here, el.sourceline)
@@ -100,12 +107,10 @@ class _Reader:
         self.flush()
         if tag in _HEADINGS:
             self.inline(el, False)
-            lines = tuple(ln for ln in (make_line(p) for p in self.pieces) if ln.text)
-            self.pieces = [[]]
+            lines = self.lines()
             if lines:
                 level = _HEADINGS[tag]
                 self.blocks.append(Block("heading", lines, level=level, line=el.sourceline))
-            self.line = None
             return
         if tag == "table":
             rows = []

@@ -2,9 +2,10 @@
 
 Headings (`#` .. `######`) keep their level; paragraphs keep their source lines (soft breaks),
 so a line starting with `5.3` or `(a)` inside a paragraph still starts a clause; `**strong**`
-text is bold. An ordered list item keeps its printed number (`3. Fire`); bullet items are
-paragraphs. A table is one block, one line per row. Code blocks are paragraphs; raw HTML is
-skipped. YAML front matter (`---` lines at the top) describes the wording (`manifest`).
+text is bold. An ordered list item keeps its printed number (`3. Fire`) unless its text starts
+with one; bullet items are paragraphs. A table is one block, one line per row. Code blocks are
+paragraphs; raw HTML is skipped. YAML front matter (`---` lines at the top) describes the
+wording (`manifest`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from markdown_it.token import Token
 from ragsweep.data.importers.common import read_text
 from ragsweep.data.importers.wordings.blocks import Block, Line, make_line
 from ragsweep.data.importers.wordings.manifest import load_yaml, split_front_matter
+from ragsweep.data.importers.wordings.structure import starts_numbered
 
 SUFFIXES = (".md", ".markdown")
 
@@ -28,7 +30,9 @@ def front_matter(path: Path) -> object | None:
 
 
 def _lines(inline: Token) -> tuple[Line, ...]:
-    """The lines of an inline token: text pieces, bold inside `**`, a new line at each break."""
+    """The lines of an inline token: text pieces, bold inside `**`, a new line at each break
+    (each a source line: a paragraph's lines are the file's)."""
+    first = inline.map[0] + 1 if inline.map else None
     lines: list[list[tuple[str, bool]]] = [[]]
     bold = 0
     for child in inline.children or []:
@@ -42,7 +46,9 @@ def _lines(inline: Token) -> tuple[Line, ...]:
             bold -= 1
         elif child.type == "image":
             lines[-1].append((child.content, bold > 0))  # the alt text
-    return tuple(make_line(pieces) for pieces in lines)
+    return tuple(
+        make_line(pieces, None if first is None else first + i) for i, pieces in enumerate(lines)
+    )
 
 
 def blocks_of(text: str) -> list[Block]:
@@ -73,12 +79,9 @@ def blocks_of(text: str) -> list[Block]:
             pending = ""
         elif tok.type == "paragraph_open":
             lines = _lines(tokens[i + 1])
-            if pending and lines:
-                first = lines[0]
-                shift = len(pending)
-                moved = tuple((a + shift, b + shift) for a, b in first.bold)
-                lines = (Line(pending + first.text, moved), *lines[1:])
-                pending = ""
+            if pending and lines and not starts_numbered(lines[0].text):
+                lines = (lines[0].prefixed(pending), *lines[1:])
+            pending = ""
             out.append(Block("paragraph", lines, line=line))
             i += 3
             continue

@@ -3,7 +3,8 @@
 A wording's clause ids are its printed clause numbers, so the same clause keeps its id in the
 next version as long as the insurer keeps its number (docs/importing.md, "Structured wordings"):
 
-- **Title**: the first block, when it is an unnumbered heading larger than every other heading.
+- **Title**: the first block, when it is an unnumbered heading and every other heading is smaller
+  or numbered.
 - **Parts**: a heading that starts with one number (`5`, `5.`, `Section 5 -`, `Part 5:`) starts
   part `5`; its title is the rest of the heading. An unnumbered heading at the part level (the
   level of the numbered part headings, else the largest level used) starts an unnumbered part,
@@ -114,6 +115,14 @@ class Structure:
     def clauses(self) -> tuple[ClauseOut, ...]:
         """Every clause, in reading order."""
         return tuple(c for p in self.parts for c in p.clauses)
+
+
+def starts_numbered(text: str) -> bool:
+    """Whether `text` starts with a clause number or a sub-clause marker of its own (then a
+    list item's computed number is not put before it)."""
+    return bool(
+        PARAGRAPH_NUMBER_RE.match(text) or SUB_MARKER_RE.match(text) or re.match(r"\d", text)
+    )
 
 
 def kind_of(title: str) -> str:
@@ -242,9 +251,17 @@ class _Builder:
 
     # -- places ------------------------------------------------------------------------------
 
-    def fail(self, block: Block, message: str) -> None:
-        where = "" if block.line is not None else f"{block.where}: "
-        raise DatasetError(self.path, where + message, line=block.line)
+    def fail(self, block: Block, message: str, line: Line | None = None) -> None:
+        number = line.number if line is not None and line.number is not None else block.line
+        where = "" if number is not None else f"{block.where}: "
+        raise DatasetError(self.path, where + message, line=number)
+
+    @staticmethod
+    def place(block: Block, line: Line | None) -> str:
+        """Where a clause starts: its line when the format has lines, else the block's place."""
+        if line is not None and line.number is not None:
+            return f"line {line.number}"
+        return block.place
 
     @property
     def part(self) -> _Part | None:
@@ -279,17 +296,26 @@ class _Builder:
         return new
 
     def add_clause(
-        self, block: Block, section: str, heading: str, level: int | None, *, sub: bool = False
+        self,
+        block: Block,
+        section: str,
+        heading: str,
+        level: int | None,
+        *,
+        sub: bool = False,
+        line: Line | None = None,
     ) -> _Clause:
+        place = self.place(block, line)
         if section in self.seen:
             self.fail(
                 block,
                 f"clause id {section!r} appears twice in this wording (first at "
                 f"{self.seen[section]}); number the clauses uniquely, or give the two "
                 "headings different words",
+                line,
             )
-        self.seen[section] = block.place
-        clause = _Clause(section, heading, block.place, level)
+        self.seen[section] = place
+        clause = _Clause(section, heading, place, level)
         self.part_or_fail().clauses.append(clause)
         self.open = clause
         if not sub:
@@ -383,7 +409,7 @@ class _Builder:
         self.finish_unit()
         part = self.ensure_part(str(comps[0]))
         part.last = comps
-        clause = self.add_clause(block, num, "", None)
+        clause = self.add_clause(block, num, "", None, line=line)
         self.unit = _Unit(clause, [line], m.end(), sub=False)
         return True
 
@@ -401,7 +427,7 @@ class _Builder:
         base = self.base
         base.children += 1
         section = base.section + "".join(label for _, _, label in self.stack)
-        clause = self.add_clause(block, section, base.heading, None, sub=True)
+        clause = self.add_clause(block, section, base.heading, None, sub=True, line=line)
         self.unit = _Unit(clause, [line], m.end(), sub=True)
         return True
 
@@ -471,7 +497,7 @@ def structure(blocks: Sequence[Block], path: str | Path) -> Structure:
     if (
         first.kind == "heading"
         and _heading_number(first) is None
-        and all(h.level > first.level for h in headings[1:])
+        and all(h.level > first.level or _heading_number(h) for h in headings[1:])
     ):
         title = clean(first.text)
         kept = kept[1:]
