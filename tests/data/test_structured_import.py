@@ -23,6 +23,8 @@ from rapidfuzz import fuzz
 from conftest import Store, cli_in
 from ragsweep.data import load_dataset
 from ragsweep.data.importers.wordings.blocks import Block, Line
+from ragsweep.data.importers.wordings.convert import read_wordings
+from ragsweep.data.importers.wordings.markdown import blocks_of
 from ragsweep.data.importers.wordings.structure import structure
 from ragsweep.data.split import assign
 from ragsweep.labelling.upkeep import (
@@ -492,6 +494,79 @@ def test_unnumbered_headings_give_slug_ids_and_headings_run_in() -> None:
         ("7.2", "Storm damage", "Send us photographs."),
         ("7.3", "Fire", "Fire"),
     ]
+
+
+def test_markdown_heading_levels_and_sub_headings_inside_clauses() -> None:
+    text = (
+        "# Travel Policy\n\n# 1. Cover\n\n## 1.1 Medical expenses\n\n### What is covered\n\n"
+        "Emergency treatment abroad.\n\n### What is not covered\n\nTreatment you planned.\n\n"
+        "# Claims\n\nCall us first.\n\n## Documents\n\n1. Receipts\n2. Reports\n"
+    )
+    found = structure(blocks_of(text), "travel.md")
+    assert found.title == "Travel Policy"  # numbered headings of its level do not stop it
+    assert [(p.number, p.title, p.kind) for p in found.parts] == [
+        ("1", "Cover", "cover"),
+        ("2", "Claims", "claims"),  # an unnumbered part is numbered by its position
+    ]
+    assert [(c.section, c.heading, c.text, c.place) for c in found.clauses] == [
+        (
+            "1.1",
+            "Medical expenses",
+            "What is covered\nEmergency treatment abroad.\nWhat is not covered\nTreatment you "
+            "planned.",
+            "line 5",
+        ),
+        ("claims", "Claims", "Call us first.", "line 17"),
+        ("claims-documents", "Documents", "1. Receipts\n2. Reports", "line 19"),
+    ]
+
+
+def test_word_numbering_linked_to_heading_styles(tmp_path: Path) -> None:
+    """Word's usual multilevel list: the Heading 1 and 2 styles carry the numbering (the list
+    levels name the styles), the paragraphs only their style."""
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    linked = f"""<w:abstractNum {W} w:abstractNumId="91">
+      <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>
+        <w:pStyle w:val="Heading1"/><w:lvlText w:val="%1"/></w:lvl>
+      <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/>
+        <w:pStyle w:val="Heading2"/><w:lvlText w:val="%1.%2"/></w:lvl>
+    </w:abstractNum>"""
+    numbering = document.part.numbering_part.element
+    numbering.find(f"{{{W_URI}}}num").addprevious(parse_xml(linked))
+    numbering.append(parse_xml(f'<w:num {W} w:numId="91"><w:abstractNumId w:val="91"/></w:num>'))
+    for name in ("Heading 1", "Heading 2"):
+        document.styles[
+            name
+        ].element.get_or_add_pPr().get_or_add_numPr().get_or_add_numId().val = 91
+    document.add_heading("Motor Policy", level=0)
+    for level, text in [(1, "Cover"), (2, "Fire"), (0, "We pay for fire damage to your car."),
+                        (2, "Theft"), (0, "We pay if your car is stolen."), (1, "Exclusions"),
+                        (2, "Racing"), (0, "We do not pay for racing or track days.")]:  # fmt: skip
+        if level:
+            document.add_heading(text, level=level)
+        else:
+            document.add_paragraph(text)
+    src = tmp_path / "src"
+    src.mkdir()
+    document.save(str(src / "motor.docx"))
+    (src / "manifest.yaml").write_text(
+        "wordings:\n  - {file: motor.docx, document: motor, version: v1, effective: 2025-05-01}\n"
+    )
+    (wording,) = read_wordings("docx", src)
+    assert wording.title == "Motor Policy"
+    assert [(p.number, p.title, p.kind) for p in wording.structure.parts] == [
+        ("1", "Cover", "cover"),
+        ("2", "Exclusions", "exclusions"),
+    ]
+    assert [(c.section, c.heading, c.text, c.place) for c in wording.structure.clauses] == [
+        ("1.1", "Fire", "We pay for fire damage to your car.", "paragraph 3"),
+        ("1.2", "Theft", "We pay if your car is stolen.", "paragraph 5"),
+        ("2.1", "Racing", "We do not pay for racing or track days.", "paragraph 8"),
+    ]
+    assert wording.meta.product is None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ A wording's clause ids are its printed clause numbers, so the same clause keeps 
 next version as long as the insurer keeps its number (docs/importing.md, "Structured wordings"):
 
 - **Title**: the first block, when it is an unnumbered heading and every other heading is smaller
-  or numbered.
+  or numbered, or another heading follows it directly.
 - **Parts**: a heading that starts with one number (`5`, `5.`, `Section 5 -`, `Part 5:`) starts
   part `5`; its title is the rest of the heading. An unnumbered heading at the part level (the
   level of the numbered part headings, else the largest level used) starts an unnumbered part,
@@ -497,7 +497,10 @@ def structure(blocks: Sequence[Block], path: str | Path) -> Structure:
     if (
         first.kind == "heading"
         and _heading_number(first) is None
-        and all(h.level > first.level or _heading_number(h) for h in headings[1:])
+        and (
+            all(h.level > first.level or _heading_number(h) for h in headings[1:])
+            or (len(kept) > 1 and kept[1].kind == "heading")
+        )
     ):
         title = clean(first.text)
         kept = kept[1:]
