@@ -679,6 +679,41 @@ def test_a_scanned_pdf_is_refused(tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
+def _locked_pdf(path: Path) -> str:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "1.1 Fire")
+    pdf.set_encryption(owner_password="owner", user_password="secret")
+    pdf.output(str(path))
+    return "is password-protected; save a copy without the password and import that"
+
+
+def _renamed_doc(path: Path) -> str:
+    path.write_bytes(b"\xd0\xcf\x11\xe0 an old binary .doc renamed")
+    return (
+        "cannot be opened as a Word .docx file (PackageNotFoundError); save it from Word as "
+        ".docx (a .doc or a renamed file will not do)"
+    )
+
+
+@pytest.mark.parametrize(("fmt", "spoil"), [("pdf", _locked_pdf), ("docx", _renamed_doc)])
+def test_unreadable_files_are_named(tmp_path: Path, fmt: str, spoil: Any) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    message = spoil(src / f"home-2024.{fmt}")
+    (src / "manifest.yaml").write_text(manifest({"2024": f"home-2024.{fmt}"}))
+    ran = run_import(tmp_path, "--format", fmt, "--source", src, *labelled(),
+                     "--out", tmp_path / "out")  # fmt: skip
+    assert (ran.code, ran.err) == (
+        2,
+        f"ragsweep data: error: {src / f'home-2024.{fmt}'}: {message}\n",
+    )
+    assert leftovers(tmp_path) == []
+
+
 def test_a_wordings_import_needs_its_labelled_set(tmp_path: Path) -> None:
     ran = run_import(tmp_path, "--format", "docx", "--source", FIX, "--out", tmp_path / "out")
     assert ran.code == 2

@@ -14,8 +14,8 @@ A PDF has no headings or paragraphs, only positioned characters, so they are inf
   `PARAGRAPH_GAP` times the font size, or a new page.
 - **Bold**: characters whose font name says Bold, Black, Heavy or Semibold.
 
-A PDF whose pages have no text layer (scanned images) is refused: no OCR is attempted. Places in
-messages are `page N`.
+A PDF whose pages have no text layer (scanned images) is refused: no OCR is attempted; so is a
+password-protected one. Places in messages are `page N`.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def _drop_running(lines: list[_PdfLine], pages: int) -> list[_PdfLine]:
 def read_blocks(path: Path) -> list[Block]:
     """The blocks of a PDF wording's text layer."""
     import pdfplumber
-    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfminer.pdfdocument import PDFEncryptionError
     from pdfminer.psparser import PSException
     from pdfplumber.utils.exceptions import PdfminerException
 
@@ -140,12 +140,15 @@ def read_blocks(path: Path) -> list[Block]:
         with pdfplumber.open(str(path)) as pdf:
             pages = len(pdf.pages)
             lines = _lines(pdf, path)
-    except (PdfminerException, PDFSyntaxError, PSException) as err:
-        cause = err.args[0] if err.args else err
+    except (PdfminerException, PSException) as err:
+        cause = err.args[0] if isinstance(err, PdfminerException) and err.args else err
+        if isinstance(cause, PDFEncryptionError):
+            raise DatasetError(
+                path, "is password-protected; save a copy without the password and import that"
+            ) from None
+        detail = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
         raise DatasetError(
-            path,
-            f"cannot be read as a PDF ({type(cause).__name__}: {cause}); check the file (an "
-            "encrypted PDF must be saved without a password first)",
+            path, f"cannot be read as a PDF ({detail}); check that it is a PDF file"
         ) from None
     lines = _drop_running(lines, pages)
     if not lines:
