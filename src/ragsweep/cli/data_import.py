@@ -19,12 +19,10 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ragsweep.data.importers.common import (
     DEFAULT_ADDED,
     Collection,
-    ImportReport,
     check_date,
     check_out,
     convert,
@@ -33,9 +31,6 @@ from ragsweep.data.importers.common import (
     write_dataset,
 )
 from ragsweep.errors import UserError
-
-if TYPE_CHECKING:
-    from ragsweep.data.importers.wordings.convert import WordingsReport
 
 PROG = "ragsweep data import"
 #: wording formats: a folder of policy wordings whose clauses are found from their structure
@@ -238,9 +233,9 @@ def read_collection(args: argparse.Namespace) -> Collection:
     return read_smart_collection(args.docs, args.queries, args.qrels, args.qrels_format or "plain")
 
 
-def run(args: argparse.Namespace) -> ImportReport | WordingsReport | str:
-    """Import as the parsed arguments say; return the report of what was written (a dry run of
-    wordings returns the clause outline instead)."""
+def run(args: argparse.Namespace) -> str:
+    """Import as the parsed arguments say; return what to print: the summary of what was
+    written, or for a dry run of wordings the clause ids found."""
     _check_inputs(args)
     if args.format in STRUCTURED:
         return run_wordings(args)
@@ -254,11 +249,12 @@ def run(args: argparse.Namespace) -> ImportReport | WordingsReport | str:
         collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
     slicing = read_slices(args.slices) if args.slices is not None else None
     converted = convert(collection, name=name, added=added, slicing=slicing, slice_by=args.slice_by)
-    return write_dataset(converted, out, force=args.force)
+    return write_dataset(converted, out, force=args.force).summary()
 
 
-def run_wordings(args: argparse.Namespace) -> WordingsReport | str:
-    """Import a folder of wordings (`ragsweep.data.importers.wordings`)."""
+def run_wordings(args: argparse.Namespace) -> str:
+    """Import a folder of wordings (`ragsweep.data.importers.wordings`); the summary, or the
+    clause outline for --dry-run."""
     from ragsweep.data.importers.wordings.convert import (
         convert_wordings,
         outline,
@@ -281,7 +277,7 @@ def run_wordings(args: argparse.Namespace) -> WordingsReport | str:
         labels=args.labels,
         manifest=find_manifest(args.source, args.manifest),
     )
-    return write_wordings(converted, args.out, force=args.force)
+    return write_wordings(converted, args.out, force=args.force).summary()
 
 
 def main(argv: list[str]) -> int:
@@ -294,6 +290,5 @@ def main(argv: list[str]) -> int:
     except SystemExit as exit_:  # --help (0) or a usage error (2), already printed
         code = exit_.code
         return code if isinstance(code, int) else 2
-    report = run(args)
-    print(report if isinstance(report, str) else report.summary())
+    print(run(args))
     return 0

@@ -148,9 +148,7 @@ def read_wordings(
             from ragsweep.data.importers.wordings.markdown import front_matter
 
             front = front_matter(path)
-        if front is not None and not isinstance(front, dict):
-            raise DatasetError(path, "front matter must be a YAML mapping (document: ...)", line=2)
-        meta = describe(path, entries.get(path.name), manifest_path, front)  # type: ignore[arg-type]
+        meta = describe(path, entries.get(path.name), manifest_path, front)
         found = structure(read_blocks(fmt, path), path)
         title = meta.title or found.title
         if not title:

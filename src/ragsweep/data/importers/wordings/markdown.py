@@ -11,6 +11,7 @@ wording (`manifest`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -19,14 +20,20 @@ from ragsweep.data.importers.common import read_text
 from ragsweep.data.importers.wordings.blocks import Block, Line, make_line
 from ragsweep.data.importers.wordings.manifest import load_yaml, split_front_matter
 from ragsweep.data.importers.wordings.structure import starts_numbered
+from ragsweep.errors import DatasetError
 
 SUFFIXES = (".md", ".markdown")
 
 
-def front_matter(path: Path) -> object | None:
-    """The file's YAML front matter as read (None without one)."""
+def front_matter(path: Path) -> Any:
+    """The file's YAML front matter, a mapping (None without one)."""
     front, _ = split_front_matter(read_text(path, "Markdown wording"))
-    return None if front is None else load_yaml(front, str(path), first_line=2)
+    if front is None:
+        return None
+    data = load_yaml(front, str(path), first_line=2)
+    if not isinstance(data, dict):
+        raise DatasetError(path, "front matter must be a YAML mapping (document: ...)", line=2)
+    return data
 
 
 def _lines(inline: Token) -> tuple[Line, ...]:
