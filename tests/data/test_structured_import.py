@@ -434,6 +434,49 @@ def clauses_of(*blocks: Block) -> list[tuple[str, str, str]]:
     return [(c.section, c.heading, c.text) for c in found.clauses]
 
 
+def _parts(found: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": p.number,
+            "title": p.title,
+            "kind": p.kind,
+            "clauses": [
+                {"section": c.section, "heading": c.heading, "text": c.text} for c in p.clauses
+            ],
+        }
+        for p in found.parts
+    ]
+
+
+def test_the_sample_wordings_round_trip_through_markdown_and_html(tmp_path: Path) -> None:
+    """The built-in sample's six wordings (477 clauses of real length, cross-references,
+    amounts), written as Markdown with clause headings and as HTML with numbered paragraphs
+    whose heading is the first line, import back to exactly the sample's parts."""
+    from html import escape
+
+    from ragsweep.data import sample_path
+    from ragsweep.data.importers.wordings import html as html_reader
+
+    for path in sorted((sample_path() / "corpus").glob("*.json")):
+        wording = json.loads(path.read_text(encoding="utf-8"))
+        md = [f"# {wording['title']}"]
+        page = [f"<html><body><h1>{escape(wording['title'])}</h1>"]
+        for part in wording["parts"]:
+            md.append(f"## {part['number']}. {part['title']}")
+            page.append(f"<h2>{part['number']}. {escape(part['title'])}</h2>")
+            for c in part["clauses"]:
+                first, *more = c["text"].split("\n")
+                md += [f"### {c['section']} {c['heading']}", first, *more]
+                page.append(f"<p>{c['section']} {escape(c['heading'])}<br>{escape(first)}</p>")
+                page += [f"<p>{escape(x)}</p>" for x in more]
+        (tmp_path / "w.html").write_text("".join(page) + "</body></html>", encoding="utf-8")
+        from_md = structure(blocks_of("\n\n".join(md)), "w.md")
+        from_html = structure(html_reader.read_blocks(tmp_path / "w.html"), "w.html")
+        assert from_md.title == from_html.title == wording["title"]
+        assert _parts(from_md) == wording["parts"], path.name
+        assert _parts(from_html) == wording["parts"], path.name
+
+
 def test_numbers_that_are_not_clause_numbers_stay_text() -> None:
     got = clauses_of(
         head("Title", 1),
