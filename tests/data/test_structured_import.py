@@ -477,6 +477,46 @@ def test_the_sample_wordings_round_trip_through_markdown_and_html(tmp_path: Path
         assert _parts(from_html) == wording["parts"], path.name
 
 
+def test_a_sample_wording_round_trips_through_pdf(tmp_path: Path) -> None:
+    """Three parts of the sample's home 2025 wording (24 clauses) as a PDF of several pages
+    with a running footer: paragraphs that go on over a page break stay one paragraph."""
+    from fpdf import FPDF
+
+    from ragsweep.data import sample_path
+    from ragsweep.data.importers.wordings import pdf as pdf_reader
+
+    wording = json.loads((sample_path() / "corpus" / "home@2025.json").read_text("utf-8"))
+    parts = wording["parts"][:3]
+
+    class Wording(FPDF):
+        def footer(self) -> None:
+            self.set_y(-30)
+            self.set_font("Helvetica", size=8)
+            self.cell(0, 10, f"HM-PW-2025/01 page {self.page_no()}")
+
+    def line(text: str, style: str, size: int, height: int) -> None:
+        pdf.set_font("Helvetica", style=style, size=size)
+        pdf.multi_cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
+
+    pdf = Wording(unit="pt", format="A5")
+    pdf.set_margins(40, 40)
+    pdf.add_page()
+    line(wording["title"], "B", 16, 22)
+    for part in parts:
+        pdf.ln(8)
+        line(f"{part['number']}. {part['title']}", "B", 13, 18)
+        for c in part["clauses"]:
+            line(f"{c['section']} {c['heading']}", "B", 10, 13)
+            for paragraph in c["text"].split("\n"):
+                line(paragraph, "", 10, 13)
+                pdf.ln(6)
+    pdf.output(str(tmp_path / "home.pdf"))
+    assert pdf.page_no() >= 8
+    found = structure(pdf_reader.read_blocks(tmp_path / "home.pdf"), "home.pdf")
+    assert found.title == wording["title"]
+    assert _parts(found) == parts
+
+
 def test_numbers_that_are_not_clause_numbers_stay_text() -> None:
     got = clauses_of(
         head("Title", 1),

@@ -11,7 +11,9 @@ A PDF has no headings or paragraphs, only positioned characters, so they are inf
   least `HEADING_STEP` points above it is a heading level, the largest level 1. Consecutive
   lines of one heading size are one heading.
 - **Paragraphs**: body lines follow each other until a vertical gap larger than
-  `PARAGRAPH_GAP` times the font size, or a new page.
+  `PARAGRAPH_GAP` times the font size, or a new page, unless the page's last line runs to the
+  right edge of the text (within `FULL_LINE` of its width) and does not end a sentence: then
+  the paragraph goes on.
 - **Bold**: characters whose font name says Bold, Black, Heavy or Semibold.
 
 A PDF whose pages have no text layer (scanned images) is refused: no OCR is attempted; so is a
@@ -37,6 +39,9 @@ HEADING_STEP = 1.0
 PARAGRAPH_GAP = 0.8
 #: the top and bottom share of a page where running headers and footers are looked for
 MARGIN = 0.1
+#: a body line ending within this share of the text width from its right edge was wrapped, so
+#: the paragraph goes on over a page break
+FULL_LINE = 0.15
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 
 
@@ -45,6 +50,8 @@ class _PdfLine:
     page: int
     top: float
     bottom: float
+    left: float
+    right: float
     size: float
     line: Line
     chars: int
@@ -83,12 +90,16 @@ def _lines(pdf: Any, path: Path) -> list[_PdfLine]:
             line = make_line(pieces)
             top = min(w["top"] for w in group)
             bottom = max(w["bottom"] for w in group)
+            left = min(w["x0"] for w in group)
+            right = max(w["x1"] for w in group)
             sizes = [round(float(w["size"]), 1) for w in group for _ in w["text"]]
             out.append(
                 _PdfLine(
                     page=number,
                     top=top,
                     bottom=bottom,
+                    left=left,
+                    right=right,
                     size=median(sizes),
                     line=line,
                     chars=len(sizes),
@@ -159,6 +170,10 @@ def read_blocks(path: Path) -> list[Block]:
     body = weights.most_common(1)[0][0]
     big = sorted({ln.size for ln in lines if ln.size >= body + HEADING_STEP}, reverse=True)
     level = {size: i for i, size in enumerate(big, start=1)}
+    body_lines = [ln for ln in lines if ln.size not in level]
+    edge = max((ln.right for ln in body_lines), default=0.0)
+    margin = min((ln.left for ln in body_lines), default=0.0)
+    full = edge - FULL_LINE * (edge - margin)  # a line reaching this far was wrapped
     blocks: list[Block] = []
     current: list[_PdfLine] = []
 
@@ -182,11 +197,18 @@ def read_blocks(path: Path) -> list[Block]:
             prev = current[-1]
             same_kind = (prev.size in level) == (ln.size in level)
             gap = ln.top - prev.bottom
+            turned = ln.page != prev.page
+            carried_over = (
+                turned
+                and ln.size == prev.size
+                and prev.right >= full
+                and not prev.line.text.endswith((".", "!", "?", ":"))
+            )
             if (
-                ln.page != prev.page
+                (turned and not carried_over)
                 or not same_kind
                 or (ln.size in level and ln.size != prev.size)
-                or gap > PARAGRAPH_GAP * ln.size
+                or (not turned and gap > PARAGRAPH_GAP * ln.size)
             ):
                 flush()
         current.append(ln)
