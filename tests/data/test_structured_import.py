@@ -333,6 +333,7 @@ def test_each_format_imports_to_the_expected_clauses(fmt: str, tmp_path: Path) -
     ]
 
 
+@pytest.mark.slow
 def test_an_import_sweeps_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "home"
     assert run_import(tmp_path, "--format", "markdown", "--source", FIX / "markdown",
