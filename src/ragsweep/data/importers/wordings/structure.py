@@ -43,6 +43,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from ragsweep.data.importers.wordings.blocks import Block, Line, clean
 from ragsweep.errors import DatasetError
@@ -251,7 +252,7 @@ class _Builder:
 
     # -- places ------------------------------------------------------------------------------
 
-    def fail(self, block: Block, message: str, line: Line | None = None) -> None:
+    def fail(self, block: Block, message: str, line: Line | None = None) -> NoReturn:
         number = line.number if line is not None and line.number is not None else block.line
         where = "" if number is not None else f"{block.where}: "
         raise DatasetError(self.path, where + message, line=number)
