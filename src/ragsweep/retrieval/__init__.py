@@ -20,6 +20,7 @@ _LAZY = {
     "MiniLMEmbedder": "ragsweep.retrieval.dense",
     "DenseRetriever": "ragsweep.retrieval.dense",
     "SentenceTransformerEmbedder": "ragsweep.retrieval.st",
+    "OpenAICompatibleEmbedder": "ragsweep.retrieval.remote",
     "RRF": "ragsweep.retrieval.fusion",
     "rrf": "ragsweep.retrieval.fusion",
     "reorder_head": "ragsweep.retrieval.rerank",
