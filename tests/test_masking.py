@@ -72,6 +72,16 @@ def test_words_that_only_contain_a_secret_word_are_not_secret_keys(key):
     assert not is_secret_key(key)
 
 
+@pytest.mark.parametrize("key", ["embedder.api_key_env", "x.token_env", "x.API-KEY-ENV"])
+def test_a_key_naming_the_variable_that_holds_a_secret_is_shown(key):
+    assert not is_secret_key(key)
+    assert mask_override(f"{key}=OPENAI_API_KEY") == f"{key}=OPENAI_API_KEY"
+    assert mask_config({"api_key_env": "OPENAI_API_KEY"}) == {"api_key_env": "OPENAI_API_KEY"}
+    # the key itself, given there by mistake, is still masked by its shape
+    assert mask_override(f"{key}=sk-abc123") == f"{key}={REDACTED}"
+    assert is_secret_key("x.api_key_environment") and is_secret_key("x.api_key")
+
+
 def test_uri_passwords_and_bearer_headers_are_masked():
     assert mask_text("postgresql+psycopg2://ann:pw0rd@db:5432/m") == (
         f"postgresql+psycopg2://ann:{REDACTED}@db:5432/m"

@@ -15,7 +15,11 @@
 from __future__ import annotations
 
 import copy
+import importlib
+import inspect
 import os
+import re
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,6 +123,58 @@ def _register() -> None:
 _register()
 
 
+#: the working folders `use_working_folder` was given in this process, and those it put on
+#: sys.path itself (it takes back only what it added)
+_WORKING: list[str] = []
+_INSERTED: list[str] = []
+
+
+def use_working_folder(folder: str | os.PathLike[str]) -> None:
+    """Make the user's modules in `folder` (the folder ragsweep runs in) importable by
+    `_target_`: `_target_: mypkg.MyRetriever` finds ./mypkg.py or ./mypkg/__init__.py.
+
+    The console script's `sys.path` starts with its own bin folder, not the working folder, so
+    without this a user's module would import only under `python -m`. A sweep's new worker
+    processes inherit `sys.path` (loky sends it), and a worker reused from an earlier sweep calls
+    this again (`experiment.worker`). A module imported from this folder, or from the working
+    folder of an earlier call in this process, is dropped from `sys.modules` first: a command
+    reads the user's files as they are now (after an edit between two sweeps of one notebook or
+    one reused worker), and a module of the same name in another folder is not taken for it.
+    """
+    given = os.path.abspath(folder)
+    real = os.path.realpath(given)
+    known = {given, real, *_WORKING}
+    for name, module in list(sys.modules.items()):
+        if _imported_from(module, name, known):
+            del sys.modules[name]
+    for old in [p for p in _INSERTED if p != real]:
+        while old in sys.path:
+            sys.path.remove(old)
+        _INSERTED.remove(old)
+    _WORKING[:] = sorted({given, real})
+    if real not in {os.path.realpath(p or os.curdir) for p in sys.path}:
+        sys.path.insert(0, real)
+        _INSERTED.append(real)
+    importlib.invalidate_caches()
+
+
+def _imported_from(module: Any, name: str, folders: set[str]) -> bool:
+    """Whether `module` was imported from one of `folders` as a top-level module or package
+    (./name.py, ./name/...), not merely from a file somewhere below them. String work only
+    (it runs over every loaded module): `folders` holds each folder as given and resolved."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return False
+    top = name.split(".", 1)[0]
+    for folder in folders:
+        if file.startswith(folder + os.sep):
+            first = file[len(folder) + 1 :].split(os.sep, 1)
+            # ./top/... (a package), or ./top.py, ./top.cpython-311-x86_64.so (a module)
+            if first[0] == top if len(first) > 1 else first[0].split(".", 1)[0] == top:
+                return True
+    return False
+
+
 def _hydra_error(err: BaseException) -> str:
     lines = [line.strip() for line in str(err).strip().splitlines() if line.strip()]
     return "; ".join(lines[:2]) if lines else type(err).__name__
@@ -160,7 +216,7 @@ def _missing(cfg: DictConfig) -> list[str]:
             out.append(str(key))
         elif OmegaConf.is_config(cfg[key]):
             out += list(OmegaConf.missing_keys(cfg[key]))  # full keys: data.path
-    return sorted(out)
+    return sorted(set(out))  # an interpolated node (retriever.dense.embedder) repeats its keys
 
 
 def group_options(group: str) -> list[str]:
@@ -232,12 +288,40 @@ def build(node: Any, protocol: type | None = None, *, where: str = "", **kwargs:
             if isinstance(cause, UserError):
                 raise cause from None
             cause = cause.__cause__ or cause.__context__
+        located = re.search(r"Error locating target '([^']+)'", str(err))
+        if located:
+            key = f"config key {where}: " if where else ""
+            raise UserError(f"{key}{_why_not_found(located[1])}") from None
+        lines = [line.strip() for line in str(err).strip().splitlines() if line.strip()]
+        message = " ".join(lines[:2]) if lines else type(err).__name__
         raise UserError(
-            f"cannot build {label}(_target_ {target!r}) from the config: {_first_line(err)}"
+            f"cannot build {label}(_target_ {target!r}) from the config: {message}"
         ) from None
     if protocol is not None:
         check_protocol(built, protocol, f"{label}(_target_ {target!r})")
     return built
+
+
+def _why_not_found(target: str) -> str:
+    """Why `target` (a dotted class path) cannot be located, and the fix, in one line."""
+    module, _, name = target.rpartition(".")
+    here = os.getcwd()
+    top = (module or target).split(".", 1)[0]
+    try:
+        loaded = importlib.import_module(module) if module else None
+    except ModuleNotFoundError as err:
+        if err.name and (module == err.name or module.startswith(err.name + ".")):
+            return (
+                f"cannot import {module or target!r} for _target_ {target!r}: put {top}.py (or a "
+                f"package {top}/) in the folder you run ragsweep in ({here}), or install it"
+            )
+        return f"importing {module!r} for _target_ {target!r} failed: {_first_line(err)}"
+    except Exception as err:  # the user's module raised while being imported
+        return f"importing {module!r} for _target_ {target!r} failed: {_first_line(err)}"
+    if loaded is None:
+        return f"_target_ {target!r} names no class: write it as module.Class"
+    where = getattr(loaded, "__file__", None) or module
+    return f"module {module!r} ({where}) has no {name!r}: check the spelling of _target_"
 
 
 def protocol_methods(protocol: type) -> list[str]:
@@ -249,12 +333,56 @@ def protocol_methods(protocol: type) -> list[str]:
     ]
 
 
+def _parameters(protocol: type, method: str) -> list[inspect.Parameter]:
+    params = inspect.signature(getattr(protocol, method)).parameters.values()
+    return [p for p in params if p.name != "self"]
+
+
+def method_signature(protocol: type, method: str, self: bool = False) -> str:
+    """`search(queries, depth, allowed=None)`: a protocol method as ragsweep calls it
+    (`self=True` writes it as a definition: `search(self, queries, depth, allowed=None)`)."""
+    names = [
+        p.name if p.default is p.empty else f"{p.name}={p.default!r}"
+        for p in _parameters(protocol, method)
+    ]
+    return f"{method}({', '.join(['self', *names] if self else names)})"
+
+
+def _fix(protocol: type, method: str) -> str:
+    if method == "fingerprint":
+        return "def fingerprint(self) -> dict returning the parameters that change its results"
+    return f"def {method_signature(protocol, method, self=True)}"
+
+
 def check_protocol(obj: Any, protocol: type, what: str) -> None:
-    """A one-line `UserError` unless `obj` has every method of `protocol`."""
+    """A one-line `UserError` unless `obj` has every method of `protocol`, each callable the
+    way ragsweep calls it (positionally, with every argument of the protocol's method), naming
+    the class and the fix."""
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+    name = protocol.__name__
+    a = "an" if name[0] in "AEIOU" else "a"
+    wants = f"{a} {name} needs " + ", ".join(
+        method_signature(protocol, m) for m in protocol_methods(protocol)
+    )
     missing = [m for m in protocol_methods(protocol) if not callable(getattr(obj, m, None))]
     if missing:
+        fixes = "; ".join(_fix(protocol, m) for m in missing)
         raise UserError(
-            f"{what} builds a {type(obj).__module__}.{type(obj).__qualname__}, which is not a "
-            f"{protocol.__name__}: it has no method {', '.join(missing)} (a {protocol.__name__} "
-            f"needs {', '.join(protocol_methods(protocol))}; see docs/retrieval.md)"
+            f"{what} builds a {kind}, which is not {a} {name}: it has no method "
+            f"{', '.join(missing)}; add {fixes} ({wants}; see docs/extending.md)"
         )
+    for method in protocol_methods(protocol):
+        try:
+            theirs = inspect.signature(getattr(obj, method))
+        except (TypeError, ValueError):  # a builtin without a signature: trust it
+            continue
+        args = [p.name for p in _parameters(protocol, method)]
+        try:
+            theirs.bind(*args)
+        except TypeError as err:
+            raise UserError(
+                f"{what} builds a {kind}, whose {method}{theirs} cannot be called as "
+                f"{method}({', '.join(args)}) ({err}); define it as `def "
+                f"{method_signature(protocol, method, self=True)}` ({wants}; see "
+                "docs/extending.md)"
+            ) from None

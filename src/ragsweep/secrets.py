@@ -1,7 +1,9 @@
 """One place that decides what is a secret, and masks it in everything that leaves a process.
 
 A value is a secret when its key looks like one (`api_key`, `token`, `secret`, `password`,
-`passwd`, `credential`, `auth`, `bearer`, `private_key`; not `tokens` or `author`) or when the
+`passwd`, `credential`, `auth`, `bearer`, `private_key`; not `tokens` or `author`, nor a key
+ending in `_env`, such as `api_key_env`, which names the environment variable holding the
+secret and is shown so a run says where its key came from) or when the
 value itself looks like an API key or token, whatever its key:
 - a known prefix: `sk-`/`sk_`/`pk_`/`rk_` (OpenAI, Anthropic, Stripe), `ghp_`/`gho_`/`ghu_`/
   `ghs_`/`ghr_`/`github_pat_` (GitHub), `glpat-` (GitLab), `xox[abprs]-` (Slack), `hf_` (Hugging
@@ -36,7 +38,7 @@ REDACTED = "***"
 
 _SECRET_KEY = re.compile(
     r"(api[_-]?key|token|secret|password|passwd|credential|auth|bearer|private[_-]?key)"
-    r"(?![a-z])",
+    r"(?![a-z]|[_-]env(?![a-z]))",
     re.I,
 )
 _TOKEN_CHARS = r"[A-Za-z0-9_\-]"

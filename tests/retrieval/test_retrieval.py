@@ -400,7 +400,7 @@ def test_dense_index_embeddings_checks_the_matrix():
     r.index_embeddings(np.array([[0.6, 0.8], [0.0, 0.0]], dtype=np.float32))
     with pytest.raises(ValueError, match="same embedder"):
         r.search_embeddings(np.array([[1.0, 0.0, 0.0]]), 2)
-    with pytest.raises(UserError, match="fit/encode/fingerprint"):
+    with pytest.raises(UserError, match="has no method fit, encode, fingerprint"):
         DenseRetriever(object())
 
 

@@ -37,8 +37,24 @@ def _usage() -> str:
     )
 
 
+#: the verbs that build stages from a config (so may meet the user's own `_target_` classes)
+BUILDS_STAGES = ("confirm", "reproduce")
+
+
+def _user_modules_importable() -> None:
+    """The user's modules in the working folder are importable by `_target_` (the console
+    script's sys.path does not hold the working folder)."""
+    import os
+
+    from ragsweep.config import use_working_folder
+
+    use_working_folder(os.getcwd())
+
+
 def run_verb(verb: str, argv: list[str]) -> int:
     """Run one verb; user errors become one line on stderr and exit code 2."""
+    if verb in BUILDS_STAGES:
+        _user_modules_importable()
     module = importlib.import_module(VERBS[verb])
     try:
         return int(module.main(argv) or 0)
@@ -63,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     from ragsweep.cli.app import hydra_main
     from ragsweep.secrets import hide_overrides
 
+    _user_modules_importable()
     # a secret on the command line goes into this process's environment before Hydra sees the
     # arguments: Hydra writes its overrides to files and launch lines we cannot mask
     sys.argv = [sys.argv[0], *hide_overrides(args)]

@@ -29,7 +29,14 @@ from omegaconf import OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
-from ragsweep.experiment.plan import Draft, Plan, args_without_sweep, draft, quote
+from ragsweep.experiment.plan import (
+    Draft,
+    Plan,
+    args_without_sweep,
+    draft,
+    factor_prefix,
+    quote,
+)
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
 from ragsweep.secrets import mask_overrides
@@ -224,7 +231,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
         raise
     hydra_args = [
         *args_without_sweep(args, d.factor),
-        f"{d.factor}={','.join(quote(v) for v in d.values)}",
+        f"{factor_prefix(args, d.factor)}{d.factor}={','.join(quote(v) for v in d.values)}",
         f"hydra.sweep.dir={sweep_dir}",
         "--multirun",
     ]

@@ -28,6 +28,7 @@ from ragsweep.config import compose
 from ragsweep.data import Dataset, load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
+from ragsweep.retrieval.cache import key_of
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.evaluate import check_snapshot, config_hash, select_questions
 
@@ -161,12 +162,15 @@ def _default_value(fixed: Sequence[str], factor: str) -> str:
     choices = cfg.hydra.runtime.choices
     if factor in choices:
         return str(choices[factor])
-    value = OmegaConf.select(cfg, factor, throw_on_missing=False)
-    if value is None:
+    absent = object()
+    value = OmegaConf.select(cfg, factor, default=absent, throw_on_missing=False)
+    if value is absent:
         raise UserError(
             f"sweep factor {factor!r} is not a key of the config; see `ragsweep --cfg job`"
         )
-    return str(value)
+    # a key configured as null (embedder.dimensions: the model's own) has null as baseline,
+    # as Hydra's grammar reads it back
+    return "null" if value is None else str(value)
 
 
 def _check_factor_key(factor: str) -> None:
@@ -228,12 +232,28 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
         values = [str(v) for v in o.sweep_string_iterator()]
     assert factor is not None
     _check_factor_key(factor)
+    if baseline is None and factor_prefix(args, factor):
+        # a key the config does not hold yet (`+retriever.mine.n=3,4`, a parameter of the
+        # user's own class): there is no default to compare with, so the first value is it
+        known = OmegaConf.select(compose(fixed), factor, default=None, throw_on_missing=False)
+        baseline = str(known) if known is not None else values[0]
     if baseline is None:
         baseline = _default_value(fixed, factor)
     values = list(dict.fromkeys(values))
     if baseline not in values:
         values = [baseline, *values]
     return name, factor, values, baseline, fixed
+
+
+def factor_prefix(args: Sequence[str], factor: str) -> str:
+    """`+` or `++` when the command line adds the factor's key (`+retriever.mine.n=3,4`: a
+    key the config does not hold), else "". Every configuration is composed, and every job
+    run, with the same prefix."""
+    for a in _overrides(args):
+        key = a.partition("=")[0]
+        if key.lstrip("+~") == factor and key.startswith("+"):
+            return key[: len(key) - len(key.lstrip("+"))]
+    return ""
 
 
 def _pins(
@@ -290,7 +310,8 @@ def draft(args: Sequence[str]) -> Draft:
     """Expand and check a multirun command line (see the module docstring)."""
     name, factor, values, baseline, fixed = expand(args)
     name = name or factor
-    cfgs = {v: compose([*fixed, f"{factor}={v}"]) for v in values}
+    prefix = factor_prefix(args, factor)
+    cfgs = {v: compose([*fixed, f"{prefix}{factor}={v}"]) for v in values}
     dataset = load_dataset(cfgs[baseline].data.path)
     pipes: dict[str, Pipeline] = {}
     for value, cfg in cfgs.items():
@@ -302,6 +323,9 @@ def draft(args: Sequence[str]) -> Draft:
     pins, hashes = _pins(cfgs, pipes, dataset)
     # what identifies the sweep for resume: not how it is run (workers, tracking, cache)
     telling = sorted(o for o in fixed if not cv.decides_nothing(o.partition("=")[0]))
+    # and the stages' own keys: a user's class whose source file changed (its `source` hash,
+    # `retrieval.base.stage_identity`) makes a new sweep, not a resume of the old results
+    snapshot = dataset.snapshot_hash
     key = {
         "name": name,
         "factor": factor,
@@ -309,6 +333,7 @@ def draft(args: Sequence[str]) -> Draft:
         "baseline": baseline,
         "fixed": telling,
         "pins": pins,
+        "stages": {v: key_of(p.stage_keys(snapshot)) for v, p in pipes.items()},
     }
     return Draft(name, factor, values, baseline, fixed, cfgs, pins, hashes, dataset, key)
 

@@ -23,6 +23,7 @@ from typing import Any
 from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
+from ragsweep.config import use_working_folder
 from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, write_json
@@ -76,8 +77,11 @@ def run_job(
     owners.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
     # joblib reuses worker processes between launches in one Python process (a notebook, a
     # test run), and a reused worker keeps the folder it started in: resolve paths as planned
+    # and the sys.path of the launch before it: make this launch's folder, where the user's own
+    # `_target_` modules live, the importable one
     if plan.launch_dir:
         os.chdir(plan.launch_dir)
+        use_working_folder(plan.launch_dir)
     value = factor_value(plan, overrides)
     chash = config_hash(cfg)
     if plan.config_hashes.get(value) not in (None, chash):

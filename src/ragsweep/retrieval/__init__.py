@@ -19,6 +19,8 @@ _LAZY = {
     "LSAEmbedder": "ragsweep.retrieval.dense",
     "MiniLMEmbedder": "ragsweep.retrieval.dense",
     "DenseRetriever": "ragsweep.retrieval.dense",
+    "SentenceTransformerEmbedder": "ragsweep.retrieval.st",
+    "OpenAICompatibleEmbedder": "ragsweep.retrieval.remote",
     "RRF": "ragsweep.retrieval.fusion",
     "rrf": "ragsweep.retrieval.fusion",
     "reorder_head": "ragsweep.retrieval.rerank",

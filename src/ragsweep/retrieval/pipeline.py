@@ -29,7 +29,14 @@ from omegaconf import DictConfig
 from ragsweep.chunking import Chunk, Chunker
 from ragsweep.config import build, check_protocol
 from ragsweep.errors import UserError
-from ragsweep.retrieval.base import Allowed, Fusion, Ranked, Reranker, Retriever
+from ragsweep.retrieval.base import (
+    Allowed,
+    Fusion,
+    Ranked,
+    Reranker,
+    Retriever,
+    stage_identity,
+)
 from ragsweep.retrieval.cache import StageCache, key_of
 
 #: stage names of `Pipeline.stage_keys`, besides `<retriever>_index` and `first_stage_<...>`
@@ -76,9 +83,9 @@ class Rerank:
 
 
 def _identity(stage: Any) -> dict[str, Any]:
-    """What determines a stage object: its class and its own fingerprint."""
-    kind = type(stage)
-    return {"class": f"{kind.__module__}.{kind.__qualname__}", **stage.fingerprint()}
+    """What determines a stage object: its class, its own fingerprint (and the hash of its
+    source file when it is the user's; `base.stage_identity`)."""
+    return stage_identity(stage)
 
 
 @dataclass

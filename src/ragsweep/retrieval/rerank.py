@@ -23,8 +23,17 @@ from typing import Any
 
 import numpy as np
 
+from ragsweep.config import check_protocol
 from ragsweep.errors import UserError
-from ragsweep.retrieval.base import PAD_ID, PAD_SCORE, Embedder, Ranked, check_depth, check_texts
+from ragsweep.retrieval.base import (
+    PAD_ID,
+    PAD_SCORE,
+    Embedder,
+    Ranked,
+    check_depth,
+    check_texts,
+    stage_identity,
+)
 from ragsweep.retrieval.bm25 import BM25Retriever
 from ragsweep.retrieval.dense import LSAEmbedder, MiniLMEmbedder
 
@@ -274,6 +283,11 @@ class CosineReranker:
     """
 
     def __init__(self, embedder: Embedder) -> None:
+        check_protocol(
+            embedder,
+            Embedder,
+            "the cosine reranker's embedder (config key reranker.model.embedder)",
+        )
         self.embedder = embedder
         self._fitted_on: str | None = None
 
@@ -302,7 +316,7 @@ class CosineReranker:
         return reorder_head(candidates, h, scores)
 
     def fingerprint(self) -> dict[str, Any]:
-        return {"reranker": "cosine", "embedder": self.embedder.fingerprint()}
+        return {"reranker": "cosine", "embedder": stage_identity(self.embedder)}
 
 
 class MiniLMReranker(CosineReranker):
