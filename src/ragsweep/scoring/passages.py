@@ -30,7 +30,18 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.chunking.chunkers import Chunk
-from ragsweep.chunking.locate import HOW, MIN_SIMILARITY, UNLOCATED, Location, Locator, preferred
+from ragsweep.chunking.locate import (
+    EXACT,
+    FUZZY,
+    HOW,
+    MIN_SIMILARITY,
+    NORMALISED,
+    SPAN,
+    UNLOCATED,
+    Location,
+    Locator,
+    preferred,
+)
 from ragsweep.data import Dataset, load_dataset
 from ragsweep.data.passages import PassageRun
 from ragsweep.data.reader import hint
@@ -71,6 +82,37 @@ class LocateStats:
     def located_share(self) -> float:
         """Located passages / passages (1.0 for a run with no passage)."""
         return self.located / self.passages if self.passages else 1.0
+
+    def describe(self, split: str, min_similarity: float) -> list[str]:
+        """What happened to the passages, in a few lines (the counts that are not 0)."""
+        n = self.by_how
+        placed = [
+            f"{n[SPAN]:,} given as spans" if n[SPAN] else "",
+            f"{n[EXACT]:,} exact",
+            f"{n[NORMALISED]:,} normalised" if n[NORMALISED] else "",
+            f"{n[FUZZY]:,} fuzzy (similarity >= {min_similarity:g})" if n[FUZZY] else "",
+        ]
+        lines = [
+            f"passages: {self.located:,} of {self.passages:,} placed in the snapshot "
+            f"({100 * self.located_share:.1f}%): {', '.join(p for p in placed if p)}; "
+            f"{n[UNLOCATED]:,} unlocated, scored as not relevant"
+        ]
+        if self.ambiguous:
+            lines.append(
+                f"  {self.ambiguous:,} placed passages occur in more than one place (a clause "
+                "unchanged between versions): the question's own product and version came "
+                "first; give each passage's document to decide it yourself"
+            )
+        qs = f"questions: {self.questions:,} {split} questions scored"
+        if self.missing:
+            qs += f", {self.missing:,} of them without a line in the run (each scores 0)"
+        if self.outside_split:
+            qs += f"; {self.outside_split:,} run lines of questions outside the split not scored"
+        if self.unknown:
+            shown = ", ".join(repr(q) for q in self.unknown[:3])
+            more = ", ..." if len(self.unknown) > 3 else ""
+            qs += f"; {len(self.unknown):,} run qids not in questions.jsonl ({shown}{more})"
+        return [*lines, qs]
 
     def metrics(self) -> dict[str, float]:
         """`passages/<what>`: counts and the located share, for MLflow."""
