@@ -71,13 +71,13 @@ def test_normalisation_removes_layout_and_maps_back() -> None:
 def test_exact_then_normalised_then_unlocated() -> None:
     loc = Locator(DOCS)
     d = DOCS[H25]
-    hit = loc.locate(EXCESS, first=[H25])
+    hit = loc.locate(EXCESS, product="home", version="2025")
     assert (hit.how, hit.doc_id) == (EXACT, "home@2025")
     assert d.text[hit.start : hit.end] == EXCESS
     assert hit.places == 2  # the clause is unchanged in 2024
 
     reflowed = "We will not pay the first 250 pounds of any claim for es-\ncape of  water\tfrom a"
-    got = loc.locate(reflowed, first=[H25])
+    got = loc.locate(reflowed, product="home", version="2025")
     assert got.how == NORMALISED and got.doc_id == "home@2025"
     assert d.text[got.start : got.end] == (
         "We will not pay the first 250 pounds of any claim for escape of water from a"
@@ -87,8 +87,8 @@ def test_exact_then_normalised_then_unlocated() -> None:
 
 def test_the_question_s_own_version_comes_first_then_document_order() -> None:
     loc = Locator(DOCS)
-    assert loc.locate(WEAR, first=[H25]).doc_id == "home@2025"
-    assert loc.locate(WEAR, first=[H24]).doc_id == "home@2024"
+    assert loc.locate(WEAR, product="home", version="2025").doc_id == "home@2025"
+    assert loc.locate(WEAR, product="home", version="2024").doc_id == "home@2024"
     assert loc.locate(WEAR).doc_id == "home@2024"  # no preference: document order
     assert preferred(DOCS, "home", "2025") == [H25]
     assert preferred(DOCS, "home", None) == [H24, H25]
@@ -99,14 +99,14 @@ def test_an_exact_match_elsewhere_beats_a_near_match_in_the_question_s_version()
     # a release still serving the 2024 limit to a 2025 question is placed in 2024, where it
     # is word for word, not in 2025 where it differs by one figure: it does not answer 2025
     loc = Locator(DOCS)
-    got = loc.locate(LIMIT_2024, first=[H25])
+    got = loc.locate(LIMIT_2024, product="home", version="2025")
     assert (got.how, got.doc_id) == (EXACT, "home@2024")
 
 
 def test_fuzzy_places_a_damaged_passage_and_the_threshold_decides() -> None:
     damaged = EXCESS.replace("pounds", "pouns").replace("installation", "instalation")
     loc = Locator(DOCS)
-    got = loc.locate(damaged, first=[H25])
+    got = loc.locate(damaged, product="home", version="2025")
     assert (got.how, got.doc_id) == (FUZZY, "home@2025")
     assert DOCS[H25].text[got.start : got.end] == EXCESS  # the whole clause text, no more
     # Indel similarity of the normalised texts: n - 2 characters against n, two deletions
@@ -126,6 +126,6 @@ def test_short_passages_are_placed_exactly_or_not_at_all() -> None:
 
 def test_within_one_document() -> None:
     loc = Locator(DOCS)
-    assert loc.locate(WEAR, within=[H25]).doc_id == "home@2025"
-    assert loc.locate(LIMIT_2024, within=[H25]).how == FUZZY  # one figure differs
-    assert loc.locate(EXCESS, within=[M25]).how == UNLOCATED
+    assert loc.locate(WEAR, document="home@2025").doc_id == "home@2025"
+    assert loc.locate(LIMIT_2024, document="home@2025").how == FUZZY  # one figure differs
+    assert loc.locate(EXCESS, document="motor@2025").how == UNLOCATED

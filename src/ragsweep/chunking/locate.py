@@ -124,7 +124,7 @@ def preferred(documents: Sequence[Any], product: str | None, version: str | None
 
 class Locator:
     """Places passages in `documents` (a snapshot's, in `doc_id` order); results are cached, so
-    a passage many questions retrieved is searched once per set of preferred documents."""
+    a passage many questions retrieved is searched once per product and version asked about."""
 
     def __init__(self, documents: Sequence[Any], min_similarity: float = MIN_SIMILARITY) -> None:
         if not 0 < min_similarity <= 100:
@@ -133,8 +133,9 @@ class Locator:
         self.index = {d.doc_id: i for i, d in enumerate(self.documents)}
         self.min_similarity = float(min_similarity)
         self._normalised: dict[int, tuple[str, np.ndarray]] = {}
-        self._cache: dict[tuple[str, tuple[int, ...], tuple[int, ...]], Location] = {}
+        self._cache: dict[tuple[str, str | None, str | None, str | None], Location] = {}
         self._index: dict[str, list[tuple[int, int]]] | None = None
+        self._orders: dict[tuple[str | None, str | None, str | None], list[int]] = {}
 
     def _norm(self, i: int) -> tuple[str, np.ndarray]:
         if i not in self._normalised:
@@ -142,18 +143,32 @@ class Locator:
         return self._normalised[i]
 
     def locate(
-        self, text: str, first: Sequence[int] = (), within: Sequence[int] | None = None
+        self,
+        text: str,
+        *,
+        product: str | None = None,
+        version: str | None = None,
+        document: str | None = None,
     ) -> Location:
-        """Place `text` in the documents `within` (default: all), those in `first` searched
-        first (see the module docstring)."""
-        pool = tuple(range(len(self.documents))) if within is None else tuple(within)
-        allowed = set(pool)
-        head = tuple(i for i in first if i in allowed)
-        key = (text, head, pool)
+        """Place `text` (see the module docstring): in `document` only when given, else in
+        every document, those of `product` and `version` first (None: no preference)."""
+        key = (text, product, version, document)
         if key not in self._cache:
-            ahead = set(head)
-            self._cache[key] = self._search(text, [*head, *(i for i in pool if i not in ahead)])
+            self._cache[key] = self._search(text, self._order(product, version, document))
         return self._cache[key]
+
+    def _order(self, product: str | None, version: str | None, document: str | None) -> list[int]:
+        """The documents to search, in the order of preference."""
+        key = (product, version, document)
+        if key not in self._orders:
+            if document is not None:
+                order = [self.index[document]]
+            else:
+                head = preferred(self.documents, product, version)
+                ahead = set(head)
+                order = [*head, *(i for i in range(len(self.documents)) if i not in ahead)]
+            self._orders[key] = order
+        return self._orders[key]
 
     def _search(self, text: str, order: list[int]) -> Location:
         """The search of the module docstring over the documents `order`, in that order.

@@ -40,7 +40,6 @@ from ragsweep.chunking.locate import (
     UNLOCATED,
     Location,
     Locator,
-    preferred,
 )
 from ragsweep.data import Dataset, load_dataset
 from ragsweep.data.passages import PassageRun
@@ -260,18 +259,15 @@ def score_passages(
         line = by_qid.get(qid)
         if line is None:
             continue
-        first = preferred(ds.documents, _value(product), _value(version))
+        prod, vers = _value(product), _value(version)
         for rank, p in enumerate(line.passages):
-            doc = None if p.document is None else locator.index[p.document]
-            if doc is not None and p.start is not None and p.end is not None:
-                loc = locator.span(doc, p.start, p.end)
-                said = locator.documents[doc].text[p.start : p.end] if p.text is None else p.text
+            if p.document is not None and p.start is not None and p.end is not None:
+                doc = locator.documents[locator.index[p.document]]
+                loc = locator.span(locator.index[p.document], p.start, p.end)
+                said = doc.text[p.start : p.end] if p.text is None else p.text
             else:
                 said = str(p.text)
-                if doc is not None:
-                    loc = locator.locate(said, within=[doc])
-                else:
-                    loc = locator.locate(said, first=first)
+                loc = locator.locate(said, product=prod, version=vers, document=p.document)
             if loc.located and loc.doc_id is not None:
                 ranked[r, rank] = spans.setdefault((loc.doc_id, loc.start, loc.end), len(spans))
             texts.append(said)
