@@ -273,7 +273,7 @@ def score_passages(
             texts.append(said)
             given[r, rank] = len(texts) - 1
             rows.append(_row(qid, rank, loc, len(said)))
-    if not spans:
+    if rows and not spans:
         raise UserError(
             f"{run.path}: none of its {len(rows)} passages of {cfg.eval.split} questions is "
             f"found in the snapshot {ds.root / 'corpus'} (not even at similarity "
