@@ -8,7 +8,8 @@
   `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
   `questions/<slice>`. The confirm run puts every key under `heldout/` (`heldout_key`).
 - **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
-  `reproduce`) and the pins `ragsweep.snapshot`, `ragsweep.labels`, `ragsweep.split`.
+  `reproduce`, `rebaseline`, `external`) and the pins `ragsweep.snapshot`, `ragsweep.labels`,
+  `ragsweep.split`.
 - **Config blocks that decide nothing about the numbers** (`NOT_RESULTS`): where results go
   and how they are compared. They stay out of the config hash, never count as a sweep factor
   and never name a run. `SCORING_BLOCKS` change the data or how a ranking is scored: sweeping
@@ -116,6 +117,8 @@ STAGE_SWEEP, STAGE_CONFIG, STAGE_CONFIRM, STAGE_REPRODUCE, STAGE_REBASELINE = (
     "reproduce",
     "rebaseline",
 )
+#: a configuration run of another system's ranked passages (`ragsweep score-passages`)
+STAGE_EXTERNAL = "external"
 #: what a comparison must hold fixed: tag `ragsweep.<pin>` on every run
 PINS: tuple[str, ...] = ("snapshot", "labels", "split")
 

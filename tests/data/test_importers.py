@@ -283,6 +283,64 @@ def test_smart_plain_qrels_and_the_ordinal_trap(tmp_path: Path) -> None:
     assert not (tmp_path / "trap").exists()
 
 
+def test_smart_rel_layout(tmp_path: Path) -> None:
+    """The `.REL` layout of CISI and CACM: `qid docid 0 0.000000`, being listed = relevant."""
+    out = tmp_path / "rel"
+    assert run(*smart_args("qrels.rel", "--qrels-format", "rel"), "--out", out) == 0
+    ds = load_dataset(out)
+    # every listed pair is code 1, graded 1 by the threshold rule; qids as plain ones (001 -> 1)
+    assert labels_of(out) == [("1", "1", 1), ("1", "2", 1), ("4", "2", 1), ("9", "4", 1)]
+    assert list(ds.questions["qid"]) == ["1", "4", "9"]
+    assert ds.meta["notes"]["qrels_format"] == "rel"
+    # CACM's qrels.text writes the placeholders as integers and pads qids with zeros
+    cacm = tmp_path / "qrels.text"
+    cacm.write_text("01 1  0 0\n09 4\t0\t0\n", encoding="utf-8")
+    got = read_smart_collection(
+        FIX / "smart" / "docs.all", FIX / "smart" / "queries.qry", cacm, "rel"
+    ).judgements
+    assert [(j.qid, j.docid, j.code, j.line) for j in got] == [("1", "1", 1, 1), ("9", "4", 1, 2)]
+
+
+def test_smart_rel_layout_errors_name_the_format(tmp_path: Path) -> None:
+    rel = FIX / "smart" / "qrels.rel"
+    docs, queries = FIX / "smart" / "docs.all", FIX / "smart" / "queries.qry"
+    # read as plain or trec, a .REL file is refused with a pointer to --qrels-format rel
+    with pytest.raises(
+        DatasetError,
+        match=r"qrels\.rel:1: 4 fields where 2 or 3 are expected; .*"
+        r"'qid docid 0 0\.000000' \(the \.REL layout of CISI, CACM\), pass --qrels-format rel$",
+    ):
+        read_smart_collection(docs, queries, rel, "plain")
+    with pytest.raises(
+        DatasetError,
+        match=r"qrels\.rel:1: field 'grade': '0\.000000' is not an integer; .*"
+        r"pass --qrels-format rel$",
+    ):
+        read_smart_collection(docs, queries, rel, "trec")
+    # a TREC file (qid iter docid grade) read as .REL: its third column is a document id
+    trec = tmp_path / "qrels.trec"
+    trec.write_text("1 0 0 0\n1 0 2 1\n", encoding="utf-8")
+    with pytest.raises(
+        DatasetError,
+        match=r"qrels\.trec:2: field 'column 3': '2' where the \.REL layout .* has 0 .*"
+        r"pass --qrels-format trec$",
+    ):
+        read_smart_collection(docs, queries, trec, "rel")
+    odd = tmp_path / "qrels.odd"
+    odd.write_text("1 1 0 0.5\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"qrels\.odd:1: field 'column 4': '0\.5' where"):
+        read_smart_collection(docs, queries, odd, "rel")
+    short = tmp_path / "qrels.short"
+    short.write_text("1 1 0\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"qrels\.short:1: 3 fields where 4 are expected"):
+        read_smart_collection(docs, queries, short, "rel")
+    # the ordinal trap is refused for .REL files as for plain ones
+    ordinal = tmp_path / "qrels.ordinal"
+    ordinal.write_text("1 1 0 0.000000\n2 2 0 0.000000\n3 4 0 0.000000\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"number queries 1\.\.3 .*--qrels-format cranfield"):
+        read_smart_collection(docs, queries, ordinal, "rel")
+
+
 def test_smart_records_fields_and_markers(tmp_path: Path) -> None:
     f = tmp_path / "x.all"
     f.write_text(

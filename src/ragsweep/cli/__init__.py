@@ -23,6 +23,7 @@ VERBS: dict[str, str] = {
     "report": "ragsweep.cli.report",
     "reproduce": "ragsweep.cli.reproduce",
     "score": "ragsweep.cli.score",
+    "score-passages": "ragsweep.cli.score_passages",
     "ui": "ragsweep.cli.ui",
 }
 

@@ -154,9 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument(
         "--qrels-format",
         default=None,
-        choices=("plain", "trec", "cranfield"),
+        choices=("plain", "trec", "rel", "cranfield"),
         help="smart: plain = 'qid docid [code]' (default); trec = 'qid iter docid "
-        "grade'; cranfield = 'qid docid code' with qid the query's position and "
+        "grade'; rel = 'qid docid 0 0.000000' (the .REL layout of CISI, CACM: listed "
+        "means relevant); cranfield = 'qid docid code' with qid the query's position and "
         "codes 1 (best) .. 4, -1",
     )
     out = p.add_argument_group("mapping")

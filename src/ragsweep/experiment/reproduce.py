@@ -116,6 +116,13 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
 
     store = tracking.resolve_store(uri)
     run, cfg = load_run_config(store, run_id)
+    tags = run.data.tags  # type: ignore[attr-defined]
+    if tags.get(cv.TAG_STAGE) == cv.STAGE_EXTERNAL:
+        raise UserError(
+            f"run {run_id} scored another system's passages (ragsweep.stage=external), which "
+            "ragsweep cannot re-run; score its run file again with `ragsweep score-passages "
+            f"--run FILE` (the file's sha256 was {tags.get(cv.tag('run_sha256'), '?')[:16]}...)"
+        )
     ds = check_pins(run, cfg)
     fresh = OmegaConf.merge(cfg, {"cache": {"dir": None}})
     assert isinstance(fresh, DictConfig)

@@ -288,6 +288,117 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
     return [*sorted(built), *sorted(f"first_stage_{st}" for st in searched)]
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """How a configuration's rankings are scored: what `evaluate` and every other scorer of
+    ranked passages (`ragsweep.scoring.passages`) share, so equal rankings get equal numbers."""
+
+    measures: list[Measure]
+    gain: str  # nDCG gain: exp or linear
+    min_overlap: float  # the coverage rule's share (docs/anchoring.md)
+    questions: pd.DataFrame  # the questions scored (split and subset applied), in file order
+    split_hash: str
+    weights: dict[str, float]  # traffic weight of each slice scored
+
+
+def scoring(cfg: DictConfig, ds: Dataset, allow_heldout: bool = False) -> Scoring:
+    """The measures, gain, coverage share, questions and slice weights `cfg` asks for on `ds`
+    (the snapshot pin checked first)."""
+    check_snapshot(cfg, ds)
+    measures = parse_measures(cfg)
+    gain = str(cfg.eval.gain)
+    if gain not in ("exp", "linear"):
+        raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
+    questions, split_hash = select_questions(cfg, ds, allow_heldout)
+    scored = [s for s in ds.slices if (questions["slice"] == s).any()]
+    weights = slice_weights(cfg, scored, known=ds.slices)
+    return Scoring(measures, gain, float(cfg.eval.min_overlap), questions, split_hash, weights)
+
+
+@dataclass
+class Scored:
+    """Ranked passages scored: what `EvalResult` holds of the scores (see its fields)."""
+
+    per_question: pd.DataFrame
+    summary: pd.DataFrame
+    metrics: dict[str, float]
+    counts: dict[str, int]
+    rankings: dict[str, list[str]]
+    clause_rankings: dict[str, list[str]]
+    qrels: dict[str, dict[str, int]]
+
+
+def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.ndarray) -> Scored:
+    """Score `ranked` (one row per question of `how.questions`: indices into `chunks`, -1 for
+    padding or a rank that holds nothing scorable) per question and per slice.
+
+    The clause labels reach the chunks by the coverage rule (`ragsweep.chunking.anchors`), and
+    the counted-once rule credits them; a -1 keeps its rank and credits nothing.
+    """
+    questions, measures = how.questions, how.measures
+    cov = coverage(ds.documents, chunks, how.min_overlap)
+    clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
+    arrays = gain_arrays(ranked, cov, clause, grade)
+    scores = score_gains(
+        arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, how.gain
+    )
+
+    top = max([m.k or 10 for m in measures] + [10])
+    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
+    columns["ranked"] = [
+        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
+    ]
+    columns["clauses"] = [json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranked]
+    per_q = pd.concat(
+        [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
+        axis=1,
+    )
+    rankings: dict[str, list[str]] = {}
+    clause_rankings: dict[str, list[str]] = {}
+    for qid, row in zip(questions["qid"], ranked, strict=True):
+        kept = [int(i) for i in row if i >= 0]
+        rankings[qid] = [chunks[i].chunk_id for i in kept]
+        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
+    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(g)
+    summary = summarise(per_q, measures, ds.slices, how.weights)
+    return Scored(
+        per_question=per_q,
+        summary=summary,
+        metrics=metric_dict(summary, measures),
+        counts={s: int((questions["slice"] == s).sum()) for s in how.weights},
+        rankings=rankings,
+        clause_rankings=clause_rankings,
+        qrels=qrels,
+    )
+
+
+def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
+    """The tags every scored run carries: the pins (snapshot, labelled set, split), the split's
+    name and subset, the dataset's name, the config hash and the code that ran."""
+    return {
+        "ragsweep.snapshot": ds.snapshot_hash,
+        "ragsweep.labels": ds.labels_hash,
+        "ragsweep.split": how.split_hash,
+        "ragsweep.split_name": str(cfg.eval.split),
+        "ragsweep.subset": str(cfg.eval.subset),
+        "ragsweep.config_hash": config_hash(cfg),
+        **code_tags(),
+        "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
+    }
+
+
+def prompt_words(texts: Sequence[str], ranked: np.ndarray, k_prompt: int) -> float:
+    """Mean words (whitespace-separated) in the first `k_prompt` passages handed to the
+    generator, over the questions (`ranked` indexes `texts`; -1 adds nothing)."""
+    return float(
+        np.mean([sum(len(texts[i].split()) for i in row[:k_prompt] if i >= 0) for row in ranked])
+    )
+
+
 def evaluate(
     cfg: DictConfig,
     dataset: Dataset | None = None,
@@ -302,14 +413,8 @@ def evaluate(
     say = progress or (lambda stage: None)
     say("loading data")
     ds = dataset if dataset is not None else load_dataset(cfg.data.path)
-    check_snapshot(cfg, ds)
-    measures = parse_measures(cfg)
-    gain = str(cfg.eval.gain)
-    if gain not in ("exp", "linear"):
-        raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
-    questions, split_hash = select_questions(cfg, ds, allow_heldout)
-    scored = [s for s in ds.slices if (questions["slice"] == s).any()]
-    weights = slice_weights(cfg, scored, known=ds.slices)
+    how = scoring(cfg, ds, allow_heldout)
+    questions = how.questions
 
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
@@ -320,68 +425,26 @@ def evaluate(
     )
 
     say("scoring")
-    cov = coverage(ds.documents, chunks, float(cfg.eval.min_overlap))
-    clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
-    arrays = gain_arrays(ranking.ids, cov, clause, grade)
-    scores = score_gains(arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain)
-
-    top = max([m.k or 10 for m in measures] + [10])
-    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
-    columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
-    columns["ranked"] = [
-        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranking.ids
-    ]
-    columns["clauses"] = [
-        json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranking.ids
-    ]
-    per_q = pd.concat(
-        [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
-        axis=1,
-    )
-    rankings: dict[str, list[str]] = {}
-    clause_rankings: dict[str, list[str]] = {}
-    for qid, row in zip(questions["qid"], ranking.ids, strict=True):
-        kept = [int(i) for i in row if i >= 0]
-        rankings[qid] = [chunks[i].chunk_id for i in kept]
-        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
-    scored = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
-    qrels: dict[str, dict[str, int]] = {}
-    for qid, cid, grade in zip(scored["qid"], scored["clause_id"], scored["grade"], strict=True):
-        qrels.setdefault(qid, {})[cid] = int(grade)
-    summary = summarise(per_q, measures, ds.slices, weights)
-    k_prompt = int(cfg.eval.k_prompt)
-    top_words = [
-        sum(len(chunks[i].text.split()) for i in row[:k_prompt] if i >= 0) for row in ranking.ids
-    ]
+    scored = score_ranked(ds, how, chunks, ranking.ids)
     tags = {
-        "ragsweep.snapshot": ds.snapshot_hash,
+        **pin_tags(cfg, ds, how),
         "ragsweep.index_build": pipe.index_build_hash(ds.snapshot_hash),
-        "ragsweep.labels": ds.labels_hash,
-        "ragsweep.split": split_hash,
-        "ragsweep.split_name": str(cfg.eval.split),
-        "ragsweep.subset": str(cfg.eval.subset),
         cv.TAG_STAGE: cv.STAGE_CONFIG,
-        "ragsweep.config_hash": config_hash(cfg),
-        **code_tags(),
-        "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
         "ragsweep.cache_hits": ",".join(sorted(cache.hits)) or "none",
     }
+    words = prompt_words([c.text for c in chunks], ranking.ids, int(cfg.eval.k_prompt))
     return EvalResult(
         config=OmegaConf.to_container(cfg, resolve=True),
-        measures=measures,
-        per_question=per_q,
-        summary=summary,
-        metrics=metric_dict(summary, measures),
+        measures=how.measures,
+        per_question=scored.per_question,
+        summary=scored.summary,
+        metrics=scored.metrics,
         tags=tags,
-        counts={s: int((questions["slice"] == s).sum()) for s in weights},
+        counts=scored.counts,
         seconds=ranking.seconds,
-        cost={
-            "chunks": float(len(chunks)),
-            "prompt_words_mean": float(np.mean(top_words)),
-            **ranking.cost,
-        },
-        rankings=rankings,
-        clause_rankings=clause_rankings,
-        qrels=qrels,
+        cost={"chunks": float(len(chunks)), "prompt_words_mean": words, **ranking.cost},
+        rankings=scored.rankings,
+        clause_rankings=scored.clause_rankings,
+        qrels=scored.qrels,
         data_root=str(ds.root.resolve()),
     )

@@ -12,6 +12,10 @@ Qrels formats (`qrels_format`):
   ids, digits-only ids compared by number; codes graded by the threshold rule.
 - `trec`: `qid iter docid grade` (`ragsweep.data.trec.read_qrels`), matched and graded as
   `plain`.
+- `rel`: the `.REL` layout of CISI, CACM and other classic SMART collections,
+  `qid docid 0 0.000000`: being listed means relevant (code 1, so grade 1 by the threshold
+  rule); the third and fourth columns are placeholders, not grades, and must be 0 (a file with
+  other values there is most likely `qid iter docid grade`: `trec`). Matched as `plain`.
 - `cranfield`: `qid docid code` where qid is the query's ordinal position in the queries file
   (1 = first `.I`), codes 1 (complete answer) .. 4 (minimum interest) and -1 (one per query,
   unexplained): graded by `CRANFIELD_RULE` (1, 2 -> 2; 3, 4 -> 1; -1 -> 0). Questions are
@@ -38,7 +42,13 @@ from ragsweep.data.importers.common import (
 from ragsweep.data.importers.trecfiles import normalise_qid, read_trec_judgements
 from ragsweep.errors import DatasetError, UserError
 
-QRELS_FORMATS = ("plain", "trec", "cranfield")
+QRELS_FORMATS = ("plain", "trec", "rel", "cranfield")
+
+#: the hint every qrels error gives when the file may be the `.REL` layout
+REL_HINT = (
+    "if the lines are 'qid docid 0 0.000000' (the .REL layout of CISI, CACM), pass "
+    "--qrels-format rel"
+)
 
 _MARKER = re.compile(r"\.([A-Z])(?:[ \t]+(.*))?")
 
@@ -145,12 +155,59 @@ def read_plain_qrels(path: str | Path) -> list[Judgement]:
         if not fields:
             continue
         if len(fields) not in (2, 3):
+            also = f"; {REL_HINT}" if len(fields) == 4 else ""
             raise DatasetError(
-                p, f"{len(fields)} fields where 2 or 3 are expected; {fmt}", line=number
+                p, f"{len(fields)} fields where 2 or 3 are expected; {fmt}{also}", line=number
             )
         code = _int(p, number, fields[2], "code", fmt) if len(fields) == 3 else 1
         out.append(Judgement(normalise_qid(fields[0]), fields[1], code, str(p), number))
     return out
+
+
+def _zero(path: Path, number: int, value: str, column: str, kind: type) -> None:
+    """A `.REL` placeholder column: `value` must read as `kind` and be 0."""
+    try:
+        ok = kind(value) == 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise DatasetError(
+            path,
+            f"{value!r} where the .REL layout 'qid docid 0 0.000000' has 0 (its third and fourth "
+            "columns are not grades); if the file is 'qid iter docid grade', pass "
+            "--qrels-format trec",
+            line=number,
+            field=column,
+        )
+
+
+def read_rel_qrels(path: str | Path) -> list[Judgement]:
+    """`.REL` lines `qid docid 0 0.000000`: each listed pair is relevant (code 1)."""
+    p = Path(path)
+    fmt = "each .REL qrels line is 'qid docid 0 0.000000'"
+    out = []
+    for number, line in numbered_lines(read_text(p, "qrels file")):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 4:
+            raise DatasetError(p, f"{len(fields)} fields where 4 are expected; {fmt}", line=number)
+        _zero(p, number, fields[2], "column 3", int)
+        _zero(p, number, fields[3], "column 4", float)
+        out.append(Judgement(normalise_qid(fields[0]), fields[1], 1, str(p), number))
+    return out
+
+
+def _trec_qrels(path: Path) -> list[Judgement]:
+    """`read_trec_judgements`, whose refusal of a fractional grade names the `.REL` layout."""
+    try:
+        return read_trec_judgements(path)
+    except DatasetError as err:
+        if err.field == "grade" and "is not an integer" in err.detail:
+            raise DatasetError(
+                err.path, f"{err.detail}; {REL_HINT}", line=err.line, field=err.field
+            ) from None
+        raise
 
 
 def read_cranfield_qrels(path: str | Path, n_queries: int) -> list[Judgement]:
@@ -216,9 +273,8 @@ def read_smart_collection(
         )
         details["source_query_ids"] = idents
     else:
-        judgements = (
-            read_trec_judgements(qrels_p) if qrels_format == "trec" else read_plain_qrels(qrels_p)
-        )
+        readers = {"trec": _trec_qrels, "rel": read_rel_qrels, "plain": read_plain_qrels}
+        judgements = readers[qrels_format](qrels_p)
         _check_not_ordinal(judgements, source_queries, qrels_p)
     return Collection(
         format="smart",
