@@ -1258,8 +1258,9 @@ def fail_calls() -> set[tuple[str, int, int]]:
     calls = set()
     for path in sorted(Path(ragsweep.data.__file__).parent.glob("*.py")):
         source = path.read_text(encoding="utf-8")
-        if "DataFile" not in source:
-            continue
+        if "DataFile" not in source or path.name == "passages.py":
+            continue  # passages.py reads a run file, not the dataset folder: its errors are
+            # reached in tests/scoring/test_passages.py and tests/experiment/test_score_passages.py
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 if node.func.attr == "fail":

@@ -238,7 +238,7 @@ def _copy_inputs(mc: Any, source_id: str | None, run_id: str) -> None:
         return
     inputs = mc.get_run(source_id).inputs
     if inputs is not None and inputs.dataset_inputs:
-        mc.log_inputs(run_id, datasets=list(inputs.dataset_inputs))
+        tracking.log_inputs(None, mc, run_id, inputs.dataset_inputs)
 
 
 def _load_all(mc: Any, runs: Sequence[tuple[Any, str]]) -> list[RunRecord]:

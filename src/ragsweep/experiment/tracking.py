@@ -237,6 +237,25 @@ class DataInput:
         return DatasetInput(dataset, tags=[InputTag("mlflow.data.context", self.context)])
 
 
+def log_inputs(store: Store | None, mc: Any, run_id: str, inputs: Sequence[Any]) -> None:
+    """`mc.log_inputs`, safe when several processes log the same dataset at once: MLflow looks
+    the dataset up, then inserts it, so two workers of one sweep could both insert it and one
+    fail on the (experiment, name, digest) key. Under the store's lock for a local store; any
+    store (None: not known here) is retried, since the second attempt finds the dataset the
+    first one made."""
+    from mlflow.exceptions import MlflowException
+
+    for attempt in range(3):
+        try:
+            with store_lock(store) if store is not None else nullcontext():
+                mc.log_inputs(run_id, datasets=list(inputs))
+            return
+        except MlflowException as err:
+            if "UNIQUE" not in str(err).upper() or attempt == 2:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 def finish_run(
     store: Store,
     run_id: str,
@@ -278,7 +297,7 @@ def finish_run(
             else:
                 mc.log_artifact(run_id, str(path), artifact_path=name or None)
         if datasets:
-            mc.log_inputs(run_id, datasets=[d.entity() for d in datasets])
+            log_inputs(store, mc, run_id, [d.entity() for d in datasets])
         for name, frame in sorted((tables or {}).items()):
             mc.log_table(run_id, data=frame, artifact_file=name)
     except BaseException:
