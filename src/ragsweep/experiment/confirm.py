@@ -292,9 +292,9 @@ def _log_confirm_run(
     column mixes them with dev numbers."""
     metrics: dict[str, float] = {}
     for cell in held.cells.itertuples(index=False):
-        m = Measure.parse(str(cell.measure))
         if cell.config != winner:
             continue
+        m = Measure.parse(str(cell.measure))
         if m == held.deciding(cell.stratum):  # as the baseline's own evaluation computed it
             value = results[baseline].metrics[cv.metric_key(m, cell.stratum)]
             metrics[cv.heldout_key(cv.metric_key(m, cell.stratum, cv.BASELINE))] = float(value)

