@@ -81,6 +81,8 @@ class Candidate:
     templates: tuple[str, ...]
     values: dict[str, str]  # extra placeholders ({code}, {lay})
     names_product: bool = False  # the template already names the product
+    also: tuple[str, ...] = ()  # other clauses answering fully (grade 2)
+    hinge: str | None = None  # the version difference it turns on (`Ask.hinge`)
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,20 @@ def _for_versions(
     product: ProductDef, key: str, versions: tuple[str, ...], ask: Ask
 ) -> list[Candidate]:
     allowed = [v for v in versions if ask.versions is None or v in ask.versions]
-    return [Candidate(product, v, ask.slice, key, ask.supports, ask.templates, {}) for v in allowed]
+    return [
+        Candidate(
+            product,
+            v,
+            ask.slice,
+            key,
+            ask.supports,
+            ask.templates,
+            {},
+            also=ask.also,
+            hinge=ask.hinge,
+        )
+        for v in allowed
+    ]
 
 
 def identifier_candidates(corpus: Corpus, product: ProductDef) -> dict[str, list[Candidate]]:
@@ -190,7 +205,8 @@ def _render(cand: Candidate, rng: random.Random) -> str:
     my = rng.choice(cand.product.lay_names)
     template = rng.choice(cand.templates)
     values = version_values(cand.product, cand.version)
-    text = template.format_map({"v": values, "my": my, **cand.values})
+    other = version_values(cand.product, other_version(cand.version))
+    text = template.format_map({"v": values, "other": other, "my": my, **cand.values})
     text = expand(text, rng, P_FORMAL)
     names_product = cand.names_product or re.search(r"\b(insurance|policy|cover)\b", text)
     if not names_product and rng.random() < P_PRODUCT:
@@ -202,6 +218,11 @@ def _render(cand: Candidate, rng: random.Random) -> str:
     if rng.random() < P_VERSION:
         text += rng.choice(_VERSION_FORMS[cand.version])
     return sentence_case(text)
+
+
+def other_version(version: str) -> str:
+    """The version a question quoting `{other[...]}` compares with (the sample has two)."""
+    return VERSIONS[1 - VERSIONS.index(version)]
 
 
 def version_values(product: ProductDef, version: str) -> dict[str, str]:

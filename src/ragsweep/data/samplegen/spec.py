@@ -29,8 +29,13 @@ class Ask:
 
     slice: str
     templates: tuple[str, ...]
-    supports: tuple[str, ...] = ()
+    supports: tuple[str, ...] = ()  # clauses that partly answer: the exception, a definition
     versions: tuple[str, ...] | None = None  # None: every version the clause exists in
+    also: tuple[str, ...] = ()  # other clauses that answer it fully, as well as the owner
+    #: the version difference the question turns on: a `values` name whose amount changed, or
+    #: "wording" when the clause's text changed; templates may quote the other version's value
+    #: as `{other[name]}` ("is my excess still {other[escape_excess]}?")
+    hinge: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class ClauseDef:
     code_no: int | None = None  # exclusion code number -> `EXC-<P>-<nn>` printed in the text
     lay: str | None = None  # how a policyholder names the clause (for clause-number questions)
     asks: tuple[Ask, ...] = ()
+    #: a one-sentence plain-English summary for the product summary sheet (None: glosses.py)
+    gloss: str | None = None
 
 
 @dataclass(frozen=True)
