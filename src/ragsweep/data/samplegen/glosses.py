@@ -1,10 +1,10 @@
-"""Plain-English glosses: the everyday words a wording's "in brief" summary box uses for a clause.
+"""Plain-English glosses: the everyday words a product summary sheet uses for a clause.
 
-Modern UK wordings print a short summary beside each clause ("In brief: how much we pay for bikes
-and e-bikes"). These boxes are where a policyholder's own words (bike, burst pipe, write-off)
-meet the policy's terms (pedal cycle, escape of water, total loss), so they decide how much
-lexical overlap questions and clauses share. Keyed by clause key; `SHARED` applies to every
-product.
+The summary sheet (`derived`, `<p>-summary`) glosses each clause in one line ("how much we pay
+for bikes and e-bikes"); these lines are where a policyholder's own words (bike, burst pipe,
+write-off) meet the policy's terms (pedal cycle, escape of water, total loss). The wording
+itself no longer prints them. Keyed by clause key; `SHARED` applies to every product;
+`ClauseDef.gloss` overrides both. A clause with neither gets no summary line.
 """
 
 from __future__ import annotations
@@ -219,19 +219,6 @@ PRODUCT: dict[str, dict[str, str]] = {
     },
 }
 
-# The summary box, by part kind: `<...>` alternations as in `prose.expand`; `{gloss}` filled in.
-SUMMARY: dict[str, str] = {
-    "cover": "<In brief|In short|What this means>: <this explains when you can claim for|you are"
-    " covered here for> {gloss}.",
-    "limits": "<In brief|In short|What this means>: {gloss}.",
-    "exclusions": "<In brief|In short|What this means>: <we do not pay for|you are not covered"
-    " for> {gloss}.",
-    "claims": "<In brief|In short|What this means>: {gloss}.",
-    "conditions": "<In brief|In short|What this means>: {gloss}.",
-    "definitions": "<Put simply|In everyday words>, this means {gloss}.",
-    "other": "<In brief|In short>: {gloss}.",
-}
-
-
 def gloss(document: str, key: str) -> str | None:
+    """The gloss of clause `key` of product `document` (None: it has none)."""
     return PRODUCT.get(document, {}).get(key) or SHARED.get(key)
