@@ -12,34 +12,42 @@ random choices for a clause are made once, before the version is known, with a g
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ragsweep.data.samplegen.glosses import SUMMARY, gloss
+from ragsweep.data.samplegen.derived import (
+    ClauseText,
+    Passage,
+    build_derived,
+    check_passages,
+)
+from ragsweep.data.samplegen.glosses import gloss
 from ragsweep.data.samplegen.home import HOME
 from ragsweep.data.samplegen.motor import MOTOR
 from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER, expand, sentence_case
 from ragsweep.data.samplegen.spec import INSURER, VERSIONS, ClauseDef, Core, ProductDef
 from ragsweep.data.samplegen.travel import TRAVEL
 
+__all__ = ["PRODUCTS", "ClauseRef", "Corpus", "Passage", "build_corpus", "exclusion_code"]
+
 PRODUCTS: tuple[ProductDef, ...] = (HOME, MOTOR, TRAVEL)
 
-#: generic filler sentences added to every clause on top of `ClauseDef.fill`, by part kind
-EXTRA_FILL: dict[str, int] = {
-    "cover": 5,
-    "limits": 5,
-    "exclusions": 5,
-    "claims": 6,
-    "conditions": 5,
-    "other": 4,
-    "definitions": 1,
-}
+#: how much filler a clause gets: `ClauseDef.fill` times one of these, drawn per clause, so
+#: clause lengths vary widely (a bare two-sentence clause next to a long one)
+FILL_SCALES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.5, 0.75, 1.0, 1.25, 1.75)
+#: neutral sentences before the first fact (drawn per clause, at most the filler it has)
+LEADS: tuple[int, ...] = (0, 0, 0, 1, 1, 2, 3)
+#: chance that a non-shared clause (not a definition) gets one product-flavour sentence
+P_FLAVOUR = 0.3
 
 _CODE_SENTENCES = (
     "<Claim decision letters|Our letters> refer to this exclusion as {code}.",
     "Exclusion reference: {code}.",
     "This exclusion is shown as {code} in <claim decisions|our claim decision letters>.",
 )
+_REF = re.compile(r"\{ref\[([^\]]+)\]\}")
+_VALUE = re.compile(r"\{v\[([^\]]+)\]\}")
 
 
 @dataclass(frozen=True)
@@ -55,11 +63,16 @@ class ClauseRef:
 
 @dataclass(frozen=True)
 class Corpus:
-    """The built wordings plus the lookups the question builder needs."""
+    """The built documents (wordings and derived ones) plus the lookups the builders need."""
 
-    documents: dict[tuple[str, str], dict]  # (document, version) -> wording JSON object
-    refs: dict[tuple[str, str], ClauseRef]  # (document, clause key) -> where it sits
+    documents: dict[tuple[str, str], dict]  # (document, version) -> document JSON object
+    refs: dict[tuple[str, str], ClauseRef]  # (wording document, clause key) -> where it sits
     texts: dict[tuple[str, str, str], str]  # (document, section, version) -> heading + text
+    #: every section of every document -> the wording clauses it answers / mentions
+    passages: dict[tuple[str, str, str], Passage]
+    #: (product, clause key) -> the clause keys its text cites with `{ref[x]}` (any version;
+    #: the endorsement list `{endorsement_list}` cites the endorsed clauses)
+    cites: dict[tuple[str, str], frozenset[str]]
 
 
 def exclusion_code(product: ProductDef, number: int) -> str:
@@ -86,40 +99,45 @@ def _sections(product: ProductDef) -> dict[str, ClauseRef]:
     return refs
 
 
-def _plan(product: ProductDef, ref: ClauseRef, seed: int, used: Counter[str]) -> list[Core]:
-    """Choose and resolve (version-independently) the sentences of one clause, in order."""
+#: a planned sentence: its role ("core", "code" or "fill") and its (version-resolved) template
+Planned = tuple[str, Core]
+
+
+def _plan(product: ProductDef, ref: ClauseRef, seed: int, used: Counter[str]) -> list[Planned]:
+    """Choose and resolve (version-independently) the sentences of one clause, in order.
+
+    The facts (`core`) keep their order; neutral filler (0-3 sentences) may come before the
+    first fact and is otherwise merged between the facts.
+    """
     clause = ref.clause
     scope = "shared" if clause.shared else product.document
     rng = random.Random(f"ragsweep-sample:{seed}:wording:{scope}:{clause.key}")
     pool = FILLER[ref.kind]
-    n_fill = min(clause.fill + EXTRA_FILL[ref.kind], len(pool))
+    n_fill = min(round(clause.fill * rng.choice(FILL_SCALES)), len(pool))
     if clause.shared:
         picks = rng.sample(pool, n_fill)
     else:  # least used in this document first, so boilerplate repeats as little as it can
         order = sorted(pool, key=lambda t: (used[t], rng.random()))
         picks = order[:n_fill]
-        if ref.kind != "definitions":
+        if ref.kind != "definitions" and rng.random() < P_FLAVOUR:
             flavour = PRODUCT_FILLER[product.document]
             picks.append(min(flavour, key=lambda t: (used[t], rng.random())))
     used.update(picks)
 
-    core: list[Core] = []
+    core: list[Planned] = []
     for item in clause.core:
         if isinstance(item, str):
-            core.append(expand(item, rng))
+            core.append(("core", expand(item, rng)))
         else:
-            core.append({v: expand(t, rng) for v, t in sorted(item.items())})
+            core.append(("core", {v: expand(t, rng) for v, t in sorted(item.items())}))
     if clause.code_no is not None:
-        core.append(expand(rng.choice(_CODE_SENTENCES), rng))
-    filler: list[Core] = [expand(t, rng) for t in picks]
+        core.append(("code", expand(rng.choice(_CODE_SENTENCES), rng)))
+    filler: list[Planned] = [("fill", expand(t, rng)) for t in picks]
+    rng.shuffle(filler)
 
-    # Summary box, then the facts, boilerplate merged in after the first fact (order kept).
-    summary = gloss(product.document, clause.key)
-    merged: list[Core] = []
-    if summary is not None:
-        merged.append(expand(SUMMARY[ref.kind], rng).replace("{gloss}", summary))
-    merged.extend(core[:1])
-    rest_core, rest_fill = core[1:], filler
+    lead = min(rng.choice(LEADS), len(filler))
+    merged: list[Planned] = filler[:lead] + core[:1]
+    rest_core, rest_fill = core[1:], filler[lead:]
     while rest_core or rest_fill:
         take_core = rest_core and (not rest_fill or rng.random() < 0.5)
         merged.append(rest_core.pop(0) if take_core else rest_fill.pop(0))
@@ -152,17 +170,50 @@ def _values(product: ProductDef, version: str, sections: dict[str, str]) -> _Val
     return out
 
 
+def _resolve(item: Core, version: str) -> str | None:
+    return item if isinstance(item, str) else item.get(version)
+
+
+def _cites(product: ProductDef, plans: dict[str, list[Planned]]) -> dict[str, frozenset[str]]:
+    """The clause keys each clause cites with `{ref[x]}` in any version (through values too)."""
+    endorsed = {e.clause for e in product.endorsements}
+    out = {}
+    for key, plan in plans.items():
+        raw = " ".join(
+            t
+            for role, item in plan
+            if role == "core"
+            for t in ([item] if isinstance(item, str) else [item[v] for v in sorted(item)])
+        )
+        for name in sorted(set(_VALUE.findall(raw))):
+            value = product.values.get(name)
+            if value is not None:
+                raw += " " + " ".join([value] if isinstance(value, str) else value)
+        cited = set(_REF.findall(raw))
+        if "{endorsement_list}" in raw:
+            cited |= endorsed
+        out[key] = frozenset(cited - {key})
+    return out
+
+
+def _render(template: str, ctx: dict) -> str:
+    return sentence_case(template.format_map(ctx))
+
+
 def build_corpus(seed: int) -> Corpus:
-    """Build every wording; deterministic in `seed` (which only moves filler choice and order)."""
+    """Build every wording and its derived documents; deterministic in `seed`."""
     documents: dict[tuple[str, str], dict] = {}
     refs: dict[tuple[str, str], ClauseRef] = {}
-    texts: dict[tuple[str, str, str], str] = {}
+    passages: dict[tuple[str, str, str], Passage] = {}
+    cites: dict[tuple[str, str], frozenset[str]] = {}
+    facts: dict[tuple[str, str, str], str] = {}
     for product in PRODUCTS:
         by_key = _sections(product)
         sections = {key: ref.section for key, ref in by_key.items()}
         refs.update({(product.document, key): ref for key, ref in by_key.items()})
         used: Counter[str] = Counter()
         plans = {key: _plan(product, ref, seed, used) for key, ref in by_key.items()}
+        cites.update({(product.document, k): v for k, v in sorted(_cites(product, plans).items())})
         for version in VERSIONS:
             values = _values(product, version, sections)
             listed = [
@@ -185,6 +236,7 @@ def build_corpus(seed: int) -> Corpus:
                 ),
             }
             parts = []
+            printed: list[ClauseText] = []
             for part in product.parts:
                 clauses = []
                 for clause in part.clauses:
@@ -194,18 +246,47 @@ def build_corpus(seed: int) -> Corpus:
                     ctx = dict(ctx_base, thing=clause.thing)
                     if clause.code_no is not None:
                         ctx["code"] = exclusion_code(product, clause.code_no)
-                    sentences = []
-                    for item in plans[clause.key]:
-                        template = item if isinstance(item, str) else item.get(version)
+                    sentences, core, code_sentence, amounts = [], [], None, []
+                    for role, item in plans[clause.key]:
+                        template = _resolve(item, version)
                         if template is None:
                             continue
-                        sentences.append(sentence_case(template.format_map(ctx)))
+                        sentence = _render(template, ctx)
+                        sentences.append(sentence)
+                        if role == "core":
+                            core.append(sentence)
+                            amounts += [(n, values[n]) for n in _VALUE.findall(template)]
+                        elif role == "code":
+                            code_sentence = sentence
                     rng = random.Random(f"ragsweep-sample:{seed}:paragraphs:{clause.key}")
                     text = _paragraphs(sentences, rng)
                     clauses.append(
                         {"section": ref.section, "heading": clause.heading, "text": text}
                     )
-                    texts[(product.document, ref.section, version)] = f"{clause.heading}\n{text}"
+                    brief = clause.gloss or gloss(product.document, clause.key)
+                    printed.append(
+                        ClauseText(
+                            clause.key,
+                            ref.section,
+                            clause.heading,
+                            ref.kind,
+                            tuple(core),
+                            code_sentence,
+                            tuple(amounts),
+                            _render(brief, ctx) if brief else None,
+                            text,
+                        )
+                    )
+                    facts[(product.document, clause.key, version)] = " ".join(
+                        [*core, code_sentence or ""]
+                    )
+                    passages[(product.document, ref.section, version)] = Passage(
+                        product.document,
+                        product.document,
+                        ref.kind,
+                        frozenset({clause.key}),
+                        frozenset(),
+                    )
                 parts.append(
                     {
                         "number": part.number,
@@ -222,13 +303,31 @@ def build_corpus(seed: int) -> Corpus:
                 "title": f"{product.title} ({version} edition)",
                 "parts": parts,
             }
+            in_force = [(e.code, e.title, sections[e.clause]) for e in listed]
+            for doc, doc_passages in build_derived(product, version, printed, in_force, seed):
+                documents[(doc["document"], version)] = doc
+                for section, passage in doc_passages.items():
+                    passages[(doc["document"], section, version)] = passage
     _check_endorsements(documents, refs)
-    return Corpus(documents, refs, texts)
+    problems = check_passages(documents, passages, facts)
+    if problems:
+        raise ValueError("sample passages state facts they do not list:\n" + "\n".join(problems))
+    texts = {
+        (
+            doc["document"],
+            clause["section"],
+            doc["version"],
+        ): f"{clause['heading']}\n{clause['text']}"
+        for _, doc in sorted(documents.items())
+        for part in doc["parts"]
+        for clause in part["clauses"]
+    }
+    return Corpus(documents, refs, texts, passages, cites)
 
 
-def _endorsement_probe(plan: list[Core], version: str) -> str:
+def _endorsement_probe(plan: list[Planned], version: str) -> str:
     """The raw (unformatted) text of a clause plan in one version, to see which codes it names."""
-    return " ".join(item if isinstance(item, str) else item.get(version, "") for item in plan)
+    return " ".join(_resolve(item, version) or "" for _, item in plan)
 
 
 def _check_endorsements(

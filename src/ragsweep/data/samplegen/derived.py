@@ -1,0 +1,629 @@
+"""The documents a real corpus holds besides the wording, derived from the wording's own facts.
+
+Per product and version: a policy schedule (`<p>-schedule`: the limits and excesses as tables),
+a product summary sheet (`<p>-summary`, IPID-style headings, one-line glosses), an FAQ
+(`<p>-faq`: formal questions answered from one clause's facts) and an endorsement booklet
+(`<p>-endorsements`). Each is a document JSON like a wording, and every section says which
+wording clauses it `answers` (states their facts in full) and `mentions` (states in part): the
+labels are built from these, so they are computed from what the section actually prints.
+
+Every derived section is built from the clause's *facts* (its rendered `core` sentences in that
+version), never from filler, so amounts and wording changes follow the clause between versions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from ragsweep.data.samplegen.prose import sentence_case
+from ragsweep.data.samplegen.spec import ProductDef
+
+#: a printed amount (pounds) or time limit: what `check_passages` traces back to a listed clause
+FACT_TOKEN = re.compile(
+    r"£\d{1,3}(?:,\d{3})*(?:\.\d\d)?|\b\d+ (?:days?|hours?|weeks?|months?|years?|miles?|metres?)\b"
+)
+#: a `{v[name]}` value that prints as an amount (goes into a schedule table row)
+_AMOUNT_VALUE = re.compile(r"^£\d{1,3}(?:,\d{3})*$")
+
+#: FAQ: share of a part kind's clauses that get questions, and chance of a question per fact
+P_FAQ: dict[str, float] = {
+    "cover": 0.6,
+    "limits": 0.6,
+    "claims": 0.6,
+    "conditions": 0.6,
+    "exclusions": 0.5,
+    "other": 0.5,
+    "definitions": 0.4,
+}
+P_FAQ_FACT = 0.95
+
+#: schedule table row labels for `{v[name]}` values, by product (fallback: heading + name)
+LABELS: dict[str, dict[str, str]] = {
+    "home": {
+        "contents_limit": "Contents sum insured",
+        "removed_limit": "Contents temporarily removed from the home",
+        "valuables_total": "Valuables in total",
+        "valuables_single": "Any one article, pair or set of valuables",
+        "money_limit": "Money",
+        "possessions_limit": "Personal possessions away from the home",
+        "possessions_single": "Any one personal possession",
+        "cycle_single": "Any one pedal cycle",
+        "cycle_total": "All pedal cycles",
+        "accommodation_limit": "Alternative accommodation, storage and rent",
+        "freezer_limit": "Spoiled food",
+        "garden_limit": "Trees, shrubs, plants and lawns",
+        "standard_excess": "Standard excess",
+        "water_excess": "Escape of water excess",
+        "business_limit": "Home business equipment",
+        "emergency_limit": "Emergency repairs",
+    },
+    "motor": {
+        "compulsory_excess": "Compulsory excess",
+        "under21_excess": "Additional excess, driver aged under 21",
+        "young_excess": "Additional excess, young or inexperienced driver",
+        "theft_excess": "Theft excess",
+        "glass_repair_excess": "Glass repair excess",
+        "glass_replace_excess": "Glass replacement excess",
+        "glass_limit": "Glass, supplier not approved by us",
+        "belongings_limit": "Personal belongings",
+        "audio_limit": "Audio, navigation and entertainment equipment",
+        "keys_limit": "Keys and locks",
+        "charging_limit": "Charging equipment",
+        "pa_benefit": "Personal accident benefit, each person",
+        "child_seat_limit": "Child car seats",
+    },
+    "travel": {
+        "cancellation_limit": "Cancellation, each insured person",
+        "dental_limit": "Emergency dental treatment",
+        "standard_excess": "Standard excess",
+        "hospital_day": "Hospital benefit, each complete 24 hours",
+        "hospital_max": "Hospital benefit, each insured person",
+        "baggage_total": "Baggage in total",
+        "baggage_single": "Any one article of baggage",
+        "baggage_valuables": "All valuables together",
+        "delayed_baggage": "Delayed baggage",
+        "money_limit": "Money",
+        "cash_limit": "Of which cash",
+        "passport_limit": "Passport",
+        "delay_benefit": "Travel delay, each full 12 hours",
+        "delay_max": "Travel delay, each insured person",
+        "missed_limit": "Missed departure, each insured person",
+        "ski_equipment": "Winter sports equipment",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One section of one document version, and the wording clauses whose facts it states."""
+
+    product: str  # "home"
+    document: str  # "home", "home-faq", ...
+    kind: str  # part kind
+    answers: frozenset[str]  # wording clause keys whose facts this passage states in full
+    mentions: frozenset[str]  # wording clause keys it states only in part (a one-line gloss)
+
+
+@dataclass(frozen=True)
+class ClauseText:
+    """One wording clause as printed in one version, split into what derived documents reuse."""
+
+    key: str
+    section: str
+    heading: str
+    kind: str
+    facts: tuple[str, ...]  # the rendered `core` sentences, in clause order
+    code_sentence: str | None  # the sentence printing the exclusion code, if any
+    amounts: tuple[tuple[str, str], ...]  # (value name, printed amount) of `{v[name]}` amounts
+    gloss: str | None  # the plain-English one-line gloss (None: the clause has none)
+    text: str  # the full clause text (facts and filler)
+
+
+@dataclass
+class _Doc:
+    """A derived document under construction: parts, sections and their passages."""
+
+    product: ProductDef
+    version: str
+    name: str
+    form_code: str
+    title: str
+    parts: list[dict] = field(default_factory=list)
+    passages: dict[str, Passage] = field(default_factory=dict)
+
+    def part(self, title: str, kind: str) -> None:
+        number = str(len(self.parts) + 1)
+        self.parts.append({"number": number, "title": title, "kind": kind, "clauses": []})
+
+    def add(self, heading: str, text: str, answers=(), mentions=()) -> None:
+        part = self.parts[-1]
+        section = f"{part['number']}.{len(part['clauses']) + 1}"
+        part["clauses"].append({"section": section, "heading": heading, "text": text})
+        answers = frozenset(answers)
+        self.passages[section] = Passage(
+            self.product.document,
+            self.name,
+            part["kind"],
+            answers,
+            frozenset(mentions) - answers,
+        )
+
+    def json(self) -> dict:
+        parts = [p for p in self.parts if p["clauses"]]
+        return {
+            "document": self.name,
+            "version": self.version,
+            "product": self.product.document,
+            "form_code": self.form_code,
+            "title": self.title,
+            "parts": parts,
+        }
+
+
+def _form(product: ProductDef, version: str, code: str) -> str:
+    return product.forms[version].replace("-PW-", f"-{code}-")
+
+
+def _name(product: ProductDef) -> str:
+    return product.title.replace(" Policy Wording", "")
+
+
+def _cite(section: str) -> str:
+    return f"See section {section} of your policy wording."
+
+
+_PLAIN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(a), b)
+    for a, b in (
+        (r"\bwe will not\b", "we won't"),
+        (r"\bWe will not\b", "We won't"),
+        (r"\bwe will\b", "we'll"),
+        (r"\bWe will\b", "We'll"),
+        (r"\byou must not\b", "you mustn't"),
+        (r"\bYou must not\b", "You mustn't"),
+        (r"\byou must\b", "you need to"),
+        (r"\bYou must\b", "You need to"),
+        (r"\bdoes not\b", "doesn't"),
+        (r"\bdo not\b", "don't"),
+        (r"\bis not\b", "isn't"),
+        (r"\bare not\b", "aren't"),
+        (r"\bcannot\b", "can't"),
+        (r"\bin any one claim\b", "for each claim"),
+        (r"\bshown in your schedule\b", "in your schedule"),
+    )
+)
+
+
+def plain(sentence: str) -> str:
+    """The same sentence in the looser register of an FAQ (contractions, fewer set phrases)."""
+    for pattern, repl in _PLAIN:
+        sentence = pattern.sub(repl, sentence)
+    return sentence
+
+
+def _faq_topic_question(clause: ClauseText) -> str:
+    h = clause.heading
+    if clause.kind == "definitions":
+        return f"What does '{h}' mean in my policy?"
+    if clause.kind == "limits":
+        tail = "how much is it?" if "excess" in h.lower() else "what are the limits?"
+    else:
+        tail = {
+            "cover": "what does the cover include?",
+            "exclusions": "what is not covered?",
+            "claims": "what do I need to do?",
+            "conditions": "what does the condition require?",
+        }.get(clause.kind, "what do I need to know?")
+    return f"{h}: {tail}"
+
+
+_FACT_TYPES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        re.compile(r"\bexcess\b.*£|£.*\bexcess\b", re.I),
+        ("how much do I pay myself?", "is there another excess?", "when does the excess apply?"),
+    ),
+    (
+        re.compile(r"£"),
+        ("is there a limit?", "is there a separate limit?", "what other amounts apply?"),
+    ),
+    (
+        re.compile(r"\bwithin \d+ (?:days?|hours?|weeks?|months?)\b|\bas soon as\b"),
+        (
+            "is there a time limit?",
+            "how quickly do I need to act?",
+            "what other time limits apply?",
+        ),
+    ),
+    (
+        re.compile(r"\b(?:must|need to|have to)\b"),
+        ("what do I have to do?", "what else do I have to do?", "what are my other obligations?"),
+    ),
+    (
+        re.compile(r"\b(?:not|no|never|except|unless)\b", re.I),
+        ("are there any exceptions?", "what is not included?", "are there any other exceptions?"),
+    ),
+    (
+        re.compile(r".*"),
+        (
+            "what else should I know?",
+            "is there anything else I should know?",
+            "what other details apply?",
+        ),
+    ),
+)
+
+
+def _fact_question(clause: ClauseText, fact: str, used: set[str]) -> str | None:
+    """A topic-prefixed question whose answer is `fact`, unique in the FAQ (None: none left)."""
+    for pattern, tails in _FACT_TYPES:
+        if pattern.search(fact):
+            for tail in tails + _FACT_TYPES[-1][1]:
+                heading = f"{clause.heading}: {tail}"
+                if heading not in used:
+                    return heading
+            return None
+    return None
+
+
+def _schedule(
+    doc: _Doc, clauses: list[ClauseText], listed: list[tuple[str, str, str]], keys: set[str]
+) -> None:
+    p = doc.product
+    doc.part("About your schedule", "other")
+    doc.add(
+        "About this schedule",
+        f"This schedule is part of your {p.prod} and should be read together with your policy"
+        f" wording. It sets out the limits and excesses that apply to the {doc.version} edition"
+        " of the wording, with the number of the wording section that explains each one.",
+    )
+    if "abt.documents" in keys:
+        doc.add(
+            "Your policy documents",
+            f"Policy wording: form {p.forms[doc.version]}.\nSchedule: form {doc.form_code}.",
+            mentions={"abt.documents"},
+        )
+    if listed:
+        rows = "\n".join(f"| {code} | {title} | {section} |" for code, title, section in listed)
+        doc.add(
+            "Endorsements available with this wording",
+            "| Endorsement | Title | Wording section |\n|---|---|---|\n" + rows,
+            mentions={"abt.endorsements"} & keys | {key for key in _endorsed(listed, clauses)},
+        )
+    with_amounts = [c for c in clauses if any(FACT_TOKEN.search(f) for f in c.facts)]
+    excesses = [c for c in clauses if any("excess" in n for n, _ in c.amounts)]
+    if excesses:
+        doc.part("Your excesses at a glance", "limits")
+        rows = [
+            f"| {_label(p, c, n)} | {a} | {c.section} |"
+            for c in excesses
+            for n, a in _rows(c)
+            if "excess" in n
+        ]
+        doc.add(
+            "Summary of excesses",
+            "| Excess | Amount | Wording section |\n|---|---|---|\n" + "\n".join(rows),
+            mentions={c.key for c in excesses},
+        )
+    for title, kinds in (
+        ("Limits and excesses", {"limits"}),
+        (
+            "Other amounts in your cover",
+            {"cover", "claims", "exclusions", "conditions", "other", "definitions"},
+        ),
+    ):
+        group = [c for c in with_amounts if c.kind in kinds and _has_money(c)]
+        if not group:
+            continue
+        doc.part(title, "limits")
+        for clause in group:
+            doc.add(clause.heading, *_schedule_section(p, clause))
+    doc.part("Important information", "other")
+    doc.add(
+        "How to read the tables",
+        "Each row gives the item, the most we will pay or the excess you pay, and the wording"
+        " section that explains it. A dash means that the row sets no amount in that column."
+        " Notes under a table repeat the wording where an amount needs its conditions.",
+    )
+    doc.add(
+        "Checking your schedule",
+        "Please check this schedule when you receive it and tell us if anything is wrong. Your"
+        " own schedule also shows your name, your address and the sections you have chosen.",
+    )
+
+
+def _has_money(clause: ClauseText) -> bool:
+    return any("£" in f for f in clause.facts)
+
+
+def _endorsed(listed: list[tuple[str, str, str]], clauses: list[ClauseText]) -> list[str]:
+    by_section = {c.section: c.key for c in clauses}
+    return sorted({by_section[s] for _, _, s in listed if s in by_section})
+
+
+def _rows(clause: ClauseText) -> list[tuple[str, str]]:
+    """The clause's `{v[name]}` amounts, once each, in the order it prints them."""
+    return list(dict.fromkeys((n, a) for n, a in clause.amounts if _AMOUNT_VALUE.match(a)))
+
+
+def _label(product: ProductDef, clause: ClauseText, name: str) -> str:
+    label = LABELS.get(product.document, {}).get(name)
+    return label or f"{clause.heading} ({name.replace('_', ' ')})"
+
+
+def _schedule_section(product: ProductDef, clause: ClauseText) -> tuple[str, frozenset, frozenset]:
+    """A table of the clause's amounts plus notes quoting sentences with unlabelled amounts."""
+    rows, printed = [], set()
+    for name, amount in _rows(clause):
+        printed.add(amount)
+        cells = ("-", amount) if "excess" in name else (amount, "-")
+        rows.append(f"| {_label(product, clause, name)} | {cells[0]} | {cells[1]} |")
+    notes = [f for f in clause.facts if any(t not in printed for t in FACT_TOKEN.findall(f))]
+    lines = [f"Wording section {clause.section}."]
+    if rows:
+        lines += ["| Item | Limit | Excess |", "|---|---|---|", *rows]
+    if notes:
+        lines.append("Notes: " + " ".join(notes))
+    # the section states the clause in full only if every fact of it is an amount it prints
+    full = all(FACT_TOKEN.search(f) for f in clause.facts)
+    key = frozenset({clause.key})
+    return "\n".join(lines), (key if full else frozenset()), (frozenset() if full else key)
+
+
+#: summary sheet headings and which clauses they gloss (by part kind, then by key/heading words)
+_SUMMARY_PARTS: tuple[tuple[str, str], ...] = (
+    ("What is insured?", "cover"),
+    ("What is not insured?", "exclusions"),
+    ("Are there any restrictions on cover?", "limits"),
+    ("Where am I covered?", "where"),
+    ("What are my obligations?", "obligations"),
+    ("When and how do I pay?", "pay"),
+    ("When does the cover start and end?", "period"),
+    ("How do I cancel the contract?", "cancel"),
+    ("Words with special meanings", "definitions"),
+    ("About your policy", "other"),
+)
+_WHERE = re.compile(
+    r"territorial limits|anywhere in the world|worldwide|United Kingdom|\bEurope\b|home area"
+)
+_PAY = re.compile(r"instalment|premium", re.I)
+_CANCEL = re.compile(r"cancel|cooling", re.I)
+
+
+def _summary_group(what: str, c: ClauseText) -> bool:
+    if what == "where":
+        return c.kind in {"cover", "definitions"} and any(_WHERE.search(f) for f in c.facts)
+    if what == "pay":
+        return bool(_PAY.search(c.key) or _PAY.search(c.heading))
+    if what == "period":
+        return c.key.endswith(".period")
+    if what == "cancel":
+        return bool(_CANCEL.search(c.key) or _CANCEL.search(c.heading))
+    if what == "obligations":
+        return c.kind in {"conditions", "claims"} and not (
+            _summary_group("pay", c) or _summary_group("cancel", c)
+        )
+    if what == "other":
+        return c.kind == "other" and not _summary_group("cancel", c)
+    return c.kind == what
+
+
+def _summary(doc: _Doc, clauses: list[ClauseText], seed: int) -> None:
+    p = doc.product
+    doc.part("About this document", "other")
+    doc.add(
+        "What is this type of insurance?",
+        f"This document is a summary of the main features of the {_name(p)} ({doc.version}"
+        " edition). It does not list every term: the full terms are in the policy wording and"
+        " your schedule.",
+    )
+    for title, what in _SUMMARY_PARTS:
+        group = [c for c in clauses if c.gloss and _summary_group(what, c)]
+        if not group:
+            continue
+        doc.part(
+            title,
+            "other"
+            if what in {"where", "pay", "period", "cancel"}
+            else {"obligations": "conditions"}.get(what, what),
+        )
+        rng = random.Random(f"ragsweep-sample:{seed}:summary:{p.document}:{what}")
+        sizes = [rng.randint(2, 5) for _ in range(len(group))]
+        i = 0
+        for size in sizes:
+            chunk = group[i : i + size]
+            if not chunk:
+                break
+            i += size
+            heading = _join_headings([c.heading for c in chunk])
+            text = "\n".join(
+                f"- {sentence_case(_bare(c.gloss))} (see section {c.section})." for c in chunk
+            )
+            doc.add(heading, text, mentions={c.key for c in chunk})
+
+
+def _bare(gloss: str | None) -> str:
+    return (gloss or "").strip().rstrip(".")
+
+
+def _join_headings(headings: list[str]) -> str:
+    if len(headings) <= 3:
+        return "; ".join(headings)
+    return f"{headings[0]}; {headings[1]} and other items"
+
+
+def _faq(doc: _Doc, clauses: list[ClauseText], seed: int) -> None:
+    p = doc.product
+    titles = {
+        "other": "About your policy",
+        "definitions": "Words we use",
+        "cover": "Your cover",
+        "limits": "Limits and excesses",
+        "exclusions": "What is not covered",
+        "claims": "Making a claim",
+        "conditions": "Your policy conditions",
+    }
+    used: set[str] = set()
+    doc.part("About these questions", "other")
+    doc.add(
+        "How do these answers relate to my policy?",
+        f"These answers explain the {_name(p)} ({doc.version} edition) in everyday words. Each"
+        " one names the section of the policy wording it comes from; where an answer and the"
+        " wording differ, the wording applies.",
+    )
+    kinds = list(dict.fromkeys(c.kind for c in clauses))
+    for kind in kinds:
+        # a fixed share of each kind, ranked by a per-clause draw (the same in every version)
+        of_kind = [c for c in clauses if c.kind == kind]
+        draws = {}
+        for c in of_kind:
+            rng = random.Random(f"ragsweep-sample:{seed}:faq:{p.document}:{c.key}")
+            draws[c.key] = (rng.random(), [rng.random() < P_FAQ_FACT for _ in range(32)])
+        n = round(P_FAQ.get(kind, 0.4) * len(of_kind))
+        picked = set(sorted(draws, key=lambda k: (draws[k][0], k))[:n])
+        chosen = [(c, draws[c.key][1]) for c in of_kind if c.key in picked]
+        if not chosen:
+            continue
+        doc.part(titles.get(kind, "Other questions"), kind)
+        for c, take in chosen:
+            heading = _faq_topic_question(c)
+            if heading in used:
+                heading = f"{heading[:-1]} (section {c.section})?"
+            used.add(heading)
+            body = [plain(f) for f in c.facts]
+            if c.code_sentence:
+                body.append(c.code_sentence)
+            doc.add(heading, " ".join([*body, _cite(c.section)]), answers={c.key})
+            if len(c.facts) < 2:
+                continue
+            for fact, keep in zip(c.facts, take, strict=False):
+                if not keep:
+                    continue
+                q = _fact_question(c, fact, used)
+                if q is None:
+                    continue
+                used.add(q)
+                doc.add(q, f"{plain(fact)} {_cite(c.section)}", mentions={c.key})
+
+
+def _endorsements(
+    doc: _Doc, clauses: list[ClauseText], listed: list[tuple[str, str, str]], keys: set[str]
+) -> None:
+    p = doc.product
+    by_section = {c.section: c for c in clauses}
+    doc.part("About this booklet", "other")
+    doc.add(
+        "About this booklet",
+        f"This booklet explains the endorsements used with the {_name(p)} ({doc.version}"
+        " edition). Each entry gives the endorsement's code and title and explains its effect"
+        " in the words of the policy wording section it changes.",
+    )
+    if not listed:
+        return
+    doc.add(
+        "Endorsements in this booklet",
+        "\n".join(f"- {code}: {title}" for code, title, _ in listed),
+        mentions=({"abt.endorsements"} & keys) | set(_endorsed(listed, clauses)),
+    )
+    doc.part("Endorsements", "conditions")
+    for code, title, section in listed:
+        clause = by_section[section]
+        effect = [f for f in clause.facts if code in f]
+        rest = [f for f in clause.facts if code not in f]
+        text = (
+            f"Endorsement {code} ({title}) changes section {section} of the policy wording,"
+            f" {clause.heading}. " + " ".join(plain(f) for f in effect)
+        )
+        full = not rest
+        doc.add(
+            f"{code} {title}",
+            text,
+            answers={clause.key} if full else (),
+            mentions=() if full else {clause.key},
+        )
+
+
+def build_derived(
+    product: ProductDef,
+    version: str,
+    clauses: list[ClauseText],
+    listed: list[tuple[str, str, str]],
+    seed: int,
+) -> list[tuple[dict, dict[str, Passage]]]:
+    """The four derived documents of one product version: (document JSON, section -> Passage).
+
+    `clauses` are the version's wording clauses in order; `listed` the endorsements in force
+    (code, title, wording section).
+    """
+    keys = {c.key for c in clauses}
+    name = _name(product)
+    out = []
+    for suffix, code, title, build in (
+        (
+            "schedule",
+            "SC",
+            f"{name} Schedule of Limits and Excesses",
+            lambda d: _schedule(d, clauses, listed, keys),
+        ),
+        (
+            "summary",
+            "PS",
+            f"{name} Product Summary (Insurance Product Information Document)",
+            lambda d: _summary(d, clauses, seed),
+        ),
+        ("faq", "FQ", f"{name} Frequently Asked Questions", lambda d: _faq(d, clauses, seed)),
+        (
+            "endorsements",
+            "EN",
+            f"{name} Endorsements Booklet",
+            lambda d: _endorsements(d, clauses, listed, keys),
+        ),
+    ):
+        doc = _Doc(
+            product,
+            version,
+            f"{product.document}-{suffix}",
+            _form(product, version, code),
+            f"{title} ({version} edition)",
+        )
+        build(doc)
+        kept = {c["section"] for part in doc.json()["parts"] for c in part["clauses"]}
+        out.append((doc.json(), {s: p for s, p in doc.passages.items() if s in kept}))
+    return out
+
+
+def check_passages(
+    documents: dict[tuple[str, str], dict],
+    passages: dict[tuple[str, str, str], Passage],
+    facts: dict[tuple[str, str, str], str],
+) -> list[str]:
+    """Problems with the labels' source: amounts or time limits a passage prints that none of
+    its listed clauses states, and listed keys that do not exist in that product version.
+
+    `facts` maps (product, clause key, version) to the clause's facts joined.
+    """
+    problems = []
+    for (document, version), doc in sorted(documents.items()):
+        for part in doc["parts"]:
+            for clause in part["clauses"]:
+                p = passages[(document, clause["section"], version)]
+                listed = sorted(p.answers | p.mentions)
+                stated = []
+                for key in listed:
+                    text = facts.get((p.product, key, version))
+                    if text is None:
+                        problems.append(
+                            f"{document}/{clause['section']}@{version}: lists {key},"
+                            " which is not in that version"
+                        )
+                    else:
+                        stated.append(text)
+                joined = " ".join(stated)
+                for token in FACT_TOKEN.findall(clause["heading"] + "\n" + clause["text"]):
+                    if token not in joined:
+                        problems.append(
+                            f"{document}/{clause['section']}@{version}: prints"
+                            f" {token!r}, which none of {listed} states"
+                        )
+    return problems
