@@ -97,6 +97,12 @@ FILLER: dict[str, tuple[str, ...]] = {
         "Amounts in this section are shown in pounds sterling.",
         "You can ask us at any time how this clause would apply to your circumstances.",
         "Limits and excesses are set out clause by clause, so that each can be read on its own.",
+        "Please read the amounts in this clause together with the cover described in section 3"
+        " and the exclusions in section 5, which explain when the cover applies.",
+        "If you are thinking about making a claim and have a question about {thing}, our"
+        " customer team can talk you through this clause before you contact the claims line.",
+        "When you compare the amounts in this section with your own property, remember that the"
+        " words printed in bold have the meanings given in section 2.",
     ),
     "exclusions": (
         "Please read this exclusion together with the definitions in section 2, as the meaning"

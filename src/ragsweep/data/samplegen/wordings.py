@@ -37,7 +37,7 @@ PRODUCTS: tuple[ProductDef, ...] = (HOME, MOTOR, TRAVEL)
 #: clause lengths vary widely (a bare two-sentence clause next to a long one)
 FILL_SCALES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.5, 0.75, 1.0, 1.25, 1.75)
 #: neutral sentences before the first fact (drawn per clause, at most the filler it has)
-LEADS: tuple[int, ...] = (0, 0, 0, 1, 1, 2, 3)
+LEADS: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3)
 #: chance that a non-shared clause (not a definition) gets one product-flavour sentence
 P_FLAVOUR = 0.3
 
@@ -134,8 +134,12 @@ def _plan(product: ProductDef, ref: ClauseRef, seed: int, used: Counter[str]) ->
         core.append(("code", expand(rng.choice(_CODE_SENTENCES), rng)))
     filler: list[Planned] = [("fill", expand(t, rng)) for t in picks]
     rng.shuffle(filler)
-
+    # the sentences before the first fact are the longest ones, so facts move further in
     lead = min(rng.choice(LEADS), len(filler))
+    longest = sorted(range(len(filler)), key=lambda i: (-len(str(filler[i][1])), i))[:lead]
+    filler = [filler[i] for i in sorted(longest)] + [
+        f for i, f in enumerate(filler) if i not in longest
+    ]
     merged: list[Planned] = filler[:lead] + core[:1]
     rest_core, rest_fill = core[1:], filler[lead:]
     while rest_core or rest_fill:
