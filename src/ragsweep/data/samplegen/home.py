@@ -92,7 +92,7 @@ DEFINITIONS = PartDef(
                         "We had a <car charger|charging point for the EV> fitted on the"
                         " <drive|front wall>, is it <part of the house|=buildings> <now|on the new"
                         " policy>?",
-                        "<Are|Is> my <home battery|wallbox charger> <included|counted> in the"
+                        "Is my <home battery|wallbox charger> <included|counted> in the"
                         " buildings <these days|since you changed the wording>?",
                     ),
                     supports=("cov.buildings",),
@@ -198,7 +198,7 @@ DEFINITIONS = PartDef(
                     (
                         "My daughter is <27|26> and doing a <masters|PhD> away from home, is she"
                         " still <family|covered> <now|on the new wording>?",
-                        "<Is there still|Did you drop the> age limit for students <counting as"
+                        "<Is there still an|Did you drop the> age limit for students <counting as"
                         " family|living away at uni>?",
                     ),
                     hinge="wording",
@@ -333,8 +333,8 @@ DEFINITIONS = PartDef(
                 Ask(
                     "definitions",
                     (
-                        "<I thought|Wasn't it> {other[storm_wind]} for <a storm|it to count as a"
-                        " storm>, has the wind speed <changed|come down>?",
+                        "<I thought it had to be|Didn't it use to be> {other[storm_wind]} <for a"
+                        " storm|to count as a storm>, has the wind speed changed?",
                         "Gusts <hit|were> about 50 mph last night, is that <enough for|classed as>"
                         " a storm on <the new|this year's> policy?",
                     ),
@@ -874,7 +874,7 @@ LIMITS = PartDef(
                         " full|fully covered> <now|on the renewed policy> without <listing|naming>"
                         " it?",
                     ),
-                    supports=("def.valuables",),
+                    supports=("def.valuables", "exc.vehicle"),
                     hinge="valuables_single",
                 ),
             ),
@@ -930,13 +930,13 @@ LIMITS = PartDef(
                 Ask(
                     "limits",
                     (
-                        "<Has|Did> the <limit for|cover on> stuff I take out <of the house|with me>"
-                        " <gone up|change>? <It was|I had> {other[possessions_limit]} <last"
+                        "<Has the limit for stuff I take out gone up|Did the cover on things I take"
+                        " out with me change>? <It was|I had> {other[possessions_limit]} <last"
                         " year|before>",
                         "Is the most you pay for <things|my stuff> away from home still"
                         " {other[possessions_limit]} <a claim|per claim>?",
                     ),
-                    supports=("cov.possessions",),
+                    supports=("cov.possessions", "exc.vehicle"),
                     hinge="possessions_limit",
                     versions=("2025",),  # "it used to be ..." reads as a renewal
                 ),
@@ -967,7 +967,7 @@ LIMITS = PartDef(
                 Ask(
                     "limits",
                     (
-                        "<Is|Has> the <bike|per bike> limit <still|gone up from>"
+                        "<Is the bike limit still|Has the per bike limit gone up from>"
                         " {other[cycle_single]}<?|? My new e-bike cost £950>",
                         "<Got|I've got> a new <e-bike|bike> worth about £900, <is that fully"
                         " covered|will you pay the lot> <now|since renewal>?",
@@ -1078,8 +1078,8 @@ LIMITS = PartDef(
                 Ask(
                     "limits",
                     (
-                        "<Has my|Did the> <standard|normal> excess <gone up|change> <since|after> I"
-                        " renewed? It <was|used to be> {other[standard_excess]}",
+                        "<Has my normal excess gone up|Did the standard excess change>"
+                        " <since|after> I renewed? It <was|used to be> {other[standard_excess]}",
                         "is the excess <still|just> {other[standard_excess]} <for a normal claim|on"
                         " ordinary claims>?",
                     ),
@@ -1128,15 +1128,24 @@ LIMITS = PartDef(
                 Ask(
                     "limits",
                     (
-                        "Is my <escape of water|leak> excess still {other[water_excess]}<?| after"
-                        " renewal?>",
-                        "The <new|renewal> documents say something different, <has|did> the"
-                        " excess for <leaks|burst pipes> <change|go up> from"
-                        " {other[water_excess]}?",
-                        "<Did|Has> the excess for water damage <gone up|changed>? <I'm sure|I"
-                        " thought> it was {other[water_excess]}",
+                        "Is my <escape of water|leak> excess still {other[water_excess]} after"
+                        " <renewal|I renewed>?",
+                        "The <new|renewal> documents say something different, did the excess for"
+                        " <leaks|burst pipes> go up from {other[water_excess]}?",
                     ),
-                    supports=("cov.buildings", "lim.general"),
+                    supports=("cov.buildings", "lim.general", "exc.wear"),
+                    hinge="water_excess",
+                    versions=("2025",),  # "still ... after renewal" reads as a renewal
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Isn't|Is> the excess for <leaks|water damage> {other[water_excess]}?"
+                        " <That's what I was told|I'm sure I read that somewhere>",
+                        "<I thought|Pretty sure> the <escape of water|burst pipe> excess <was|is>"
+                        " {other[water_excess]}, <can you check|is that right> for my policy?",
+                    ),
+                    supports=("cov.buildings", "lim.general", "exc.wear"),
                     hinge="water_excess",
                 ),
             ),

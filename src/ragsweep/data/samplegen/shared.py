@@ -444,8 +444,8 @@ CONDITIONS: tuple[ClauseDef, ...] = (
             Ask(
                 "procedures",
                 (
-                    "<Has|Did> the <admin fee|charge> for cancelling <gone up|change>? <It used to"
-                    " be|I thought it was> <25 quid|£25>",
+                    "<Has the admin fee for cancelling gone up|Did the cancellation charge"
+                    " change>? <It used to be|I thought it was> <25 quid|£25>",
                     "whats the cancellation fee <now|this year>, still <£25|25 pounds> or more?",
                 ),
                 hinge="wording",
