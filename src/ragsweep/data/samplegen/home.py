@@ -19,6 +19,12 @@ DEFINITIONS = PartDef(
                 " specific time, is caused by external means and is not caused deliberately.",
                 "For example, spilling paint on a carpet or putting a foot through a ceiling"
                 " while in the loft.",
+                {
+                    "2024": "Sudden damage caused by your pets can count as accidental damage, but"
+                    " damage they cause over time does not; see clause {ref[exc.pests]}.",
+                    "2025": "Damage caused by pets is never accidental damage under this policy;"
+                    " see clause {ref[exc.pests]}.",
+                },
             ),
             fill=1,
             asks=(
@@ -29,8 +35,23 @@ DEFINITIONS = PartDef(
                         " house|at home>?",
                         "Would knocking <a glass of red wine|paint> over the <carpet|sofa> count"
                         " as <an accident|=accidental damage>?",
+                        "if my kid <throws|kicks> a ball through the <tv|telly> is that"
+                        " <accidental|an accident> or not?",
                     ),
                     supports=("cov.accidental",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "<The dog|Our puppy> <knocked|jumped at> the telly and <cracked|smashed>"
+                        " it, <does that count as|is that> <accidental damage|an accident>"
+                        " <now|since renewal>?",
+                        "Did you change <what counts as|the meaning of> accidental damage for"
+                        " <pets|dogs and cats>?",
+                    ),
+                    supports=("cov.accidental",),
+                    also=("exc.pests",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -44,8 +65,13 @@ DEFINITIONS = PartDef(
                 "It also includes garages, sheds, greenhouses and other outbuildings, patios,"
                 " terraces, drives, paths, walls, gates, fences, hedges, swimming pools and"
                 " tennis courts at the address shown in the schedule.",
-                "It includes solar panels and heat pumps that you own, but not those leased"
-                " from a third party.",
+                {
+                    "2024": "It includes solar panels and heat pumps that you own, but not those"
+                    " leased from a third party.",
+                    "2025": "It includes solar panels, heat pumps, battery storage and electric"
+                    " vehicle charging points that you own, but not those leased from a third"
+                    " party.",
+                },
             ),
             fill=1,
             asks=(
@@ -60,6 +86,18 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("cov.buildings",),
                 ),
+                Ask(
+                    "definitions",
+                    (
+                        "We had a <car charger|charging point for the EV> fitted on the"
+                        " <drive|front wall>, is it <part of the house|=buildings> <now|on the new"
+                        " policy>?",
+                        "Is my <home battery|wallbox charger> <included|counted> in the"
+                        " buildings <these days|since you changed the wording>?",
+                    ),
+                    supports=("cov.buildings",),
+                    hinge="wording",
+                ),
             ),
         ),
         ClauseDef(
@@ -69,8 +107,14 @@ DEFINITIONS = PartDef(
             (
                 "Business equipment means computers, printers, telephones, office furniture and"
                 " stock that you use for a business or profession you carry on from the home.",
-                "It does not include motor vehicles, or stock held for a business that has"
-                " customers visiting the home.",
+                {
+                    "2024": "It does not include motor vehicles, or stock held for a business that"
+                    " has customers visiting the home.",
+                    "2025": "It does not include motor vehicles, stock held for a business that"
+                    " has customers visiting the home, or equipment your employer owns and"
+                    " supplies to you, which your employer should insure.",
+                },
+                "Business equipment is covered only where clause {ref[cov.business]} applies.",
             ),
             fill=1,
             asks=(
@@ -79,7 +123,19 @@ DEFINITIONS = PartDef(
                     (
                         "Is my <work laptop|office printer> <treated as|counted as> <business"
                         " equipment|=business equipment> or contents?",
+                        "i work from home 3 days a week, <is my desk and monitor|are my desk and"
+                        " screens> <business stuff|=business equipment> or just contents?",
                     ),
+                    supports=("cov.business",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "My <company|boss> gave me <a laptop|a work laptop> to use at home, does it"
+                        " still count as my business equipment <after renewal|this year>?",
+                    ),
+                    supports=("cov.business",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -91,9 +147,10 @@ DEFINITIONS = PartDef(
                 "Contents means household goods and personal belongings that you or your family"
                 " own or are legally responsible for, kept in the home.",
                 "Contents include carpets, tenant's fixtures, valuables and money, subject to the"
-                " limits in section 4.",
+                " limits in clauses {ref[lim.valuables]} and {ref[lim.money]}.",
                 "Contents do not include motor vehicles, caravans, boats, animals, business"
-                " equipment (unless endorsement END-HM-11 applies) or any part of the buildings.",
+                " equipment (covered only under clause {ref[cov.business]}) or any part of the"
+                " buildings.",
             ),
             fill=1,
             asks=(
@@ -118,8 +175,13 @@ DEFINITIONS = PartDef(
                 "Family means your husband, wife, civil partner or partner, your children and"
                 " other relatives who live with you permanently and are not paying guests or"
                 " lodgers.",
-                "A full-time student who lives away from the home during term time is treated as"
-                " living with you.",
+                {
+                    "2024": "A full-time student under the age of 25 who lives away from the home"
+                    " during term time is treated as living with you.",
+                    "2025": "A full-time student of any age who lives away from the home during"
+                    " term time, and returns to it in the holidays, is treated as living with"
+                    " you.",
+                },
             ),
             fill=1,
             asks=(
@@ -130,6 +192,16 @@ DEFINITIONS = PartDef(
                         " my policy>?",
                         "Does <family|=family> include my <boyfriend|partner> who lives with me?",
                     ),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "My daughter is <27|26> and doing a <masters|PhD> away from home, is she"
+                        " still <family|covered> <now|on the new wording>?",
+                        "<Is there still an|Did you drop the> age limit for students <counting as"
+                        " family|living away at uni>?",
+                    ),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -142,7 +214,8 @@ DEFINITIONS = PartDef(
                 " home, including water from rivers, the sea, surface run-off and overflowing"
                 " drains.",
                 "It does not include water escaping from pipes or appliances, which is covered as"
-                " escape of water.",
+                " escape of water under clause {ref[cov.buildings]}, subject to the excess in"
+                " clause {ref[lim.water_excess]}.",
             ),
             fill=1,
             asks=(
@@ -174,10 +247,18 @@ DEFINITIONS = PartDef(
             "Money",
             "money",
             (
-                "Money means cash, current coins and bank notes, postal and money orders, gift"
-                " vouchers, travel tickets, phone cards and stamps that are not part of a"
-                " collection, all held for social or domestic purposes.",
+                {
+                    "2024": "Money means cash, current coins and bank notes, postal and money"
+                    " orders, gift vouchers, travel tickets other than season tickets, phone"
+                    " cards and stamps that are not part of a collection, all held for social or"
+                    " domestic purposes.",
+                    "2025": "Money means cash, current coins and bank notes, postal and money"
+                    " orders, gift vouchers and prepaid gift cards, travel tickets including"
+                    " season tickets, and stamps that are not part of a collection, all held for"
+                    " social or domestic purposes.",
+                },
                 "It does not include money held for a business or digital currency of any kind.",
+                "The most we pay for money is set out in clause {ref[lim.money]}.",
             ),
             fill=1,
             asks=(
@@ -187,6 +268,16 @@ DEFINITIONS = PartDef(
                         "Do <gift cards|gift vouchers> count as <cash|=money>?",
                         "Is <bitcoin|crypto> covered as <money|cash> <on my home insurance|>?",
                     ),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is my <annual season ticket|train season ticket> <classed as|counted as>"
+                        " <money|cash> <now|this year>? I don't think it was <before|last year>",
+                        "Has the <meaning|definition> of money changed, <does it cover|what about>"
+                        " season tickets?",
+                    ),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -199,7 +290,8 @@ DEFINITIONS = PartDef(
                 "Personal possessions means clothing, luggage, sports equipment, mobile phones,"
                 " laptops, tablets, cameras and other articles that are designed to be worn or"
                 " carried, belonging to you or your family.",
-                "Personal possessions do not include money, pedal cycles or business equipment.",
+                "Personal possessions do not include money, pedal cycles or business equipment;"
+                " pedal cycles are covered only under clause {ref[cov.cycles]}.",
             ),
             fill=1,
             asks=(
@@ -220,10 +312,12 @@ DEFINITIONS = PartDef(
             "Storm",
             "storm",
             (
-                "Storm means a period of violent weather with wind speeds of at least 48 knots"
-                " (55 miles per hour), or torrential rainfall of at least 25 millimetres an hour,"
+                "Storm means a period of violent weather with wind speeds of at least"
+                " {v[storm_wind]}, or torrential rainfall of at least 25 millimetres an hour,"
                 " or snow deep enough to cause damage, or hail of such intensity that it causes"
                 " damage to hard surfaces.",
+                "Storm damage to gates, fences and hedges is not covered; see clause"
+                " {ref[exc.fences]}.",
             ),
             fill=1,
             asks=(
@@ -235,6 +329,16 @@ DEFINITIONS = PartDef(
                         "Does heavy rain <count as|qualify as> a storm <for a claim|>?",
                     ),
                     supports=("exc.fences",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "<I thought it had to be|Didn't it use to be> {other[storm_wind]} <for a"
+                        " storm|to count as a storm>, has the wind speed changed?",
+                        "Gusts <hit|were> about 50 mph last night, is that <enough for|classed as>"
+                        " a storm on <the new|this year's> policy?",
+                    ),
+                    hinge="storm_wind",
                 ),
             ),
         ),
@@ -249,6 +353,8 @@ DEFINITIONS = PartDef(
                 " downward movement of sloping ground.",
                 "Settlement of new structures, and the bedding down of new work, are not"
                 " subsidence.",
+                "Claims for subsidence, heave or landslip carry the excess in clause"
+                " {ref[lim.subsidence_excess]}.",
             ),
             fill=1,
             asks=(
@@ -268,14 +374,15 @@ DEFINITIONS = PartDef(
             "Unoccupied",
             "unoccupied",
             (
+                "Unoccupied means not lived in by you or your family for more than"
+                " {v[unoccupied_days]} days in a row.",
                 {
-                    "2024": "Unoccupied means not lived in by you or your family for more than 60"
-                    " days in a row.",
-                    "2025": "Unoccupied means not lived in by you or your family for more than 45"
-                    " days in a row.",
+                    "2024": "To live in the home, someone must sleep there regularly; occasional"
+                    " visits to check the property do not stop it being unoccupied.",
+                    "2025": "To live in the home, someone must sleep there on at least two nights"
+                    " a week; daytime visits to check the property do not stop it being"
+                    " unoccupied.",
                 },
-                "To live in the home, someone must sleep there regularly; occasional visits to"
-                " check the property do not stop it being unoccupied.",
             ),
             fill=1,
             asks=(
@@ -284,10 +391,29 @@ DEFINITIONS = PartDef(
                     (
                         "How long can <the house|my house|my home> be <empty|left empty> before"
                         " you <class|treat> it as <=unoccupied|vacant>?",
+                    ),
+                    also=("exc.unoccupied",),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "If I pop round once a week to check the <house|flat>, does it still"
                         " count as <empty|=unoccupied>?",
                     ),
                     supports=("exc.unoccupied",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Did the <unoccupied|empty house> limit change? I thought it was"
+                        " {other[unoccupied_days]} days",
+                        "is it still {other[unoccupied_days]} days before <my house|the flat>"
+                        " <counts as empty|is classed as unoccupied>?",
+                        "How many days <can I leave|can we leave> the house empty <now|after"
+                        " renewal>, <has it changed|is it the same as before>?",
+                    ),
+                    also=("exc.unoccupied",),
+                    hinge="unoccupied_days",
                 ),
             ),
         ),
@@ -346,8 +472,11 @@ COVER = PartDef(
                     (
                         "Is a <burst pipe|leaking pipe> that <ruins|damages> the <ceiling|floor>"
                         " covered, and what do I pay <towards it|myself>?",
+                        "<water pouring|Water's coming> through the <kitchen ceiling|ceiling> from"
+                        " <a pipe upstairs|the bathroom>, am I covered and <how much is the"
+                        " excess|what will it cost me>?",
                     ),
-                    supports=("lim.water_excess",),
+                    supports=("lim.water_excess", "exc.wear", "exc.unoccupied", "exc.sealant"),
                 ),
             ),
         ),
@@ -363,9 +492,24 @@ COVER = PartDef(
                 " limit in clause {ref[lim.contents]}.",
                 "Contents in the open within the boundaries of the home are covered against theft"
                 " up to £500.",
+                "Theft is covered only if the conditions in clause {ref[cond.security]} have been"
+                " met.",
             ),
             fill=7,
             lay="the contents section",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "<Someone nicked|Thieves took> the <garden furniture|kids' trampoline|lawn"
+                        " mower> from <the back garden|outside>, how much <do you cover|can I"
+                        " get>?",
+                        "Is stuff left <in the garden|outside in the garden> covered <for"
+                        " theft|if it's stolen> and up to what amount?",
+                    ),
+                    supports=("cov.garden", "cond.security"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.accidental",
@@ -387,8 +531,10 @@ COVER = PartDef(
                     (
                         "Am I covered if I <break my TV|knock the telly off the wall> by"
                         " accident, and how much would I pay?",
+                        "<I've|We've> <cracked|smashed> the TV screen <moving it|by accident>, can"
+                        " I claim <for it|> and <what's the excess|what do I pay>?",
                     ),
-                    supports=("lim.standard_excess",),
+                    supports=("lim.standard_excess", "def.accidental", "exc.pests"),
                 ),
             ),
         ),
@@ -403,9 +549,22 @@ COVER = PartDef(
                 "The limits in clause {ref[lim.possessions]} apply.",
                 "Possessions left in an unattended vehicle are covered only as set out in clause"
                 " {ref[exc.vehicle]}.",
+                "Loss away from the home must be reported as set out in clause {ref[clm.theft]}.",
             ),
             fill=7,
             lay="the bit about possessions away from home",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "<Am I covered|Is my stuff covered> <on holiday in Spain|abroad> <for the"
+                        " whole month|for three weeks>, and is there a <time limit|limit on days>?",
+                        "how long can I be <away|travelling> and still have my <phone and"
+                        " camera|things> covered <outside the UK|abroad>?",
+                    ),
+                    supports=("lim.possessions", "exc.vehicle"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.money",
@@ -417,6 +576,7 @@ COVER = PartDef(
                 " debit or cheque cards after they have been lost or stolen.",
                 "You must tell the card issuer within 24 hours of discovering the loss, and you"
                 " must have complied with its conditions.",
+                "The limits in clause {ref[lim.money]} apply.",
             ),
             fill=6,
         ),
@@ -443,7 +603,9 @@ COVER = PartDef(
                 " we will pay the reasonable cost of comparable alternative accommodation for you,"
                 " your family and your pets until the home is fit to live in again.",
                 "We will also pay for the storage of contents and for any rent you are still"
-                " responsible for, up to the limit in clause {ref[lim.accommodation]}.",
+                " responsible for.",
+                "The most we will pay under this clause is {v[accommodation_limit]} in any one"
+                " claim, as also shown in clause {ref[lim.accommodation]}.",
             ),
             fill=6,
             lay="the alternative accommodation clause",
@@ -458,6 +620,7 @@ COVER = PartDef(
                 "We will not pay where the power supply was deliberately switched off by a"
                 " supplier, or where the failure was caused by the freezer being more than ten"
                 " years old.",
+                "The limit for this cover is in clause {ref[lim.freezer]}.",
             ),
             fill=5,
         ),
@@ -484,6 +647,8 @@ COVER = PartDef(
                 "Where endorsement END-HM-11 is shown in your schedule, we will pay for loss of or"
                 " damage to business equipment in the home caused by any of the events listed in"
                 " clause {ref[cov.buildings]}.",
+                "The most we will pay is {v[business_limit]} in any one claim, and no more than"
+                " £1,500 for any one item, as also set out in clause {ref[lim.business]}.",
                 "Without this endorsement, business equipment is not covered.",
                 "Business equipment away from the home is not covered under any circumstances.",
             ),
@@ -499,7 +664,8 @@ COVER = PartDef(
                 " accidental bodily injury to any person, or accidental damage to property, that"
                 " happens during the period of insurance and arises from your occupation or"
                 " ownership of the home.",
-                "We will also pay legal costs we have agreed in writing.",
+                "We will also pay legal costs we have agreed in writing, within the limits in"
+                " clause {ref[lim.liability]}.",
                 "We will not pay for injury to you or your family, or for liability arising from"
                 " your business, motor vehicles, aircraft or animals other than cats and dogs"
                 " (except dangerous breeds).",
@@ -519,6 +685,39 @@ COVER = PartDef(
                 " or exit from, the home; see clause {ref[exc.lodgers]}.",
             ),
             fill=5,
+            versions=("2024",),  # the lodgers endorsement is withdrawn from the 2025 wording
+        ),
+        ClauseDef(
+            "cov.trace",
+            "Trace and access",
+            "trace and access",
+            (
+                "If water or heating oil escapes from a fixed water or heating installation in"
+                " the home, we will pay the reasonable cost of finding where it is coming from,"
+                " including removing and replacing any part of the buildings to reach it.",
+                "The most we will pay under this clause is {v[trace_limit]} in any one claim.",
+                "We will not pay to repair the pipe, tank or appliance itself unless the damage"
+                " is covered under clause {ref[cov.buildings]}.",
+                "The escape of water excess in clause {ref[lim.water_excess]} applies.",
+            ),
+            fill=5,
+            versions=("2025",),
+            lay="the trace and access cover",
+            gloss="finding a hidden leak and putting the walls or floor back afterwards",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "There's a leak <under the floor|behind the wall> but <nobody can find"
+                        " it|the plumber can't find it>, do you pay <for finding it|to track it"
+                        " down> and how much?",
+                        "Is <trace and access|leak detection> covered <now|on the new policy>, and"
+                        " <what's the limit|up to how much>?",
+                    ),
+                    supports=("exc.wear", "exc.sealant"),
+                    hinge="wording",
+                ),
+            ),
         ),
     ),
 )
@@ -537,22 +736,32 @@ LIMITS = PartDef(
                 " schedule, subject to the inner limits in this section.",
                 "Where an excess applies, we deduct it from the amount we pay for each claim.",
                 "Where a claim is made under the buildings and contents sections for the same"
-                " incident, only one standard excess applies, but the escape of water and"
-                " subsidence excesses are applied in full.",
+                " incident, only one standard excess (clause {ref[lim.standard_excess]}) applies,"
+                " but the escape of water and subsidence excesses in clauses"
+                " {ref[lim.water_excess]} and {ref[lim.subsidence_excess]} are applied in full.",
             ),
             fill=5,
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "A pipe burst and ruined <the kitchen and|the floor and> <our sofa|the"
+                        " furniture>, do I pay <two excesses|the excess twice> for buildings and"
+                        " contents?",
+                        "If I claim on <both|=buildings and contents> for <the same|one> leak, how"
+                        " many excesses <come off|do you take off>?",
+                    ),
+                    supports=("def.excess",),
+                ),
+            ),
         ),
         ClauseDef(
             "lim.buildings",
             "Buildings sum insured",
             "the buildings sum insured",
             (
-                {
-                    "2024": "The buildings sum insured is the amount shown in your schedule, up"
-                    " to a maximum of £750,000.",
-                    "2025": "The buildings sum insured is the amount shown in your schedule, up"
-                    " to a maximum of £1,000,000.",
-                },
+                "The buildings sum insured is the amount shown in your schedule, up to a maximum"
+                " of {v[buildings_max]}.",
                 "The sum insured should be the full cost of rebuilding the home, including"
                 " demolition, site clearance and professional fees, not its market value.",
                 "Loss or damage to garden walls, gates and fences counts towards this sum insured.",
@@ -566,7 +775,20 @@ LIMITS = PartDef(
                         " burned down|after a fire>?",
                         "Is there a <cap|ceiling> on the <=buildings sum insured|rebuild cover>?",
                     ),
-                    supports=("cov.buildings",),
+                    supports=("cov.buildings", "lim.general"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Is|Was> the <max|maximum> <rebuild|buildings> cover still"
+                        " {other[buildings_max]}? <Our house|The house> would cost more than that"
+                        " to rebuild",
+                        "has the buildings <limit|maximum> <gone up|changed> <this year|at"
+                        " renewal>, it used to be {other[buildings_max]}?",
+                    ),
+                    supports=("lim.general",),
+                    hinge="buildings_max",
+                    versions=("2025",),  # "it used to be ..." reads as a renewal
                 ),
             ),
         ),
@@ -578,6 +800,8 @@ LIMITS = PartDef(
                 "The contents sum insured is {v[contents_limit]}, or the higher amount shown in"
                 " your schedule.",
                 "Contents temporarily removed from the home are covered up to {v[removed_limit]}.",
+                "Valuables and money within the contents are limited as set out in clauses"
+                " {ref[lim.valuables]} and {ref[lim.money]}.",
                 "We increase the contents sum insured by 10% for one month before and after"
                 " Christmas, a wedding or a civil partnership in your family.",
             ),
@@ -588,12 +812,30 @@ LIMITS = PartDef(
                     (
                         "What's the <most|maximum> you'll pay out for <all my stuff|everything in"
                         " the house|=contents> if it's <all destroyed|all stolen>?",
+                    ),
+                    supports=("cov.contents", "def.contents", "cond.security", "exc.unoccupied"),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Does my <cover|contents limit> <go up|increase> at Christmas <with all"
                         " the presents|>?",
                         "My daughter's things are <at uni|at her student house> - what's the"
                         " <limit|most> you'll pay for them?",
                     ),
                     supports=("cov.contents", "def.contents"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Did my contents <cover|limit> go up <when I renewed|this year>? It was"
+                        " {other[contents_limit]} <before|last year>",
+                        "is the <standard|basic> contents <limit|sum insured> still"
+                        " {other[contents_limit]}?",
+                    ),
+                    supports=("cov.contents",),
+                    hinge="contents_limit",
+                    versions=("2025",),  # "it used to be ..." reads as a renewal
                 ),
             ),
         ),
@@ -621,7 +863,19 @@ LIMITS = PartDef(
                         " <jewellery|=valuables>?",
                         "How much <jewellery|=valuables> cover do I have <in total|altogether>?",
                     ),
-                    supports=("def.valuables",),
+                    supports=("def.valuables", "exc.vehicle", "cond.security", "clm.evidence"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Has the <single item|one item> limit for <jewellery|=valuables> changed? I"
+                        " <thought|remember> it was {other[valuables_single]}",
+                        "<My ring|Mum's necklace> is worth about £2,300, is it <covered in"
+                        " full|fully covered> <now|on the renewed policy> without <listing|naming>"
+                        " it?",
+                    ),
+                    supports=("def.valuables", "exc.vehicle"),
+                    hinge="valuables_single",
                 ),
             ),
         ),
@@ -644,7 +898,7 @@ LIMITS = PartDef(
                         "If someone <uses my stolen card|empties my account with my card>, how"
                         " much do you cover?",
                     ),
-                    supports=("cov.money", "def.money"),
+                    supports=("cov.money", "def.money", "cond.security"),
                 ),
             ),
         ),
@@ -671,7 +925,20 @@ LIMITS = PartDef(
                         "How much <=personal possessions cover|cover for stuff I carry around> do"
                         " I get per <item|thing>?",
                     ),
+                    supports=("cov.possessions", "exc.vehicle", "clm.theft", "def.possessions"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Has the limit for stuff I take out gone up|Did the cover on things I take"
+                        " out with me change>? <It was|I had> {other[possessions_limit]} <last"
+                        " year|before>",
+                        "Is the most you pay for <things|my stuff> away from home still"
+                        " {other[possessions_limit]} <a claim|per claim>?",
+                    ),
                     supports=("cov.possessions", "exc.vehicle"),
+                    hinge="possessions_limit",
+                    versions=("2025",),  # "it used to be ..." reads as a renewal
                 ),
             ),
         ),
@@ -683,6 +950,8 @@ LIMITS = PartDef(
                 "The most we will pay for any one pedal cycle is {v[cycle_single]}, and"
                 " {v[cycle_total]} in total in any one claim.",
                 "Electrically assisted pedal cycles are subject to the same limits.",
+                "Theft away from the home is paid only if the cycle was locked as required by"
+                " clause {ref[exc.cycles]}.",
             ),
             fill=5,
             asks=(
@@ -693,7 +962,18 @@ LIMITS = PartDef(
                         " will you pay?",
                         "What's the <limit|max> on <=pedal cycles|bikes> <per bike|for each bike>?",
                     ),
-                    supports=("exc.cycles",),
+                    supports=("exc.cycles", "cov.cycles", "clm.theft"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Is the bike limit still|Has the per bike limit gone up from>"
+                        " {other[cycle_single]}<?|? My new e-bike cost £950>",
+                        "<Got|I've got> a new <e-bike|bike> worth about £900, <is that fully"
+                        " covered|will you pay the lot> <now|since renewal>?",
+                    ),
+                    supports=("cov.cycles",),
+                    hinge="cycle_single",
                 ),
             ),
         ),
@@ -716,7 +996,7 @@ LIMITS = PartDef(
                         "Is there a limit on <=alternative accommodation|hotel costs> <while the"
                         " house is repaired|during repairs>?",
                     ),
-                    supports=("cov.accommodation",),
+                    also=("cov.accommodation",),
                 ),
             ),
         ),
@@ -735,9 +1015,20 @@ LIMITS = PartDef(
                     (
                         "<My freezer broke|The freezer packed up> and all the food <went off|is"
                         " ruined>, how much <can I get back|will you pay>?",
-                        "Is there an excess <on|for> <=freezer contents|spoiled food> claims?",
+                        "power cut for 2 days and <everything in the freezer|all the frozen food>"
+                        " <defrosted|went off>, <what's the most I can claim|how much do you pay>?",
                     ),
                     supports=("cov.freezer",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is there an excess <on|for> <=freezer contents|spoiled food> claims?",
+                        "Do I <have to pay|still pay> the excess if I claim for <defrosted|spoiled>"
+                        " food?",
+                    ),
+                    supports=("cov.freezer",),
+                    also=("lim.standard_excess",),
                 ),
             ),
         ),
@@ -757,7 +1048,7 @@ LIMITS = PartDef(
                         "Someone <stole|dug up> the plants from my <front garden|garden>, how"
                         " much <is covered|can I claim>?",
                     ),
-                    supports=("cov.garden",),
+                    supports=("cov.garden", "exc.fences"),
                 ),
             ),
         ),
@@ -782,7 +1073,30 @@ LIMITS = PartDef(
                         "How much do I <have to pay|pay> <myself|towards it> if I claim on my"
                         " house insurance?",
                     ),
+                    supports=("def.excess", "lim.general", "lim.water_excess"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Has my normal excess gone up|Did the standard excess change>"
+                        " <since|after> I renewed? It <was|used to be> {other[standard_excess]}",
+                        "is the excess <still|just> {other[standard_excess]} <for a normal claim|on"
+                        " ordinary claims>?",
+                    ),
                     supports=("def.excess",),
+                    hinge="standard_excess",
+                    versions=("2025",),  # "it used to be ..." reads as a renewal
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is my excess {other[standard_excess]} or {v[standard_excess]}? <I've seen"
+                        " both|The letters don't match>",
+                        "<Someone said|My neighbour says> the <home|house> excess is"
+                        " {other[standard_excess]}, is that right for <mine|my policy>?",
+                    ),
+                    supports=("def.excess",),
+                    hinge="standard_excess",
                 ),
             ),
         ),
@@ -795,6 +1109,8 @@ LIMITS = PartDef(
                 " {v[water_excess]} for each claim instead of the standard excess.",
                 "This excess also applies to damage caused by water escaping from a washing"
                 " machine, dishwasher, fish tank or waterbed.",
+                "Water that gets in slowly through worn seals or grouting is not covered at all;"
+                " see clause {ref[exc.wear]}.",
             ),
             fill=4,
             lay="the escape of water excess",
@@ -807,7 +1123,30 @@ LIMITS = PartDef(
                         "Is the excess <higher|different> for <a leak|water damage|=escape of"
                         " water>?",
                     ),
-                    supports=("cov.buildings",),
+                    supports=("cov.buildings", "exc.wear", "exc.unoccupied", "exc.sealant"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is my <escape of water|leak> excess still {other[water_excess]} after"
+                        " <renewal|I renewed>?",
+                        "The <new|renewal> documents say something different, did the excess for"
+                        " <leaks|burst pipes> go up from {other[water_excess]}?",
+                    ),
+                    supports=("cov.buildings", "lim.general", "exc.wear"),
+                    hinge="water_excess",
+                    versions=("2025",),  # "still ... after renewal" reads as a renewal
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Isn't|Is> the excess for <leaks|water damage> {other[water_excess]}?"
+                        " <That's what I was told|I'm sure I read that somewhere>",
+                        "<I thought|Pretty sure> the <escape of water|burst pipe> excess <was|is>"
+                        " {other[water_excess]}, <can you check|is that right> for my policy?",
+                    ),
+                    supports=("cov.buildings", "lim.general", "exc.wear"),
+                    hinge="water_excess",
                 ),
             ),
         ),
@@ -830,7 +1169,7 @@ LIMITS = PartDef(
                         " sinking|has subsidence>?",
                         "What's the <=subsidence|ground movement> <excess|deductible>?",
                     ),
-                    supports=("def.subsidence",),
+                    supports=("def.subsidence", "cov.buildings", "lim.general"),
                 ),
             ),
         ),
@@ -850,8 +1189,11 @@ LIMITS = PartDef(
                     (
                         "How much <cover|protection> is there for my <home office|work"
                         " computer|=business equipment> <if it's stolen|>?",
+                        "I run my <business|little business> from the spare room, what's the most"
+                        " you'd pay if <my kit|the printer and computers> got stolen?",
                     ),
-                    supports=("cov.business",),
+                    supports=("def.business",),
+                    also=("cov.business",),
                 ),
             ),
         ),
@@ -896,6 +1238,8 @@ EXCLUSIONS = PartDef(
                 "We will not pay for the cost of maintenance or normal redecoration.",
                 "We will not pay for damage caused by water or rain getting in through worn"
                 " seals, grouting or roof coverings.",
+                "Keeping the home in good repair is a condition of this policy; see clause"
+                " {ref[cond.care]}.",
             ),
             fill=4,
             code_no=6,
@@ -920,7 +1264,8 @@ EXCLUSIONS = PartDef(
             (
                 "We will not pay for loss or damage caused by theft, attempted theft, malicious"
                 " damage, vandalism or escape of water if it happens after the home has been"
-                " unoccupied, as defined in section 2.",
+                " unoccupied, that is, not lived in for more than {v[unoccupied_days]} days in a"
+                " row, as defined in clause {ref[def.unoccupied]}.",
                 {
                     "2024": "Where endorsement END-HM-07 is shown in your schedule, the home may be"
                     " left unoccupied for up to 90 days before this exclusion applies, provided"
@@ -947,6 +1292,19 @@ EXCLUSIONS = PartDef(
                         " home|he died>, will a <leak|break-in> be covered?",
                     ),
                     supports=("def.unoccupied",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "We've got <the extended unoccupancy endorsement|extended unoccupancy"
+                        " cover>, do I still just need to turn the water off <or is there more"
+                        " now|or did that change>?",
+                        "Leaving the house empty over winter, <is turning off the water"
+                        " enough|what do I have to do> <to stay covered|so the cover still works>"
+                        " <these days|after renewal>?",
+                    ),
+                    supports=("def.unoccupied",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -979,7 +1337,20 @@ EXCLUSIONS = PartDef(
                         "<Does|Will> the policy cover <the cat|our cat> scratching <the"
                         " furniture|the new sofa>?",
                     ),
+                    supports=("cov.accidental", "def.accidental"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Last year|Before> you covered <sudden pet damage|the dog breaking"
+                        " things>, is that <still the case|still covered> <since renewal|this"
+                        " year>?",
+                        "Have you <stopped covering|changed the rules on> damage <by pets|from the"
+                        " dog and cat>?",
+                    ),
                     supports=("cov.accidental",),
+                    also=("def.accidental",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1003,6 +1374,7 @@ EXCLUSIONS = PartDef(
                         " cracking|it's leaking>, will you pay?",
                         "Are you covering <poor|dodgy> <building work|workmanship>?",
                     ),
+                    supports=("cov.buildings",),
                 ),
             ),
         ),
@@ -1048,7 +1420,7 @@ EXCLUSIONS = PartDef(
                         " can I claim?",
                         "Is theft by a <cleaner|guest> I let in covered?",
                     ),
-                    supports=("cov.tenants",),
+                    also=("cov.tenants",),
                 ),
             ),
         ),
@@ -1073,7 +1445,7 @@ EXCLUSIONS = PartDef(
                         "I left my <handbag|watch> on the back seat <and it was taken|and it got"
                         " nicked>, can I claim?",
                     ),
-                    supports=("cov.possessions",),
+                    supports=("cov.possessions", "lim.possessions"),
                 ),
             ),
         ),
@@ -1094,8 +1466,13 @@ EXCLUSIONS = PartDef(
                     (
                         "My bike <got stolen|was nicked> <outside the shop|outside a cafe> but I"
                         " hadn't locked it, can I claim?",
-                        "Is <a racing bike|my road bike> covered when I'm in a race?",
                     ),
+                    supports=("lim.cycles",),
+                    also=("cov.cycles",),
+                ),
+                Ask(
+                    "exclusions",
+                    ("Is <a racing bike|my road bike> covered when I'm in a race?",),
                     supports=("cov.cycles",),
                 ),
             ),
@@ -1142,7 +1519,7 @@ CLAIMS = PartDef(
             "your claim",
             (
                 "Please tell us as soon as possible about any incident that may lead to a claim,"
-                " and in any case within 30 days.",
+                " and in any case within {v[notify_days]} days.",
                 {
                     "2024": "You can tell us by telephone on the claims number in your schedule.",
                     "2025": "You can tell us by telephone on the claims number in your schedule or"
@@ -1159,10 +1536,42 @@ CLAIMS = PartDef(
                     (
                         "How long have I got to <report|tell you about> a <claim|break-in> <on my"
                         " house insurance|>?",
-                        "Can I <make a claim|claim> <online|on the website> <instead of phoning|>?",
+                    ),
+                    supports=("clm.theft",),
+                ),
+                Ask(
+                    "procedures",
+                    ("Can I <make a claim|claim> <online|on the website> <instead of phoning|>?",),
+                    versions=("2024",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Can I <make a claim|claim> <online|on the website> <instead of phoning|>"
+                        " <now|these days>?",
+                        "is there a way to <report a claim|claim> <at night|out of hours> <without"
+                        " ringing|other than phoning>?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "<What's the first thing I should do|What do I do first> when something"
                         " gets damaged at home?",
                     ),
+                    supports=("clm.emergency",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "<Do I still have|Have I still got> {other[notify_days]} days to"
+                        " <report|tell you about> a claim, or has that changed?",
+                        "<The leak was|It happened> 25 days ago, is it too late to <claim|report"
+                        " it> <under the new rules|now>?",
+                    ),
+                    hinge="notify_days",
                 ),
             ),
         ),
@@ -1171,11 +1580,20 @@ CLAIMS = PartDef(
             "Theft, vandalism and lost property",
             "theft or malicious damage",
             (
-                "If property is stolen or maliciously damaged, you must tell the police within"
-                " 24 hours of discovering it and obtain a crime reference number.",
+                {
+                    "2024": "If property is stolen or maliciously damaged, you must tell the"
+                    " police within 24 hours of discovering it and obtain a crime reference"
+                    " number.",
+                    "2025": "If property is stolen or maliciously damaged, you must tell the"
+                    " police within 48 hours of discovering it, in person, by calling 101 or"
+                    " through the police force's online reporting service, and obtain a crime"
+                    " reference number.",
+                },
                 "If property is lost away from the home, you must report it to the police or the"
                 " local lost property office within 48 hours and keep their reference.",
                 "We will not deal with a theft claim until you give us the crime reference number.",
+                "This is in addition to telling us about the claim as set out in clause"
+                " {ref[clm.notify]}.",
             ),
             fill=5,
             lay="the theft reporting section",
@@ -1189,7 +1607,17 @@ CLAIMS = PartDef(
                         "I lost my <phone|bag> on the bus, what do I need to do <before claiming|to"
                         " claim>?",
                     ),
-                    supports=("clm.notify",),
+                    supports=("clm.notify", "cov.possessions"),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Can I <report the burglary|tell the police> online <or do I have to|or"
+                        " must I> go <to the station|in person>, and <how long do I have|by when>?",
+                        "<I only noticed|We found out> the shed was broken into <yesterday|a day"
+                        " and a half ago>, is it too late to call the police <for the claim|>?",
+                    ),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1200,10 +1628,22 @@ CLAIMS = PartDef(
             (
                 "We may ask you for receipts, valuations, photographs, instruction booklets, bank"
                 " statements or other evidence of ownership and value.",
-                "For valuables worth more than £2,000, we may ask for a valuation that is no more"
-                " than three years old.",
-                "For damage, please keep the damaged items and take photographs before anything"
-                " is repaired or thrown away.",
+                {
+                    "2024": "For valuables worth more than £2,000, we may ask for a valuation that"
+                    " is no more than three years old.",
+                    "2025": "For valuables worth more than £2,000, we may ask for a valuation that"
+                    " is no more than five years old, or for photographs of you wearing or using"
+                    " the item.",
+                },
+                "Items above the single article limit in clause {ref[lim.valuables]} must be"
+                " specified in your schedule.",
+                {
+                    "2024": "For damage, please keep the damaged items and take photographs before"
+                    " anything is repaired or thrown away.",
+                    "2025": "For damage, please keep the damaged items, take photographs and"
+                    " upload them through the online claims service before anything is repaired"
+                    " or thrown away.",
+                },
             ),
             fill=5,
             asks=(
@@ -1214,6 +1654,18 @@ CLAIMS = PartDef(
                         " I still claim?",
                         "What <proof|evidence> do you need for <jewellery|an expensive ring>?",
                     ),
+                    supports=("lim.valuables",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "My <ring|watch> valuation is <four|4> years old, <is it still"
+                        " good|will you accept it> <for a claim|now>?",
+                        "How <recent|up to date> does a jewellery valuation have to be <these"
+                        " days|after renewal>?",
+                    ),
+                    supports=("lim.valuables",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1226,7 +1678,14 @@ CLAIMS = PartDef(
                 " boarding up a window or stopping a leak, without asking us first.",
                 "We will pay up to {v[emergency_limit]} for emergency repairs without our"
                 " agreement; anything more must be agreed with us before the work starts.",
-                "Please keep the invoice and any damaged parts for us to see.",
+                {
+                    "2024": "Please keep the invoice and any damaged parts for us to see.",
+                    "2025": "Please call our 24-hour emergency helpline, shown in your schedule,"
+                    " before you instruct a tradesperson if you can, and keep the invoice and any"
+                    " damaged parts for us to see.",
+                },
+                "Emergency repairs are paid only for damage covered under clause"
+                " {ref[cov.buildings]}.",
             ),
             fill=5,
             lay="the emergency repairs section",
@@ -1239,7 +1698,17 @@ CLAIMS = PartDef(
                         "How much can I spend on <urgent|emergency> repairs without <asking"
                         " you|your approval>?",
                     ),
-                    supports=("cov.buildings",),
+                    supports=("lim.water_excess",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "<Is it still|Can I still spend> {other[emergency_limit]} on <an emergency"
+                        " plumber|emergency repairs> without <ringing|checking with> you first?",
+                        "Has the <amount|limit> for <emergency|urgent> repairs <changed|gone"
+                        " up> <this year|at renewal>?",
+                    ),
+                    hinge="emergency_limit",
                 ),
             ),
         ),
@@ -1250,8 +1719,13 @@ CLAIMS = PartDef(
             (
                 "We may settle a claim by repairing, reinstating or replacing the property, or by"
                 " paying you cash.",
-                "For contents we replace as new, except for clothing and household linen, where"
-                " we deduct an amount for wear and tear.",
+                {
+                    "2024": "For contents we replace as new, except for clothing and household"
+                    " linen, where we deduct an amount for wear and tear.",
+                    "2025": "For contents we replace as new, except for clothing, household linen"
+                    " and mobile phones more than two years old, where we deduct an amount for"
+                    " wear and tear.",
+                },
                 "If we could replace an item through one of our suppliers but you ask for cash,"
                 " we will pay you what it would have cost us, which may be less than the retail"
                 " price.",
@@ -1264,7 +1738,10 @@ CLAIMS = PartDef(
                         "Will you <give me cash|pay me money> or just replace <the item|my stuff>?",
                         "Do you <knock money off|deduct> for <wear and tear|age> on <old"
                         " clothes|clothing>?",
+                        "My phone is <3 years old|nearly three> and got <smashed|broken>, do I get"
+                        " a new one or do you <knock something off|take off for age>?",
                     ),
+                    supports=("lim.possessions",),
                 ),
             ),
         ),
@@ -1275,8 +1752,13 @@ CLAIMS = PartDef(
             (
                 "For larger or complex claims we may send a loss adjuster to your home to"
                 " inspect the damage and agree the claim with you.",
-                "The loss adjuster works for us, but you can appoint your own loss assessor at"
-                " your own expense.",
+                {
+                    "2024": "The loss adjuster works for us, but you can appoint your own loss"
+                    " assessor at your own expense.",
+                    "2025": "For smaller claims we may instead inspect the damage by video call"
+                    " at a time that suits you. The loss adjuster works for us, but you can"
+                    " appoint your own loss assessor at your own expense.",
+                },
             ),
             fill=5,
             asks=(
@@ -1286,6 +1768,8 @@ CLAIMS = PartDef(
                         "Why is a <loss adjuster|bloke from the insurance> coming to <my"
                         " house|see the damage>?",
                         "Do I have to <pay for|cover the cost of> my own loss assessor?",
+                        "Can <someone|the assessor> look at the damage <over a video call|on"
+                        " facetime> instead of <coming round|visiting>?",
                     ),
                 ),
             ),
@@ -1318,7 +1802,8 @@ CLAIMS = PartDef(
             "Paying your claim",
             "payment",
             (
-                "Once we have agreed your claim, we will pay you within ten working days.",
+                "Once we have agreed your claim, we will pay you within {v[payment_days]} working"
+                " days.",
                 "Where a mortgage lender has an interest in the buildings, we may pay the lender"
                 " or pay you and the lender jointly.",
             ),
@@ -1331,6 +1816,16 @@ CLAIMS = PartDef(
                         " money|paid>?",
                         "Will the <payment|money> go to my <mortgage lender|bank> or to me?",
                     ),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "<Is it still|Do you still take> {other[payment_days]} working days to"
+                        " pay <once|after> the claim is agreed?",
+                        "Claim was agreed <a week ago|last Monday>, <when will|how soon does> the"
+                        " money <arrive|come through> <now|on the new terms>?",
+                    ),
+                    hinge="payment_days",
                 ),
             ),
         ),
@@ -1350,9 +1845,16 @@ CONDITIONS = PartDef(
             (
                 "You must close and lock all doors and windows, and set any burglar alarm shown"
                 " in your schedule, whenever the home is left empty, even for a short time.",
-                "If a key is lost or stolen, you must change the lock as soon as possible.",
+                {
+                    "2024": "If a key is lost or stolen, you must change the lock as soon as"
+                    " possible.",
+                    "2025": "If a key is lost or stolen, you must change the lock within 7 days,"
+                    " and we will pay up to £500 towards the cost.",
+                },
                 "We will not pay for theft where entry was made without force through a door or"
                 " window that was left unlocked or open.",
+                "If the home is left empty for a long time, clause {ref[exc.unoccupied]} also"
+                " applies.",
             ),
             fill=3,
             asks=(
@@ -1361,8 +1863,20 @@ CONDITIONS = PartDef(
                     (
                         "<We forgot to|I didn't> <set the alarm|lock the back door> and got"
                         " burgled, will you still pay?",
-                        "What do I need to do if I lose my <house keys|front door key>?",
                     ),
+                    supports=("cov.contents",),
+                ),
+                Ask(
+                    "procedures",
+                    ("What do I need to do if I lose my <house keys|front door key>?",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Lost my <keys|house keys> <on a night out|at the weekend>, how long have I"
+                        " got to <change the locks|get a locksmith>, and do you pay for it?",
+                    ),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1407,6 +1921,12 @@ HOME = ProductDef(
         "water_excess": ("£350", "£500"),
         "business_limit": ("£5,000", "£7,500"),
         "emergency_limit": ("£500", "£750"),
+        "buildings_max": ("£750,000", "£1,000,000"),
+        "storm_wind": ("48 knots (55 miles per hour)", "41 knots (47 miles per hour)"),
+        "unoccupied_days": ("60", "45"),
+        "notify_days": ("30", "21"),
+        "payment_days": ("ten", "five"),
+        "trace_limit": ("£2,500", "£5,000"),  # cov.trace exists only in 2025
     },
     endorsements=(
         Endorsement("END-HM-03", "Accidental damage to contents", "cov.accidental"),

@@ -77,7 +77,8 @@ ABOUT: tuple[ClauseDef, ...] = (
             "If you have made a claim, or an incident has happened that may lead to a claim, you"
             " must pay the full premium for the period of insurance.",
             "To cancel, tell us in writing, by telephone or through your online account.",
-            "If you cancel after the cooling-off period, clause 7.4 applies instead.",
+            "If you cancel after the cooling-off period, clause {ref[cond.cancel_you]} applies"
+            " instead.",
         ),
         fill=2,
         shared=True,
@@ -92,6 +93,8 @@ ABOUT: tuple[ClauseDef, ...] = (
                     " <cancel|get out of it>?",
                     "Is there a <cooling off|=cooling-off> period <where I can cancel|to back"
                     " out>?",
+                    "changed my mind about the <policy|cover> after 10 days, <too late to"
+                    " cancel|can i still cancel>?",
                 ),
                 supports=("cond.cancel_you",),
             ),
@@ -131,6 +134,16 @@ ABOUT: tuple[ClauseDef, ...] = (
                     " Service> and how long do I have?",
                     "How <quickly|soon> will you <reply to|acknowledge> a complaint?",
                 ),
+            ),
+            Ask(
+                "procedures",
+                (
+                    "<I thought|Someone told me> you had <five|5> working days to <acknowledge|"
+                    "reply to> a complaint, is that still <right|the case>?",
+                    "Has the time you take to <acknowledge|confirm you got> a complaint"
+                    " <changed|got shorter> <this year|since the new wording>?",
+                ),
+                hinge="wording",
             ),
         ),
     ),
@@ -301,8 +314,8 @@ DEF_EXCESS = ClauseDef(
     (
         "Excess means the amount you must pay towards each claim.",
         "The excesses that apply are set out in section 4 and in your schedule.",
-        "Where more than one excess applies to the same claim, they are added together unless"
-        " clause 4.1 says otherwise.",
+        "Where more than one excess could apply to the same claim, clause {ref[lim.general]}"
+        " explains which ones we deduct.",
     ),
     fill=1,
     shared=True,
@@ -428,6 +441,16 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                 ),
                 supports=("abt.cooling",),
             ),
+            Ask(
+                "procedures",
+                (
+                    "<Has the admin fee for cancelling gone up|Did the cancellation charge"
+                    " change>? <It used to be|I thought it was> <25 quid|£25>",
+                    "whats the cancellation fee <now|this year>, still <£25|25 pounds> or more?",
+                ),
+                hinge="wording",
+                versions=("2025",),
+            ),
         ),
     ),
     ClauseDef(
@@ -477,8 +500,13 @@ CONDITIONS: tuple[ClauseDef, ...] = (
         (
             "If you pay your premium by monthly instalments, for example by direct debit, and a"
             " payment is missed, we will write to you and try to collect it again.",
-            "If the payment is still not made within 14 days of our letter, we may cancel this"
-            " {prod} from the date the missed payment was due.",
+            {
+                "2024": "If the payment is still not made within 14 days of our letter, we may"
+                " cancel this {prod} from the date the missed payment was due.",
+                "2025": "If the payment is still not made within 7 days of our letter, we may"
+                " cancel this {prod} from the date the missed payment was due, and we will also"
+                " send you a text message or email reminder before we do.",
+            },
             "If you make a claim, we may deduct any unpaid instalments for the current period of"
             " insurance from the amount we pay.",
         ),
@@ -492,6 +520,16 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                     "I <missed|bounced> a <direct debit|monthly instalment>, am I still"
                     " <covered|insured>?",
                 ),
+            ),
+            Ask(
+                "procedures",
+                (
+                    "<How many days|How long> do I get to <pay|sort out> a missed <direct"
+                    " debit|payment> now, <is it still two weeks|I thought it was 14 days>?",
+                    "Did you <shorten|change> the <time|grace period> for <catching up|paying> a"
+                    " missed instalment <at renewal|this year>?",
+                ),
+                hinge="wording",
             ),
         ),
     ),
