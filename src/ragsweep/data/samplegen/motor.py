@@ -579,6 +579,16 @@ COVER = PartDef(
                     ),
                     supports=("def.total_loss", "clm.theft"),
                 ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Thieves|Someone> <stole|took> my <keyless|push-start> car <off the"
+                        " drive|from outside the house> using a <relay|signal booster>, is that"
+                        " covered?",
+                    ),
+                    supports=("exc.keys", "def.keys"),
+                    versions=("2024",),
+                ),
             ),
         ),
         ClauseDef(
@@ -1625,13 +1635,20 @@ EXCLUSIONS = PartDef(
                     (
                         "My car was stolen <while it was warming up|with the engine running> on"
                         " the drive, <will you pay|am I covered>?",
-                        "<Thieves|Someone> <stole|took> my <keyless|push-start> car <off the"
-                        " drive|from outside the house> using a <relay|signal booster>, is that"
-                        " covered?",
                         "I left the <sunroof|window> open <at the shops|for five minutes> and the"
                         " car got nicked, can I claim?",
                     ),
                     supports=("cov.fire_theft", "cond.care"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Thieves|Someone> <stole|took> my <keyless|push-start> car <off the"
+                        " drive|from outside the house> using a <relay|signal booster>, is that"
+                        " covered?",
+                    ),
+                    supports=("cov.fire_theft", "def.keys"),
+                    versions=("2025",),
                 ),
                 Ask(
                     "exclusions",
