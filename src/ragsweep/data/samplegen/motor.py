@@ -1,4 +1,14 @@
-"""The private car (motor) insurance wording, versions 2024 and 2025."""
+"""The private car (motor) insurance wording, versions 2024 and 2025.
+
+What changes at the 2025 renewal (form MT-PW-2025/02), so that questions can turn on it:
+amounts (`MOTOR.values`, e.g. compulsory excess £250 -> £300, Europe 90 -> 60 days, new car
+replacement 12 -> 18 months, a stolen car written off after 28 -> 21 days); the wording of seven
+definitions (accessories, vehicle, keys, market value, social use, total loss, young driver) and
+seven claims clauses (reporting, scene, theft, repairs, total loss, windscreen, uninsured driver);
+two clauses new in 2025, appended at the end of their part (2.16 track day, 6.10 dash camera
+footage, besides 5.15 delivery driving), and one clause dropped in 2025 (3.13 driving other cars,
+moved to the end of part 3 so the other numbers are the same in both versions).
+"""
 
 from __future__ import annotations
 
@@ -18,20 +28,47 @@ DEFINITIONS = PartDef(
                 "Accessories means parts or products designed to be fitted to the vehicle, such"
                 " as roof bars, tow bars and alloy wheels, including audio, navigation and"
                 " entertainment equipment permanently fitted to it.",
-                "Accessories do not include mobile phones, portable satellite navigation units"
-                " or dash cameras that can be removed without tools.",
+                {
+                    "2024": "Accessories do not include mobile phones, portable satellite"
+                    " navigation units or dash cameras that can be removed without tools.",
+                    "2025": "Accessories do not include mobile phones or portable satellite"
+                    " navigation units; a dash camera counts as an accessory only if it is wired"
+                    " into the vehicle's electrics.",
+                },
             ),
             fill=1,
             asks=(
                 Ask(
                     "definitions",
                     (
-                        "Is my <dash cam|dashcam> <counted as|treated as> an"
-                        " <accessory|=accessories>"
-                        " of the car?",
-                        "Do <roof bars|alloy wheels> count as <part of the car|=accessories>?",
+                        "Do <roof bars|alloy wheels|tow bars> count as <part of the"
+                        " car|=accessories>?",
+                        "Is a <plug-in|stick-on> sat nav <part of the car|one of the accessories>?",
                     ),
                     supports=("lim.audio",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is my <dash cam|dashcam> <counted as|treated as> an"
+                        " <accessory|=accessories> of the car?",
+                        "If my <dash cam|dashcam> gets <nicked|stolen> with the car is it part of"
+                        " the car or not?",
+                    ),
+                    supports=("cov.damage",),
+                    versions=("2024",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is my <dash cam|dashcam> <counted as|treated as> an"
+                        " <accessory|=accessories> now? <Last year's|The old> wording said no",
+                        "Has the rule on <dash cams|dashcams> changed <this year|since I"
+                        " renewed>? Mine is <hard-wired|wired in>",
+                    ),
+                    supports=("cov.damage",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -52,8 +89,17 @@ DEFINITIONS = PartDef(
                     (
                         "What's an <=approved repairer|approved garage> and <why does it"
                         " matter|do I have to use one>?",
+                        "whats the point of using <your garages|one of your garages> instead of my"
+                        " own?",
                     ),
-                    supports=("clm.repairs",),
+                    supports=("clm.repairs", "lim.repairer_excess"),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "How long is the <guarantee|warranty> on repairs <from|done by> your"
+                        " <garages|approved repairers>?",
+                    ),
                 ),
             ),
         ),
@@ -64,8 +110,13 @@ DEFINITIONS = PartDef(
             (
                 "Vehicle means the private motor car described in your schedule and on your"
                 " certificate of motor insurance, together with its accessories and spare parts.",
-                "It includes a replacement vehicle we have agreed to insure, but not a courtesy"
-                " car or a hire car.",
+                {
+                    "2024": "It includes a replacement vehicle we have agreed to insure, but not a"
+                    " courtesy car or a hire car.",
+                    "2025": "It includes a replacement vehicle we have agreed to insure and a"
+                    " courtesy car we provide under clause {ref[cov.courtesy]}, but not a hire car"
+                    " you arrange yourself.",
+                },
             ),
             fill=1,
             asks=(
@@ -73,10 +124,22 @@ DEFINITIONS = PartDef(
                     "definitions",
                     (
                         "<Does|Would> the <courtesy car|hire car> count as <my car|=the vehicle>"
-                        " under"
-                        " the policy?",
+                        " under the policy?",
                         "What <vehicle|car> exactly does my <car insurance|motor policy> cover?",
+                        "Are my <spare wheel|roof box> and spare parts part of <the insured"
+                        " car|=the vehicle>?",
                     ),
+                    supports=("cov.courtesy",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is the <courtesy car|loan car> <now|this year> counted as <my car|=the"
+                        " vehicle>? <I'm sure|I thought> it wasn't before",
+                    ),
+                    supports=("cov.courtesy",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -97,7 +160,9 @@ DEFINITIONS = PartDef(
                     (
                         "What's the <certificate|insurance certificate> for, and is it the same as"
                         " my schedule?",
+                        "Where does it say who's <allowed|insured> to drive my car?",
                     ),
+                    supports=("def.named_driver",),
                 ),
             ),
         ),
@@ -117,8 +182,10 @@ DEFINITIONS = PartDef(
                     (
                         "Does my <home charger|wall box> <count as|come under> <charging"
                         " equipment|=charging equipment>?",
+                        "Is a wall box I <haven't fitted yet|keep in the garage unfitted> covered"
+                        " as a charger?",
                     ),
-                    supports=("cov.charging",),
+                    supports=("cov.charging", "lim.charging"),
                 ),
             ),
         ),
@@ -128,16 +195,33 @@ DEFINITIONS = PartDef(
             "Keys",
             "the keys",
             (
-                "Keys means the keys, key cards, remote fobs and keyless entry devices supplied"
-                " with the vehicle or replaced since, including any device or app that allows the"
-                " vehicle to be unlocked or started.",
+                {
+                    "2024": "Keys means the keys, key cards and remote fobs supplied with the"
+                    " vehicle or replaced since.",
+                    "2025": "Keys means the keys, key cards, remote fobs and keyless entry devices"
+                    " supplied with the vehicle or replaced since, including any phone or app that"
+                    " has been set up to unlock or start the vehicle.",
+                },
             ),
             fill=1,
             asks=(
                 Ask(
                     "definitions",
                     ("Does <the app|my phone app> that unlocks the car count as <a key|=keys>?",),
-                    supports=("exc.keys",),
+                    supports=("cov.keys",),
+                    versions=("2024",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Does <the app|my phone app> that unlocks the car count as <a key|=keys>"
+                        " now?",
+                        "My phone is my car key, <has that changed|is it counted as a key> on the"
+                        " new wording?",
+                    ),
+                    supports=("cov.keys", "exc.keys"),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -146,9 +230,15 @@ DEFINITIONS = PartDef(
             "Market value",
             "market value",
             (
-                "Market value means the cost of replacing the vehicle with one of the same make,"
-                " model, age, mileage and condition immediately before the loss, based on"
-                " recognised trade guides.",
+                {
+                    "2024": "Market value means the cost of replacing the vehicle with one of the"
+                    " same make, model, age, mileage and condition immediately before the loss,"
+                    " based on recognised trade guides.",
+                    "2025": "Market value means the cost of replacing the vehicle with one of the"
+                    " same make, model, age, mileage and condition immediately before the loss,"
+                    " based on recognised trade guides and on the advertised prices of similar"
+                    " vehicles at the time of the loss.",
+                },
                 "It is not the price you paid for the vehicle or the amount you owe on any"
                 " finance agreement.",
             ),
@@ -160,8 +250,22 @@ DEFINITIONS = PartDef(
                         "How do you <work out|decide> what my car is worth <if it's written"
                         " off|after a write-off>?",
                         "Is <=market value|the value of my car> what I paid for it?",
+                        "i still owe more on finance than the car is worth, what do you <go"
+                        " by|pay>?",
                     ),
-                    supports=("clm.total_loss",),
+                    supports=("clm.total_loss", "lim.vehicle"),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Have you changed how you <value|price up> a written-off car <this"
+                        " year|since my renewal>?",
+                        "Do you look at <Autotrader|adverts for similar cars> <now|these days>"
+                        " when you value a write-off?",
+                    ),
+                    supports=("lim.vehicle",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -182,8 +286,16 @@ DEFINITIONS = PartDef(
                     (
                         "What's the difference between <me|the policyholder> and a <named"
                         " driver|=named driver>?",
-                        "Can my <wife|son> drive the car if they're a named driver?",
                     ),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Can my <wife|son> drive the car if they're a named driver?",
+                        "my <partner|daughter> is on the policy as a named driver, can they take"
+                        " the car <without asking|whenever they want>?",
+                    ),
+                    supports=("exc.drivers", "def.certificate"),
                 ),
             ),
         ),
@@ -203,12 +315,12 @@ DEFINITIONS = PartDef(
                 Ask(
                     "definitions",
                     (
-                        "Do <my work tools|my phone> count as personal <belongings|stuff> in the"
-                        " car?",
+                        "<Do my work tools|Does my phone> count as personal <belongings|stuff> in"
+                        " the car?",
                         "What <counts as|do you mean by> <=personal belongings|my stuff> in the"
                         " car?",
                     ),
-                    supports=("cov.belongings",),
+                    supports=("cov.belongings", "lim.belongings"),
                 ),
             ),
         ),
@@ -219,8 +331,13 @@ DEFINITIONS = PartDef(
             (
                 "Social, domestic and pleasure use means driving for private purposes, such as"
                 " shopping, visiting friends and going on holiday.",
-                "Commuting to a single permanent place of work is covered only if your"
-                " certificate says so, and business use only if it is shown on the certificate.",
+                {
+                    "2024": "Commuting to a single permanent place of work is covered only if your"
+                    " certificate says so, and business use only if it is shown on the"
+                    " certificate.",
+                    "2025": "It includes commuting to a single permanent place of work; business"
+                    " use is covered only if it is shown on your certificate.",
+                },
             ),
             fill=1,
             asks=(
@@ -232,7 +349,19 @@ DEFINITIONS = PartDef(
                         "What does <social, domestic and pleasure|SD&P> mean on my <car"
                         " insurance|certificate>?",
                     ),
+                    supports=("exc.use", "def.certificate"),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is commuting <included now|part of my cover now>? <Last year|Before> I had"
+                        " to <have it on|add it to> my certificate",
+                        "Did the <new|renewed> policy change <the rules on|anything about> driving"
+                        " to work?",
+                    ),
                     supports=("exc.use",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -252,8 +381,8 @@ DEFINITIONS = PartDef(
                     (
                         "Does <the UK|my cover area> include <the Isle of Man|Jersey|Northern"
                         " Ireland>?",
+                        "am i covered on the ferry to <Guernsey|the Isle of Man|Belfast>?",
                     ),
-                    supports=("cov.europe",),
                 ),
             ),
         ),
@@ -262,8 +391,15 @@ DEFINITIONS = PartDef(
             "Total loss",
             "a total loss",
             (
-                "Total loss means the vehicle has been stolen and not recovered within 28 days,"
-                " or it is damaged and we decide that it is not economical to repair.",
+                {
+                    "2024": "Total loss means the vehicle has been stolen and not recovered within"
+                    " {v[recovery_days]} days, or it is damaged and we decide that it is not"
+                    " economical to repair.",
+                    "2025": "Total loss means the vehicle has been stolen and not recovered within"
+                    " {v[recovery_days]} days of the theft being reported to the police, or it is"
+                    " damaged and the cost of repair would be more than 60% of its market value"
+                    " (clause {ref[def.market_value]}).",
+                },
                 "This is sometimes called a write-off.",
             ),
             fill=1,
@@ -272,12 +408,34 @@ DEFINITIONS = PartDef(
                     "definitions",
                     (
                         "When do you <decide|say> a car is <written off|a write-off>?",
+                        "How <bad|expensive> does the damage have to be before my car is"
+                        " <written off|totalled>?",
+                    ),
+                    supports=("clm.total_loss", "clm.theft"),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "How long before a stolen car <counts as|is treated as> a <write-off|=total"
                         " loss>?",
                         "How long does a stolen car have to be missing before <it's written"
                         " off|you pay out>?",
                     ),
                     supports=("clm.total_loss",),
+                    also=("clm.theft",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is it still {other[recovery_days]} days before <a stolen car|my stolen"
+                        " car> is written off?",
+                        "<I thought|Someone told me> you wait {other[recovery_days]} days for a"
+                        " stolen car to turn up, is that still right?",
+                    ),
+                    supports=("clm.total_loss",),
+                    also=("clm.theft",),
+                    versions=("2025",),
+                    hinge="recovery_days",
                 ),
             ),
         ),
@@ -286,19 +444,67 @@ DEFINITIONS = PartDef(
             "Young or inexperienced driver",
             "a young or inexperienced driver",
             (
-                "Young or inexperienced driver means a driver under 25 years old, or a driver who"
-                " has held a full driving licence for less than two years.",
+                {
+                    "2024": "Young or inexperienced driver means a driver under 25 years old, or a"
+                    " driver who has held a full driving licence for less than two years.",
+                    "2025": "Young or inexperienced driver means a driver under 25 years old, or a"
+                    " driver who has held a full UK driving licence for less than two years; a"
+                    " licence issued abroad counts only from the date it was exchanged for a UK"
+                    " licence.",
+                },
             ),
             fill=1,
             asks=(
                 Ask(
                     "definitions",
+                    ("Who <counts as|is classed as> a young or <new|inexperienced> driver?",),
+                    supports=("lim.young_excess",),
+                ),
+                Ask(
+                    "definitions",
                     (
-                        "Who <counts as|is classed as> a young or <new|inexperienced> driver?",
                         "I'm 27 but only passed my test last year, <am I|do I count as> an"
                         " inexperienced driver?",
                     ),
+                    also=("lim.young_excess",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "I drove for years on my <Polish|Australian|Indian> licence and swapped it"
+                        " for a UK one last year, am I <a new driver|inexperienced> <now|on the"
+                        " new policy>?",
+                    ),
                     supports=("lim.young_excess",),
+                    versions=("2025",),
+                    hinge="wording",
+                ),
+            ),
+        ),
+        ClauseDef(
+            "def.track_day",
+            "Track day",
+            "a track day",
+            (
+                "Track day means any event at a race circuit, airfield or proving ground where"
+                " vehicles are driven on a closed course, whether or not the event is timed and"
+                " whether or not it is open to the public.",
+                "It includes high-performance driving courses and experience days held on a"
+                " closed course.",
+            ),
+            fill=1,
+            versions=("2025",),
+            gloss="what counts as a track day, timed or not",
+            asks=(
+                Ask(
+                    "definitions",
+                    (
+                        "Does a <driving experience day|performance driving course> on a"
+                        " <circuit|closed track> count as a <track day|=track day>?",
+                        "What do you <mean by|count as> a <track day|trackday> <in the new"
+                        " wording|now>?",
+                    ),
+                    supports=("exc.use",),
                 ),
             ),
         ),
@@ -322,9 +528,31 @@ COVER = PartDef(
                 " damage, up to the limit in clause {ref[lim.vehicle]}.",
                 "If the vehicle cannot be driven, we will pay the reasonable cost of moving it to"
                 " the nearest suitable repairer and delivering it to your home after repair.",
+                "Each claim under this clause is subject to the excesses in section 4, which are"
+                " combined as set out in clause {ref[lim.general]}.",
             ),
             fill=7,
             lay="the damage to your car section",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "<A tree fell on|A branch came down on> my car in <the storm|high winds>,"
+                        " am I covered?",
+                        "My car got <flooded|caught in a flash flood> <on the road|outside the"
+                        " house>, <will you pay|can I claim>?",
+                    ),
+                    supports=("lim.compulsory_excess",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Someone vandalised|Kids smashed up> my car <overnight|in the street>,"
+                        " does my <policy|insurance> pay?",
+                    ),
+                    supports=("lim.compulsory_excess", "clm.theft"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.fire_theft",
@@ -336,9 +564,32 @@ COVER = PartDef(
                 "If the vehicle is stolen and not recovered, we will settle the claim as a total"
                 " loss; see clause {ref[clm.total_loss]}.",
                 "The theft excess in clause {ref[lim.theft_excess]} applies.",
+                "Theft cover does not apply where exclusion {ref[exc.keys]} applies, for example"
+                " if the keys were left in the vehicle.",
             ),
             fill=7,
             lay="the fire and theft section",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "Is my car covered if it's stolen <and never found|and never turns up>?",
+                        "My car <caught fire|went up in flames> <on the drive|in a car park>, is"
+                        " that covered?",
+                    ),
+                    supports=("def.total_loss", "clm.theft"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Thieves|Someone> <stole|took> my <keyless|push-start> car <off the"
+                        " drive|from outside the house> using a <relay|signal booster>, is that"
+                        " covered?",
+                    ),
+                    supports=("exc.keys", "def.keys"),
+                    versions=("2024",),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.windscreen",
@@ -349,38 +600,63 @@ COVER = PartDef(
                 " sunroof of the vehicle, and to repair any scratching to the bodywork caused by"
                 " the broken glass.",
                 "A claim for glass only does not affect your no claim discount.",
-                "The windscreen excesses in clause {ref[lim.windscreen]} apply.",
+                "The windscreen excesses in clause {ref[lim.windscreen]} apply, and glass claims"
+                " are made as set out in clause {ref[clm.windscreen]}.",
             ),
             fill=6,
             lay="the windscreen cover",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "Is a <cracked sunroof|smashed side window> covered <the same as|like> a"
+                        " windscreen?",
+                        "Will a <windscreen claim|new windscreen> <affect|mess up> my no claims?",
+                    ),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.belongings",
             "Personal belongings",
             "personal belongings",
             (
-                "We will pay for loss of or damage to personal belongings in or on the vehicle"
-                " caused by an accident, fire or theft, up to the limit in clause"
-                " {ref[lim.belongings]}.",
+                "We will pay for loss of or damage to personal belongings, as defined in clause"
+                " {ref[def.belongings]}, in or on the vehicle caused by an accident, fire or"
+                " theft, up to the limit in clause {ref[lim.belongings]}.",
                 "Theft is covered only if the vehicle was locked and the belongings were out of"
                 " sight.",
             ),
             fill=6,
             lay="the belongings cover",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "My <gym bag|shopping> was <nicked|stolen> off the back seat <of my"
+                        " unlocked car|when I left the car open>, can I claim?",
+                        "Someone took my <coat|jacket> from the car, it was <on the seat|in plain"
+                        " view>, <am I covered|will you pay>?",
+                    ),
+                    supports=("cond.care",),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.courtesy",
             "Courtesy car",
             "a courtesy car",
             (
-                "If the vehicle is being repaired by an approved repairer after a claim, we will"
-                " provide a small hatchback courtesy car for the duration of the repairs, subject"
-                " to availability.",
+                "If the vehicle is being repaired by an approved repairer (see clause"
+                " {ref[def.repairer]}) after a claim, we will provide a small hatchback courtesy"
+                " car for the duration of the repairs, subject to availability.",
                 {
-                    "2024": "A courtesy car is not provided if the vehicle is a total loss or has"
-                    " been stolen and not recovered.",
-                    "2025": "If the vehicle is a total loss or has been stolen and not recovered,"
-                    " we will provide a courtesy car for up to 14 days.",
+                    "2024": "A courtesy car is not provided if the vehicle is a total loss, as"
+                    " defined in clause {ref[def.total_loss]}, or has been stolen and not"
+                    " recovered.",
+                    "2025": "If the vehicle is a total loss, as defined in clause"
+                    " {ref[def.total_loss]}, or has been stolen and not recovered, we will provide"
+                    " a courtesy car for up to 14 days.",
                 },
                 "The courtesy car is covered on the same terms as your policy, and you must pay"
                 " for its fuel, tolls and any parking or congestion charges.",
@@ -393,10 +669,31 @@ COVER = PartDef(
                     (
                         "Do I get a <courtesy car|replacement car> if my car is <written off|a"
                         " write-off>, and for how long?",
+                        "<My car was stolen|They nicked my car>, do I get a <loan car|courtesy"
+                        " car> while you sort it?",
+                    ),
+                    supports=("exc.value",),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "How long can I keep the <courtesy car|hire car> <while mine's being"
                         " fixed|during repairs>?",
+                        "Do I get a courtesy car if I <use my own garage|don't use your repairer>?",
                     ),
-                    supports=("def.total_loss",),
+                    supports=("exc.value", "clm.repairs"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Do I get a courtesy car <now|this year> if my car's <written off|stolen>?"
+                        " <Last time|Before> you said no",
+                        "Has the <courtesy car|loan car> <cover|rule> changed for"
+                        " <write-offs|stolen cars> since I renewed?",
+                    ),
+                    supports=("exc.value",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -411,6 +708,16 @@ COVER = PartDef(
                 " other equipment is covered up to the limit in clause {ref[lim.audio]}.",
             ),
             fill=6,
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "Is the <factory|built-in> <stereo|touchscreen> covered <in full|with no"
+                        " limit> if it's <stolen|ripped out>?",
+                    ),
+                    supports=("def.accessories",),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.keys",
@@ -419,20 +726,34 @@ COVER = PartDef(
             (
                 "If the keys to the vehicle are lost or stolen, we will pay to replace the keys,"
                 " the door and boot locks, the ignition lock and the steering lock, and to"
-                " reprogramme the immobiliser and keyless entry system.",
-                "You must report stolen keys to the police; we will only pay if the identity or"
-                " garaging address of the vehicle is known to a person who may have the keys.",
+                " reprogramme the immobiliser and keyless entry system, up to the limit in clause"
+                " {ref[lim.keys]}.",
+                "You must report stolen keys to the police as set out in clause {ref[clm.theft]};"
+                " we will only pay for new locks if the identity or garaging address of the"
+                " vehicle is known to a person who may have the keys.",
             ),
             fill=6,
             lay="the lost keys cover",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "I <dropped|lost> my <car key|key fob> <in the sea|somewhere in town>,"
+                        " nobody knows which car it's for. Do you pay for new locks?",
+                        "Do you cover <new keys|replacement keys> if mine are <stolen|lost>?",
+                    ),
+                    supports=("def.keys",),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.charging",
             "Electric vehicle charging equipment and battery",
             "the charging equipment and battery",
             (
-                "We will pay for loss of or damage to charging equipment, at your home or in the"
-                " vehicle, caused by an accident, fire, theft or malicious damage.",
+                "We will pay for loss of or damage to charging equipment, as defined in clause"
+                " {ref[def.charging]}, at your home or in the vehicle, caused by an accident,"
+                " fire, theft or malicious damage.",
                 "We will also pay for loss of or damage to the vehicle's battery, whether you own"
                 " it or lease it.",
                 "Damage caused by charging the vehicle with equipment that does not meet the"
@@ -440,6 +761,16 @@ COVER = PartDef(
             ),
             fill=6,
             lay="the EV charging cover",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "My car got damaged <charging|while charging> <with a cheap cable|on a"
+                        " knock-off charger>, is that covered?",
+                    ),
+                    supports=("exc.wear",),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.child_seats",
@@ -453,6 +784,25 @@ COVER = PartDef(
                 " claim discount.",
             ),
             fill=5,
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "Do I pay an excess <to replace|for> the <kids' car seats|child seats>"
+                        " after a crash?",
+                    ),
+                    also=("lim.child_seats",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "The <baby seat|car seat> looks fine after <the bump|a small crash>, will"
+                        " you still <replace|pay for> it?",
+                        "<Will|Does> claiming for <just the baby seat|only the child seats> affect"
+                        " my no claims?",
+                    ),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.liability",
@@ -465,38 +815,20 @@ COVER = PartDef(
                 "We will also cover any named driver, and any passenger for their liability"
                 " arising from getting into or out of the vehicle.",
                 "The limits in clause {ref[lim.liability]} apply.",
+                "Where exclusion {ref[exc.alcohol]} or {ref[exc.drivers]} applies, we will still"
+                " meet our obligations under the Road Traffic Acts, but we may recover what we pay"
+                " from the driver.",
             ),
             fill=7,
             lay="the third party section",
-        ),
-        ClauseDef(
-            "cov.other_cars",
-            "Driving other cars",
-            "driving other cars",
-            (
-                {
-                    "2024": "If your certificate of motor insurance allows it, you (but not a"
-                    " named driver) are covered for third party liability only while driving"
-                    " another private car that does not belong to you and is not hired to you.",
-                    "2025": "If your certificate of motor insurance allows it and you are aged 25"
-                    " or over, you (but not a named driver) are covered for third party liability"
-                    " only while driving another private car that does not belong to you and is"
-                    " not hired to you.",
-                },
-                "The other car must have its own valid insurance, and there is no cover for"
-                " damage to the car you are driving.",
-                "This cover does not apply at all where endorsement END-MT-09 is shown in your"
-                " schedule.",
-            ),
-            fill=6,
-            lay="the driving other cars section",
             asks=(
                 Ask(
                     "exclusions",
                     (
-                        "Can I drive my <friend's|mate's|dad's> car on my <own|car> insurance?",
-                        "If I <borrow|drive> someone else's car and <crash|damage it>, is <their"
-                        " car|the damage> covered?",
+                        "My passenger <opened the door into|knocked> a cyclist <getting out|with"
+                        " the door>, are they covered?",
+                        "Is my <caravan|trailer> covered if it causes <a crash|an accident> while"
+                        " I'm towing?",
                     ),
                 ),
             ),
@@ -506,18 +838,13 @@ COVER = PartDef(
             "Driving in Europe",
             "driving in Europe",
             (
-                {
-                    "2024": "We will provide the same cover as in the United Kingdom while the"
-                    " vehicle is in any country of the European Union, Andorra, Iceland,"
-                    " Liechtenstein, Norway, Serbia or Switzerland, for up to 90 days in any"
-                    " period of insurance.",
-                    "2025": "We will provide the same cover as in the United Kingdom while the"
-                    " vehicle is in any country of the European Union, Andorra, Iceland,"
-                    " Liechtenstein, Norway, Serbia or Switzerland, for up to 60 days in any"
-                    " period of insurance.",
-                },
-                "Outside these periods or countries, we will provide the minimum cover needed to"
-                " meet the law of the country concerned.",
+                "We will provide the same cover as in the United Kingdom while the vehicle is in"
+                " any country of the European Union, Andorra, Iceland, Liechtenstein, Norway,"
+                " Serbia or Switzerland, for up to {v[europe_days]} days in any period of"
+                " insurance.",
+                "Outside these periods or countries, and anywhere else outside the territorial"
+                " limits in clause {ref[def.territorial]}, we will provide the minimum cover"
+                " needed to meet the law of the country concerned.",
                 "You must carry your certificate of motor insurance when you drive abroad.",
             ),
             fill=6,
@@ -530,8 +857,28 @@ COVER = PartDef(
                         " fully covered?",
                         "We're <driving to Spain|doing a road trip round Europe> for <ten|eight>"
                         " weeks, are we <fully covered|still comprehensive>?",
+                        "is my car covered <in Turkey|in Morocco> if we take the ferry?",
                     ),
-                    supports=("def.territorial",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Is it still|Do I still get> {other[europe_days]} days of full cover in"
+                        " Europe?",
+                        "I thought I had {other[europe_days]} days <abroad|in Europe> on my"
+                        " policy, has that changed?",
+                    ),
+                    versions=("2025",),
+                    hinge="europe_days",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "I heard the <new policy|next wording> cuts Europe to"
+                        " {other[europe_days]} days, does that <hit me|apply to me> yet?",
+                    ),
+                    versions=("2024",),
+                    hinge="europe_days",
                 ),
             ),
         ),
@@ -544,10 +891,52 @@ COVER = PartDef(
                 " into or out of the vehicle, and the injury results within 3 months in death,"
                 " loss of a limb or loss of sight, we will pay the benefit in clause"
                 " {ref[lim.personal_accident]}.",
-                "We will not pay this benefit to anyone over 75 years old or where the driver was"
-                " under the influence of alcohol or drugs.",
+                "We will not pay this benefit to anyone over 75 years old, or where the driver was"
+                " under the influence of alcohol or drugs as described in clause"
+                " {ref[exc.alcohol]}.",
             ),
             fill=5,
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "Does the <injury cover|personal accident cover> pay out for my <dad,"
+                        " who's 80|78 year old mum>?",
+                        "Would the personal accident <payout|benefit> cover my"
+                        " <wife|husband|partner> if they were hurt getting out of the car?",
+                    ),
+                ),
+            ),
+        ),
+        ClauseDef(
+            "cov.other_cars",
+            "Driving other cars",
+            "driving other cars",
+            (
+                "If your certificate of motor insurance allows it, you (but not a named driver)"
+                " are covered for third party liability only while driving another private car"
+                " that does not belong to you and is not hired to you.",
+                "The other car must have its own valid insurance, and there is no cover for"
+                " damage to the car you are driving.",
+                "This cover does not apply at all where endorsement END-MT-09 is shown in your"
+                " schedule.",
+            ),
+            fill=6,
+            # withdrawn at the 2025 renewal (exc.drivers says so); last in part 3, so the other
+            # cover clauses keep their numbers in both versions
+            versions=("2024",),
+            lay="the driving other cars section",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "Can I drive my <friend's|mate's|dad's> car on my <own|car> insurance?",
+                        "If I <borrow|drive> someone else's car and <crash|damage it>, is <their"
+                        " car|the damage> covered?",
+                    ),
+                    supports=("def.certificate", "exc.drivers"),
+                ),
+            ),
         ),
     ),
 )
@@ -570,22 +959,39 @@ LIMITS = PartDef(
                 "No excess applies to claims under clause {ref[cov.liability]}.",
             ),
             fill=5,
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "If my <20 year old|teenager> crashes, do I pay <the young driver excess"
+                        " and the normal one|both excesses>?",
+                        "Do the <excesses|different excesses> <add up|stack> <if more than one"
+                        " applies|on one claim>?",
+                    ),
+                    supports=("def.excess", "lim.compulsory_excess", "lim.voluntary_excess"),
+                    also=("lim.young_excess",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is there an excess <if someone claims against me|on a third party claim>?",
+                        "Do I pay <any excess|an excess> if the other driver claims <off me|against"
+                        " me> for their car?",
+                    ),
+                    supports=("cov.liability",),
+                ),
+            ),
         ),
         ClauseDef(
             "lim.vehicle",
             "The most we will pay for the vehicle",
             "the vehicle",
             (
-                "The most we will pay for loss of or damage to the vehicle is its market value at"
-                " the time of the loss.",
-                {
-                    "2024": "If the vehicle is less than 12 months old and you are its first"
-                    " registered keeper, we will replace it with a new vehicle of the same make and"
-                    " model if it is a total loss.",
-                    "2025": "If the vehicle is less than 18 months old and you are its first"
-                    " registered keeper, we will replace it with a new vehicle of the same make and"
-                    " model if it is a total loss.",
-                },
+                "The most we will pay for loss of or damage to the vehicle is its market value,"
+                " as defined in clause {ref[def.market_value]}, at the time of the loss.",
+                "If the vehicle is less than {v[new_car_months]} months old and you are its first"
+                " registered keeper, we will replace it with a new vehicle of the same make and"
+                " model if it is a total loss as defined in clause {ref[def.total_loss]}.",
             ),
             fill=5,
             asks=(
@@ -596,7 +1002,29 @@ LIMITS = PartDef(
                         " one or <just its value|the market value>?",
                         "What's the most you'll pay if my <car|vehicle> is <a write-off|totalled>?",
                     ),
-                    supports=("def.market_value",),
+                    supports=("clm.total_loss", "cond.instalments"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is new car replacement still <only|just> for cars under"
+                        " {other[new_car_months]} months old?",
+                        "My car is <15|16|17> months old and it's been written off, do I get a"
+                        " brand new one <now|since the renewal>?",
+                    ),
+                    supports=("clm.total_loss",),
+                    versions=("2025",),
+                    hinge="new_car_months",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "I read new car replacement goes up to {other[new_car_months]} months at"
+                        " renewal, does that help me <now|before then>?",
+                    ),
+                    supports=("clm.total_loss",),
+                    versions=("2024",),
+                    hinge="new_car_months",
                 ),
             ),
         ),
@@ -609,6 +1037,8 @@ LIMITS = PartDef(
                 " or damage to the vehicle, or the higher amount shown in your schedule.",
                 "The compulsory excess does not apply to windscreen claims, which have their own"
                 " excess in clause {ref[lim.windscreen]}.",
+                "Any voluntary or young driver excess is added to it, as clause {ref[lim.general]}"
+                " explains.",
             ),
             fill=5,
             lay="the compulsory excess",
@@ -620,7 +1050,7 @@ LIMITS = PartDef(
                         "How much <is the compulsory excess|do I pay myself> if I <crash|have an"
                         " accident>?",
                     ),
-                    supports=("lim.general", "def.excess"),
+                    supports=("def.excess", "lim.voluntary_excess", "lim.young_excess"),
                 ),
                 Ask(
                     "limits",
@@ -628,7 +1058,29 @@ LIMITS = PartDef(
                         "<I hit a wall|I reversed into a bollard> and dented the car, <how"
                         " much|what> will I pay <towards the repair|myself>?",
                     ),
-                    supports=("cov.damage",),
+                    supports=("cov.damage", "lim.voluntary_excess"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is my excess still {other[compulsory_excess]} <after renewal|now I've"
+                        " renewed>?",
+                        "Did the <compulsory excess|basic excess> go up <this year|at"
+                        " renewal>? It <was|used to be> {other[compulsory_excess]}",
+                    ),
+                    supports=("lim.voluntary_excess",),
+                    versions=("2025",),
+                    hinge="compulsory_excess",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<I've heard|Someone said> the excess is going up to"
+                        " {other[compulsory_excess]}, is that on my policy <already|yet>?",
+                    ),
+                    supports=("lim.voluntary_excess",),
+                    versions=("2024",),
+                    hinge="compulsory_excess",
                 ),
             ),
         ),
@@ -638,7 +1090,8 @@ LIMITS = PartDef(
             "the voluntary excess",
             (
                 "If you chose a voluntary excess when you took out this policy, it is shown in"
-                " your schedule and is added to the compulsory excess.",
+                " your schedule and is added to the compulsory excess in clause"
+                " {ref[lim.compulsory_excess]}.",
                 "You may choose a voluntary excess of £100, £250 or £500 in return for a lower"
                 " premium; you can change it only at renewal.",
             ),
@@ -649,8 +1102,17 @@ LIMITS = PartDef(
                     (
                         "Can I <raise|increase> my <voluntary excess|deductible> <to lower|to get a"
                         " cheaper> premium?",
+                        "Can I <drop|change> my voluntary excess <halfway through the year|right"
+                        " now>?",
                     ),
-                    supports=("lim.compulsory_excess",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Do I pay the voluntary excess <on top of|as well as> the"
+                        " <compulsory|normal> one?",
+                    ),
+                    also=("lim.general", "lim.compulsory_excess"),
                 ),
             ),
         ),
@@ -660,7 +1122,7 @@ LIMITS = PartDef(
             "the young driver excess",
             (
                 "An additional excess applies when the vehicle is being driven by a young or"
-                " inexperienced driver.",
+                " inexperienced driver, as defined in clause {ref[def.young_driver]}.",
                 "The additional excess is {v[under21_excess]} for a driver aged under 21, and"
                 " {v[young_excess]} for a driver aged 21 to 24 or a driver who has held a full"
                 " licence for less than two years.",
@@ -676,7 +1138,27 @@ LIMITS = PartDef(
                         " <excess|deductible> if they crash?",
                         "Is there an extra <excess|deductible> for new drivers?",
                     ),
-                    supports=("def.young_driver", "lim.compulsory_excess"),
+                    supports=("lim.compulsory_excess", "lim.general", "exc.drivers"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Has the <young driver|new driver> excess gone up? <I thought|I'm sure> it"
+                        " was {other[young_excess]} for my <22 year old|son, he's 23>",
+                    ),
+                    supports=("lim.compulsory_excess", "exc.drivers"),
+                    versions=("2025",),
+                    hinge="young_excess",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "My <18|19|20> year old's extra excess <was|used to be>"
+                        " {other[under21_excess]}, is it <still that|the same> after renewal?",
+                    ),
+                    supports=("lim.compulsory_excess", "exc.drivers"),
+                    versions=("2025",),
+                    hinge="under21_excess",
                 ),
             ),
         ),
@@ -690,6 +1172,7 @@ LIMITS = PartDef(
                 "Where endorsement END-MT-13 is shown in your schedule, this excess is reduced by"
                 " half, provided the tracking device approved by us was fitted and working at the"
                 " time of the theft.",
+                "We will not pay a theft claim at all where exclusion {ref[exc.keys]} applies.",
             ),
             fill=5,
             asks=(
@@ -698,10 +1181,29 @@ LIMITS = PartDef(
                     (
                         "<My car got nicked|My car was stolen> <off the drive|from outside the"
                         " house>, what's my excess?",
+                        "Someone tried to <break into|steal> my car and wrecked the ignition, what"
+                        " excess do I pay?",
+                    ),
+                    supports=("cov.fire_theft", "cond.care"),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Does a <tracker|tracking device> <reduce|lower> the <theft excess|excess"
                         " if the car is stolen>?",
                     ),
+                    supports=("abt.endorsements",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the theft excess still {other[theft_excess]}?",
+                        "My car was <stolen|nicked> last week, <last year's documents|my old"
+                        " schedule> said the excess was {other[theft_excess]}, is that right?",
+                    ),
                     supports=("cov.fire_theft",),
+                    versions=("2025",),
+                    hinge="theft_excess",
                 ),
             ),
         ),
@@ -712,8 +1214,8 @@ LIMITS = PartDef(
             (
                 "The excess for repairing glass is {v[glass_repair_excess]} and the excess for"
                 " replacing glass is {v[glass_replace_excess]}.",
-                "If you do not use our approved glass supplier, the most we will pay is"
-                " {v[glass_limit]} for any one claim.",
+                "If you do not use our approved glass supplier (see clause {ref[clm.windscreen]}),"
+                " the most we will pay is {v[glass_limit]} for any one claim.",
             ),
             fill=5,
             lay="the windscreen excess",
@@ -723,10 +1225,28 @@ LIMITS = PartDef(
                     (
                         "<A stone chipped my windscreen|I've got a crack in the windscreen>, how"
                         " much do I pay <to get it fixed|towards it>?",
+                    ),
+                    supports=("cov.windscreen",),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Can I use my own <glass company|windscreen firm> and <what's the"
                         " limit|how much will you pay>?",
                     ),
                     supports=("cov.windscreen",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the excess for a <new|replacement> windscreen still"
+                        " {other[glass_replace_excess]}<, or has that gone up|>?",
+                        "Has the <windscreen|glass> excess <changed|gone up> <this year|since I"
+                        " renewed>?",
+                    ),
+                    supports=("cov.windscreen",),
+                    versions=("2025",),
+                    hinge="glass_replace_excess",
                 ),
             ),
         ),
@@ -736,7 +1256,8 @@ LIMITS = PartDef(
             "the non-approved repairer excess",
             (
                 "If you choose to have the vehicle repaired by a repairer who is not an approved"
-                " repairer, an additional excess of £250 applies.",
+                " repairer (see clause {ref[def.repairer]}), an additional excess of"
+                " {v[repairer_excess]} applies.",
                 "We will not pay more than the amount an approved repairer would have charged.",
             ),
             fill=5,
@@ -744,10 +1265,20 @@ LIMITS = PartDef(
                 Ask(
                     "limits",
                     (
-                        "What <extra|additional> <do I pay|excess is there> if I use my own"
+                        "<What extra do I pay|Is there an additional excess> if I use my own"
                         " <garage|mechanic> for the repairs?",
                     ),
-                    supports=("clm.repairs", "def.repairer"),
+                    also=("clm.repairs",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is it still {other[repairer_excess]} extra if I use my own"
+                        " <garage|mechanic>?",
+                    ),
+                    also=("clm.repairs",),
+                    versions=("2025",),
+                    hinge="repairer_excess",
                 ),
             ),
         ),
@@ -768,7 +1299,17 @@ LIMITS = PartDef(
                         " bag>, how much can I claim?",
                         "What's the limit for <stuff|things> <stolen from|taken out of> the car?",
                     ),
-                    supports=("cov.belongings", "def.belongings"),
+                    supports=("def.belongings", "cond.care"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Did the limit for <stuff|things> <stolen from|in> the car <go"
+                        " up|change>? It was {other[belongings_limit]}",
+                    ),
+                    supports=("def.belongings",),
+                    versions=("2025",),
+                    hinge="belongings_limit",
                 ),
             ),
         ),
@@ -779,6 +1320,8 @@ LIMITS = PartDef(
             (
                 "The most we will pay for audio, navigation and entertainment equipment that was"
                 " not fitted by the manufacturer is {v[audio_limit]} for any one claim.",
+                "Equipment that is not permanently fitted is not an accessory under clause"
+                " {ref[def.accessories]} and is not covered by this limit.",
             ),
             fill=4,
             asks=(
@@ -808,9 +1351,19 @@ LIMITS = PartDef(
                     "limits",
                     (
                         "I lost my car <keys|key fob> <on a night out|at the beach>, how much"
-                        " will you pay to replace them?",
+                        " will you pay towards <new ones|a replacement>?",
                     ),
-                    supports=("cov.keys", "def.keys"),
+                    supports=("def.keys",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Did the <key|lost keys> cover <go up|change>? My fob costs about"
+                        " £700 and it <was|used to be> capped at {other[keys_limit]}",
+                    ),
+                    supports=("def.keys",),
+                    versions=("2025",),
+                    hinge="keys_limit",
                 ),
             ),
         ),
@@ -819,8 +1372,8 @@ LIMITS = PartDef(
             "Charging equipment",
             "charging equipment",
             (
-                "The most we will pay for charging equipment is {v[charging_limit]} for any one"
-                " claim.",
+                "The most we will pay for charging equipment, as defined in clause"
+                " {ref[def.charging]}, is {v[charging_limit]} for any one claim.",
                 "There is no limit for the vehicle's battery other than the market value of the"
                 " vehicle.",
             ),
@@ -831,10 +1384,16 @@ LIMITS = PartDef(
                     (
                         "My <charging cable|EV cable> was stolen <at a charge point|from the"
                         " driveway>, how much do you pay?",
+                    ),
+                    supports=("cov.charging",),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Is the <car battery|EV battery> covered if it's leased, and is there a"
                         " limit?",
                     ),
-                    supports=("cov.charging",),
+                    supports=("cov.charging", "exc.wear"),
                 ),
             ),
         ),
@@ -855,8 +1414,10 @@ LIMITS = PartDef(
                     (
                         "If I <crash into|damage> someone's <expensive car|house>, what's the most"
                         " you'll pay them?",
+                        "Is there a <cap|limit> on what you pay if I <injure|knock down> a"
+                        " <pedestrian|cyclist>?",
                     ),
-                    supports=("cov.liability",),
+                    supports=("cov.liability", "exc.alcohol"),
                 ),
             ),
         ),
@@ -875,8 +1436,19 @@ LIMITS = PartDef(
                     (
                         "How much is the <personal accident|injury> <benefit|payout> if I'm"
                         " seriously hurt in a <crash|car accident>?",
+                        "If <I lose|my wife loses> <an eye|a leg> in a car crash, what do you pay?",
+                    ),
+                    supports=("cov.personal_accident", "cond.other"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the personal accident <payout|benefit> still {other[pa_benefit]}"
+                        " <on the new policy|after renewal>?",
                     ),
                     supports=("cov.personal_accident",),
+                    versions=("2025",),
+                    hinge="pa_benefit",
                 ),
             ),
         ),
@@ -886,7 +1458,7 @@ LIMITS = PartDef(
             "child car seats",
             (
                 "The most we will pay for child car seats is {v[child_seat_limit]} for any one"
-                " claim.",
+                " claim, and no excess applies to it.",
             ),
             fill=4,
             asks=(
@@ -917,8 +1489,8 @@ EXCLUSIONS = PartDef(
                 "We will not pay for loss of or damage to the vehicle while it is being driven by"
                 " anyone who is over the legal limit for alcohol, or unfit to drive through drugs,"
                 " or who fails to provide a sample when required to by the police.",
-                "We will meet our legal obligations to other people, but we may recover what we"
-                " pay from the driver.",
+                "We will meet our legal obligations to other people under clause"
+                " {ref[cov.liability]}, but we may recover what we pay from the driver.",
             ),
             fill=4,
             code_no=5,
@@ -929,9 +1501,16 @@ EXCLUSIONS = PartDef(
                         "If I <crash after a couple of drinks|have an accident after a few pints>,"
                         " will you pay <for my car|anything>?",
                         "What happens <to my claim|with the insurance> if the driver"
-                        " <refused|didn't"
-                        " give> a breath test?",
+                        " <refused|didn't give> a breath test?",
                     ),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "My <mate|brother> was over the limit driving my car and hit someone, who"
+                        " pays <them|the other side>?",
+                    ),
+                    also=("cov.liability",),
                 ),
             ),
         ),
@@ -941,11 +1520,16 @@ EXCLUSIONS = PartDef(
             "unauthorised drivers",
             (
                 "We will not pay any claim while the vehicle is being driven by anyone not"
-                " allowed to drive it by your certificate of motor insurance, or by anyone who"
-                " does not hold a valid licence to drive it.",
+                " allowed to drive it by your certificate of motor insurance (clause"
+                " {ref[def.certificate]}), or by anyone who does not hold a valid licence to drive"
+                " it.",
                 "This exclusion does not apply while the vehicle is in the custody of a garage for"
                 " servicing or repair, or with a member of the hotel or restaurant staff for"
                 " parking.",
+                {
+                    "2025": "This policy does not cover you or any named driver to drive any"
+                    " vehicle other than the vehicle described in your schedule.",
+                },
             ),
             fill=4,
             code_no=6,
@@ -957,8 +1541,21 @@ EXCLUSIONS = PartDef(
                         " not on my policy. Am I covered?",
                         "Is the car covered when <it's with the garage|the mechanic is driving it>"
                         " for a service?",
+                        "<The valet|A hotel valet> <scraped|dented> my car parking it, does my"
+                        " insurance cover that?",
                     ),
-                    supports=("def.named_driver",),
+                    supports=("def.named_driver", "cov.liability"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Can I still drive <other people's cars|my mate's car> on my policy? I"
+                        " <could|was covered to> <last year|before I renewed>",
+                        "Has driving other cars been <taken off|removed from> my <car"
+                        " insurance|policy>?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -968,13 +1565,14 @@ EXCLUSIONS = PartDef(
             "uses not covered",
             (
                 "We will not pay any claim while the vehicle is being used for a purpose not"
-                " allowed by your certificate of motor insurance.",
+                " allowed by your certificate of motor insurance; see clause {ref[def.use]}.",
                 {
                     "2024": "We will not pay any claim while the vehicle is being used for racing,"
                     " competitions, rallies, speed testing or on a race track.",
                     "2025": "We will not pay any claim while the vehicle is being used for racing,"
                     " competitions, rallies, speed testing, or on a race track or at any track"
-                    " day, even where the event is not timed.",
+                    " day as defined in clause {ref[def.track_day]}, even where the event is not"
+                    " timed.",
                 },
                 "Where endorsement END-MT-05 is shown in your schedule, use in connection with your"
                 " business is allowed, but not the carriage of goods or passengers for payment.",
@@ -988,9 +1586,28 @@ EXCLUSIONS = PartDef(
                     (
                         "Am I covered <on a track day|at a trackday> at <Silverstone|Brands"
                         " Hatch>?",
-                        "Is the car covered if I <use it for work|drive for my job>?",
+                        "Is a <sprint|hill climb> event covered <if it's just for fun|on my normal"
+                        " policy>?",
                     ),
-                    supports=("def.use",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Is the car covered if I <use it for work|drive for my job>?",
+                        "Can I <visit clients|drive to client sites> in my car on this policy?",
+                    ),
+                    supports=("abt.endorsements",),
+                    also=("def.use",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<Can I still|Am I still allowed to> do <track days|a trackday> <if it's"
+                        " not timed|as long as it's not a race>? <That used to be fine|Last year's"
+                        " policy only said racing>",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1000,8 +1617,9 @@ EXCLUSIONS = PartDef(
             "keys left in the vehicle",
             (
                 "We will not pay for theft or attempted theft of the vehicle, or for loss of or"
-                " damage to it, if the keys were left in or on the vehicle while it was"
-                " unattended, or the vehicle was left unlocked or with a window or roof open.",
+                " damage to it, if the keys (as defined in clause {ref[def.keys]}) were left in or"
+                " on the vehicle while it was unattended, or the vehicle was left unlocked or with"
+                " a window or roof open.",
                 {
                     "2025": "We will not pay for theft of the vehicle using a keyless entry"
                     " signal relay if the keyless entry device was kept within five metres of the"
@@ -1017,11 +1635,32 @@ EXCLUSIONS = PartDef(
                     (
                         "My car was stolen <while it was warming up|with the engine running> on"
                         " the drive, <will you pay|am I covered>?",
+                        "I left the <sunroof|window> open <at the shops|for five minutes> and the"
+                        " car got nicked, can I claim?",
+                    ),
+                    supports=("cov.fire_theft", "cond.care"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "<Thieves|Someone> <stole|took> my <keyless|push-start> car <off the"
                         " drive|from outside the house> using a <relay|signal booster>, is that"
                         " covered?",
                     ),
-                    supports=("def.keys",),
+                    supports=("cov.fire_theft", "def.keys"),
+                    versions=("2025",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Is <keyless|relay> theft still covered <after my renewal|on the new"
+                        " policy>? I keep my fob <by the front door|in the hallway>",
+                        "Do I need a <Faraday pouch|signal blocking box> for my key <now|since I"
+                        " renewed>?",
+                    ),
+                    supports=("cov.fire_theft",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1034,6 +1673,9 @@ EXCLUSIONS = PartDef(
                 " computer failure, breakdown or breakage.",
                 "We will not pay for damage to the engine caused by a lack of oil, coolant or"
                 " maintenance.",
+                "The vehicle's battery is covered under clause {ref[cov.charging]} only for loss"
+                " or damage from an accident, fire, theft or malicious damage, not for a fall in"
+                " its capacity with age or use.",
             ),
             fill=4,
             code_no=10,
@@ -1044,6 +1686,8 @@ EXCLUSIONS = PartDef(
                         "<My gearbox|The clutch> <packed up|failed>, can I claim on my <car"
                         " insurance|policy>?",
                         "Does the insurance cover the car <breaking down|just breaking down>?",
+                        "My <EV battery|electric car's battery> <has lost loads of range|is"
+                        " degrading>, can I claim?",
                     ),
                 ),
             ),
@@ -1055,7 +1699,7 @@ EXCLUSIONS = PartDef(
             (
                 "We will not pay for damage to tyres caused by braking, punctures, cuts or bursts.",
                 "We will pay for damage to tyres caused by an accident that also damages other"
-                " parts of the vehicle.",
+                " parts of the vehicle, under clause {ref[cov.damage]}.",
             ),
             fill=4,
             code_no=11,
@@ -1095,6 +1739,17 @@ EXCLUSIONS = PartDef(
                         "Is <misfuelling|filling up with the wrong fuel> covered?",
                     ),
                 ),
+                Ask(
+                    "exclusions",
+                    (
+                        "<I know|I heard> misfuelling <wasn't|used to not be> covered, is that"
+                        " still <true|the case> <this year|since I renewed>?",
+                        "Do you pay for <draining the tank|a fuel drain> now if I put the wrong"
+                        " fuel in?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
+                ),
             ),
         ),
         ClauseDef(
@@ -1104,7 +1759,8 @@ EXCLUSIONS = PartDef(
             (
                 "We will not pay for any reduction in the value of the vehicle after it has been"
                 " repaired, or for loss of use of the vehicle, or for travel costs while it is off"
-                " the road.",
+                " the road, other than by providing the courtesy car in clause"
+                " {ref[cov.courtesy]}.",
             ),
             fill=4,
             code_no=14,
@@ -1117,7 +1773,6 @@ EXCLUSIONS = PartDef(
                         "Do you pay my <train fares|taxi costs> while my car is <off the"
                         " road|being fixed>?",
                     ),
-                    supports=("cov.courtesy",),
                 ),
             ),
         ),
@@ -1138,6 +1793,8 @@ EXCLUSIONS = PartDef(
                     (
                         "The police <seized|impounded> my car, will you pay <to get it back|the"
                         " release fee>?",
+                        "My car got <damaged|scratched> while it was <in the police"
+                        " pound|impounded>, is that covered?",
                     ),
                 ),
             ),
@@ -1151,7 +1808,8 @@ EXCLUSIONS = PartDef(
                 "We will not pay any claim while the vehicle is being used to deliver food,"
                 " parcels or other goods for payment, or to carry passengers for hire through an"
                 " app or otherwise.",
-                "This exclusion applies even if your certificate allows business use.",
+                "This exclusion applies even if your certificate allows business use under clause"
+                " {ref[exc.use]}.",
             ),
             fill=4,
             code_no=19,
@@ -1162,6 +1820,8 @@ EXCLUSIONS = PartDef(
                     (
                         "Am I covered <doing food deliveries|delivering takeaways> in my own car?",
                         "Can I use my car for <Uber|a ride-hailing app> on this policy?",
+                        "I've got business use, can I do <Amazon Flex|parcel> deliveries <on the"
+                        " side|at weekends>?",
                     ),
                     supports=("def.use",),
                 ),
@@ -1188,6 +1848,13 @@ CLAIMS = PartDef(
                     " possible, and in any case within 48 hours, even if you do not intend to"
                     " claim.",
                 },
+                {
+                    "2024": "You can tell us by calling the claims helpline in clause"
+                    " {ref[clm.helpline]}.",
+                    "2025": "You can tell us by calling the claims helpline in clause"
+                    " {ref[clm.helpline]} or through our app, where you can also upload"
+                    " photographs.",
+                },
                 "Telling us about an incident is not the same as making a claim, but it may"
                 " affect your premium at renewal.",
             ),
@@ -1200,7 +1867,18 @@ CLAIMS = PartDef(
                         "How <long|many days> do I have to <report|tell you about> a <crash|bump>?",
                         "Do I <need|have> to tell you about a <minor|small> accident even if I'm"
                         " not claiming?",
+                        "had a little scrape in a car park, do i have to <let you know|report it>?",
                     ),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Is it still <a week|7 days> to report <an accident|a crash>?",
+                        "Did the <deadline|time limit> for <reporting|telling you about> a"
+                        " <bump|crash> change <this year|at renewal>?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1213,19 +1891,25 @@ CLAIMS = PartDef(
                 " and vehicle registration to anyone with reasonable grounds to ask for them.",
                 "If anyone is injured, or you cannot exchange details, you must report the"
                 " accident to the police as soon as possible and in any case within 24 hours.",
-                "Take photographs of the scene and the vehicles, and note the names and addresses"
-                " of any witnesses.",
+                {
+                    "2024": "Take photographs of the scene and the vehicles, and note the names and"
+                    " addresses of any witnesses.",
+                    "2025": "Take photographs of the scene and the vehicles, note the names and"
+                    " addresses of any witnesses, and keep any dash camera footage as set out in"
+                    " clause {ref[clm.dashcam]}.",
+                },
+                "You must then tell us about the accident as set out in clause {ref[clm.notify]}.",
             ),
             fill=5,
             asks=(
                 Ask(
                     "procedures",
                     (
-                        "What should I do <at the scene|straight after> <of an accident|a crash>?",
+                        "What should I do <at the scene of an accident|straight after a"
+                        " crash|right after an accident>?",
                         "The other driver <drove off|wouldn't give me details>, what do I do?",
                         "When do I need to <call|tell> the police after a <crash|collision>?",
                     ),
-                    supports=("clm.notify",),
                 ),
             ),
         ),
@@ -1255,10 +1939,18 @@ CLAIMS = PartDef(
             "Theft or vandalism",
             "theft or vandalism",
             (
-                "If the vehicle or anything in it is stolen or vandalised, you must report it to"
-                " the police within 24 hours and give us the crime reference number.",
+                {
+                    "2024": "If the vehicle or anything in it is stolen or vandalised, you must"
+                    " report it to the police within 24 hours and give us the crime reference"
+                    " number.",
+                    "2025": "If the vehicle or anything in it is stolen or vandalised, you must"
+                    " report it to the police within 24 hours, give us the crime reference number"
+                    " and send us every key to the vehicle within seven days.",
+                },
                 "If the vehicle is recovered after you have told us about the theft, you must"
                 " tell us immediately.",
+                "If the vehicle has not been recovered within {v[recovery_days]} days, we will"
+                " settle the claim as a total loss under clause {ref[clm.total_loss]}.",
             ),
             fill=5,
             asks=(
@@ -1268,7 +1960,22 @@ CLAIMS = PartDef(
                         "My car's been stolen, <what do I do|what are the steps>?",
                         "Someone <keyed|scratched> my car, <do I need to|should I> report it to"
                         " the police?",
+                        "the police found my stolen car <last night|this morning>, do I need to"
+                        " <tell you|let you know>?",
                     ),
+                    supports=("clm.notify",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Do I <have to|need to> send you <my spare key|all the keys> <now|these"
+                        " days> when my car is stolen?",
+                        "What's changed <in the theft claim process|about reporting a stolen car>"
+                        " since <I renewed|last year>?",
+                    ),
+                    supports=("clm.notify",),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1277,10 +1984,18 @@ CLAIMS = PartDef(
             "Repairs",
             "repairs",
             (
-                "If you use an approved repairer, we will arrange the repair, collect and deliver"
-                " the vehicle, and pay the repairer directly, less your excess.",
-                "If you use another repairer, you must send us an estimate before any work"
-                " starts, and the excess in clause {ref[lim.repairer_excess]} applies.",
+                "If you use an approved repairer, as defined in clause {ref[def.repairer]}, we will"
+                " arrange the repair, collect and deliver the vehicle, and pay the repairer"
+                " directly, less your excess.",
+                {
+                    "2024": "If you use another repairer, you must send us an estimate before any"
+                    " work starts, and the additional excess of {v[repairer_excess]} in clause"
+                    " {ref[lim.repairer_excess]} applies.",
+                    "2025": "If you use another repairer, you must send us an estimate and"
+                    " photographs of the damage and wait for our written approval before any work"
+                    " starts; the additional excess of {v[repairer_excess]} in clause"
+                    " {ref[lim.repairer_excess]} applies.",
+                },
             ),
             fill=5,
             lay="the repairs section",
@@ -1291,7 +2006,17 @@ CLAIMS = PartDef(
                         "Can I <choose my own garage|use my local garage> for the repair?",
                         "Do I have to <get quotes|send you an estimate> before the garage starts?",
                     ),
-                    supports=("lim.repairer_excess",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Do I <need|have> to wait for <your OK|you to approve it> before my own"
+                        " garage <starts|does the work>?",
+                        "Did the process for using <my own garage|a garage of my choice>"
+                        " change <this year|on the new wording>?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1300,10 +2025,14 @@ CLAIMS = PartDef(
             "Total loss settlement",
             "a total loss",
             (
-                "If the vehicle is a total loss, we will pay you its market value, less your"
-                " excess and any unpaid premium.",
+                "If the vehicle is a total loss, as defined in clause {ref[def.total_loss]}, we"
+                " will pay you its market value, less your excess and any unpaid premium.",
                 "If the vehicle is on finance or lease, we will pay the finance company first,"
                 " and pay you any balance.",
+                {
+                    "2025": "We will make the payment within ten working days of the day you"
+                    " accept our settlement offer.",
+                },
                 "Once we have paid, the vehicle becomes our property, and your policy for it ends.",
             ),
             fill=5,
@@ -1315,8 +2044,19 @@ CLAIMS = PartDef(
                         "My car is on finance and got written off, who gets the <money|payout>?",
                         "Do I keep <my car|the wreck> after you've paid out for a <write-off|total"
                         " loss>?",
+                        "I pay monthly, do you take the rest of the year's premium off <my"
+                        " payout|the write-off money>?",
                     ),
-                    supports=("def.total_loss",),
+                    supports=("lim.vehicle", "def.market_value", "cond.instalments"),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "How <quickly|soon> do you pay out once I <accept|agree to> the"
+                        " <write-off|settlement> <offer|figure>?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1325,10 +2065,18 @@ CLAIMS = PartDef(
             "Windscreen claims",
             "a windscreen claim",
             (
-                "For glass damage, call our windscreen helpline, shown on your schedule; our"
-                " approved glass supplier will repair or replace the glass at your home or"
-                " workplace.",
+                {
+                    "2024": "For glass damage, call our windscreen helpline, shown on your"
+                    " schedule; our approved glass supplier will repair or replace the glass at"
+                    " your home or workplace.",
+                    "2025": "For glass damage, claim online or in our app, or call our windscreen"
+                    " helpline shown on your schedule; our approved glass supplier will repair or"
+                    " replace the glass at your home or workplace, usually within two working"
+                    " days.",
+                },
                 "You do not need to call the main claims line for windscreen claims.",
+                "The glass cover is set out in clause {ref[cov.windscreen]} and the glass excesses"
+                " in clause {ref[lim.windscreen]}.",
             ),
             fill=5,
             asks=(
@@ -1338,7 +2086,15 @@ CLAIMS = PartDef(
                         "Who do I <call|ring> about a <cracked windscreen|chipped windscreen>?",
                         "Can someone <fix|replace> my windscreen <at work|on my drive>?",
                     ),
-                    supports=("cov.windscreen",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Can I <book|claim for> a windscreen repair <online|in the app> now, or do"
+                        " I still have to ring?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1350,8 +2106,14 @@ CLAIMS = PartDef(
                 "If you are involved in an accident that was not your fault and the other driver"
                 " is not insured, you will not lose your no claim discount and we will refund your"
                 " excess.",
-                "You must give us the make, model and registration of the other vehicle and, if"
-                " possible, the other driver's name and address.",
+                {
+                    "2024": "You must give us the make, model and registration of the other"
+                    " vehicle and, if possible, the other driver's name and address.",
+                    "2025": "You must give us the make, model and registration of the other"
+                    " vehicle and, if possible, the other driver's name and address, and the"
+                    " accident must have been reported to the police as set out in clause"
+                    " {ref[clm.scene]}.",
+                },
                 "Where endorsement END-MT-02 is shown in your schedule, your no claim discount is"
                 " protected, and up to two claims in any five years will not reduce it.",
             ),
@@ -1363,6 +2125,16 @@ CLAIMS = PartDef(
                         "<The driver who hit me|The person who crashed into me> <has no"
                         " insurance|wasn't insured>, what happens <to my no claims|to my excess>?",
                     ),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "<Do I still keep|Will I still keep> my no claims if <an uninsured driver"
+                        " hits me|I'm hit by someone with no insurance> and I didn't <call|report"
+                        " it to> the police?",
+                    ),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1379,11 +2151,52 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("Is the claims <line|helpline> open <at night|on Sundays|on Christmas Day>?",),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "Is the claims <line|helpline> open <at night|on Sundays>?",
                         "<My car can't be driven|The car's undriveable> after <the crash|an"
                         " accident>, who <moves|recovers> it?",
                     ),
+                    supports=("cov.damage",),
+                ),
+            ),
+        ),
+        ClauseDef(
+            "clm.dashcam",
+            "Dash camera footage",
+            "dash camera footage",
+            (
+                "If the vehicle has a dash camera, you must keep any footage of an accident or"
+                " theft and send it to us within 14 days of telling us about the incident under"
+                " clause {ref[clm.notify]}.",
+                "You can upload footage through our app or our website.",
+                "Do not share the footage on social media while the claim is open, as this may"
+                " harm our ability to settle it.",
+            ),
+            fill=3,
+            versions=("2025",),
+            gloss="keeping dash cam video of an accident and sending it to us",
+            asks=(
+                Ask(
+                    "procedures",
+                    (
+                        "How long have I got to send you my <dash cam|dashcam> <footage|video>"
+                        " after <a crash|an accident>?",
+                        "Can I <post|put> my <dash cam|dashcam> video <on Facebook|online> while"
+                        " you sort out the claim?",
+                    ),
+                    supports=("clm.scene",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Do I <have to|need to> <keep|save> my <dash cam|dashcam> footage after <a"
+                        " crash|an accident> now? <That's new|I don't remember that last year>",
+                    ),
+                    supports=("clm.scene",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1405,6 +2218,8 @@ CONDITIONS = PartDef(
                 " certificate if one is needed by law.",
                 "Tyres must be above the legal minimum tread depth at all times.",
                 "You must let us examine the vehicle at any reasonable time.",
+                "If the condition of the vehicle caused or added to a loss, we may refuse or"
+                " reduce the claim under clause {ref[cond.care]}.",
             ),
             fill=3,
             asks=(
@@ -1413,6 +2228,7 @@ CONDITIONS = PartDef(
                     (
                         "<Am I covered|Will you pay out> if my MOT <ran out|expired> last week?",
                         "Do <bald tyres|worn tyres> affect my <claim|cover>?",
+                        "can you <inspect|look at> my car before you pay the claim?",
                     ),
                 ),
             ),
@@ -1456,10 +2272,15 @@ MOTOR = ProductDef(
         "charging_limit": ("£1,000", "£1,500"),
         "pa_benefit": ("£5,000", "£7,500"),
         "child_seat_limit": ("£300", "£400"),
+        "repairer_excess": ("£250", "£300"),
+        "europe_days": ("90", "60"),
+        "new_car_months": ("12", "18"),
+        "recovery_days": ("28", "21"),
     },
     endorsements=(
         Endorsement("END-MT-02", "Protected no claim discount", "clm.uninsured"),
         Endorsement("END-MT-05", "Business use", "exc.use"),
+        # only in 2024: its clause, cov.other_cars, is withdrawn in 2025
         Endorsement("END-MT-09", "Driving other cars withdrawn", "cov.other_cars"),
         Endorsement("END-MT-13", "Tracking device", "lim.theft_excess"),
     ),
