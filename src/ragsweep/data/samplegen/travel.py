@@ -35,7 +35,7 @@ DEFINITIONS = PartDef(
                         " I'm <away|on holiday>?",
                         "Are my <glasses|contact lenses> <counted as|treated as>"
                         " <luggage|=baggage>?",
-                        "<do my|are my> <contacts|contact lenses|dentures> come under"
+                        "do my <contacts|contact lenses|dentures> come under"
                         " <luggage|my bags> if they get lost?",
                     ),
                     supports=("cov.baggage",),
@@ -79,7 +79,7 @@ DEFINITIONS = PartDef(
                         " cancelling|if I need to cancel>?",
                         "Who <counts as|is classed as> <family|a close relative> <for the"
                         " insurance|on the policy>?",
-                        "<is|does> my <nan|grandad> <count|counted> as close family if I have to"
+                        "does my <nan|grandad> count as close family if I have to"
                         " <come home|cancel>?",
                     ),
                     supports=("cov.cancellation",),
@@ -841,6 +841,7 @@ LIMITS = PartDef(
                         " {other[hospital_day]}, is that <right|what I get>?",
                     ),
                     also=("cov.hospital",),
+                    supports=("exc.medical",),
                     hinge="hospital_day",
                 ),
             ),
@@ -854,8 +855,7 @@ LIMITS = PartDef(
                 "Within this, the most we will pay for any one item, pair or set is"
                 " {v[baggage_single]}, and for all valuables (clause {ref[def.valuables]}) together"
                 " {v[baggage_valuables]}.",
-                "These limits do not extend to valuables or money carried in checked-in luggage,"
-                " which clause {ref[exc.unattended]} excludes.",
+                "The exclusion in clause {ref[exc.unattended]} applies to baggage claims.",
             ),
             fill=5,
             asks=(
@@ -1013,7 +1013,7 @@ LIMITS = PartDef(
                         " hours|every 12 hours>?",
                         "Did the flight delay <benefit|payout> go up from {other[delay_benefit]}?",
                     ),
-                    supports=("cov.delay",),
+                    supports=("cov.delay", "exc.strike"),
                     versions=("2025",),
                     hinge="delay_benefit",
                 ),
@@ -1045,7 +1045,7 @@ LIMITS = PartDef(
                         "Is missed departure still capped at {other[missed_limit]} <on my"
                         " policy|after renewing>?",
                     ),
-                    supports=("cov.missed_departure",),
+                    supports=("cov.missed_departure", "def.public_transport"),
                     versions=("2025",),
                     hinge="missed_limit",
                 ),
@@ -1059,8 +1059,7 @@ LIMITS = PartDef(
                 "The most we will pay for personal liability is £2,000,000 for any one event,"
                 " including legal costs.",
                 "An excess of £250 applies to claims for damage to property.",
-                "We will not pay for damage you cause deliberately; see clause"
-                " {ref[exc.deliberate]}.",
+                "Clause {ref[exc.deliberate]} applies to this section.",
             ),
             fill=4,
             asks=(
@@ -1072,7 +1071,7 @@ LIMITS = PartDef(
                         "<knocked over|smashed> a <glass table|tv> in the <apartment|Airbnb>,"
                         " <what do I pay|is there an excess>?",
                     ),
-                    supports=("cov.liability", "exc.deliberate", "exc.alcohol"),
+                    supports=("cov.liability", "exc.deliberate"),
                 ),
             ),
         ),
@@ -1313,12 +1312,21 @@ EXCLUSIONS = PartDef(
                     (
                         "My <phone|bag> was <stolen|taken> from the beach while I was swimming,"
                         " can I claim?",
-                        "I put my <laptop|camera> in my <checked bag|hold luggage> and it's gone,"
-                        " will you pay?",
                         "<left|put> my <phone|watch> <in the car|in the hire car> <while we|when"
                         " we went> to the beach and it was <nicked|stolen>, am I covered?",
                     ),
                     supports=("def.unattended", "cov.baggage", "def.valuables", "lim.baggage"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "I put my <laptop|camera> in my <checked bag|hold luggage> and it's gone,"
+                        " will you pay?",
+                        "<jewellery|my watch> went missing from my <suitcase|case> <after the"
+                        " flight|at baggage reclaim>, can I claim?",
+                    ),
+                    also=("cov.baggage",),
+                    supports=("def.valuables", "lim.baggage"),
                 ),
             ),
         ),
@@ -1385,7 +1393,7 @@ EXCLUSIONS = PartDef(
                         "The <air traffic control|airport> strike was <announced|in the news>"
                         " before I booked, am I covered for the delay?",
                     ),
-                    supports=("cov.delay",),
+                    also=("cov.delay",),
                 ),
             ),
         ),
@@ -1787,7 +1795,7 @@ CLAIMS = PartDef(
                         "<Should I|Do I need to> claim from the airline before <claiming from"
                         " you|I come to you>?",
                     ),
-                    supports=("lim.medical", "cond.other"),
+                    supports=("lim.medical",),
                 ),
             ),
         ),
@@ -1820,7 +1828,7 @@ CLAIMS = PartDef(
                     (
                         "Does the claims line still <close|shut> at {other[helpline_close]}"
                         " <in the week|on weekdays>?",
-                        "Did the claims <line|phone> hours change? I <had|thought> it"
+                        "Did the claims <line|phone> hours change? I thought it"
                         " <shut|closed> at {other[helpline_close]}",
                     ),
                     hinge="helpline_close",
