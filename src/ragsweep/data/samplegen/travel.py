@@ -17,8 +17,14 @@ DEFINITIONS = PartDef(
             (
                 "Baggage means luggage, clothing, personal effects and valuables taken on, or"
                 " bought during, a trip, that belong to you.",
-                "Baggage does not include money, passports, travel documents, contact lenses,"
-                " dentures or mobility aids, which are dealt with elsewhere in this policy.",
+                {
+                    "2024": "Baggage does not include money, passports, travel documents, contact"
+                    " lenses, dentures or mobility aids, which are dealt with elsewhere in this"
+                    " policy.",
+                    "2025": "Baggage does not include money (see clause {ref[def.money]}),"
+                    " passports, travel documents, contact lenses, dentures, mobility aids or"
+                    " sports equipment, which are dealt with elsewhere in this policy.",
+                },
             ),
             fill=1,
             asks=(
@@ -29,8 +35,21 @@ DEFINITIONS = PartDef(
                         " I'm <away|on holiday>?",
                         "Are my <glasses|contact lenses> <counted as|treated as>"
                         " <luggage|=baggage>?",
+                        "do my <contacts|contact lenses|dentures> come under"
+                        " <luggage|my bags> if they get lost?",
                     ),
                     supports=("cov.baggage",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "<Is my golf bag|Is my diving gear|Are my golf clubs> still <counted"
+                        " as|part of> <luggage|=baggage> <after renewal|on this year's policy>?",
+                        "is sports <gear|equipment> <still part of|still included in> my"
+                        " <baggage|luggage> cover? it was <last year|before I renewed>",
+                    ),
+                    supports=("cov.baggage",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -39,10 +58,17 @@ DEFINITIONS = PartDef(
             "Close relative",
             "a close relative",
             (
-                "Close relative means your mother, father, sister, brother, spouse, civil partner"
-                " or partner, son, daughter, grandparent, grandchild, parent-in-law,"
-                " son-in-law, daughter-in-law, step-parent, step-child, step-sister,"
-                " step-brother, foster child or legal guardian.",
+                {
+                    "2024": "Close relative means your mother, father, sister, brother, spouse,"
+                    " civil partner or partner, son, daughter, grandparent, grandchild,"
+                    " parent-in-law, son-in-law, daughter-in-law, step-parent, step-child,"
+                    " step-sister, step-brother, foster child or legal guardian.",
+                    "2025": "Close relative means your mother, father, sister, brother, spouse,"
+                    " civil partner, partner, fiance or fiancee, son, daughter, grandparent,"
+                    " grandchild, parent-in-law, brother-in-law, sister-in-law, son-in-law,"
+                    " daughter-in-law, step-parent, step-child, step-sister, step-brother,"
+                    " foster child or legal guardian.",
+                },
             ),
             fill=1,
             asks=(
@@ -53,8 +79,22 @@ DEFINITIONS = PartDef(
                         " cancelling|if I need to cancel>?",
                         "Who <counts as|is classed as> <family|a close relative> <for the"
                         " insurance|on the policy>?",
+                        "does my <nan|grandad> count as close family if I have to"
+                        " <come home|cancel>?",
                     ),
                     supports=("cov.cancellation",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "My <brother-in-law|sister-in-law> is <seriously ill|in hospital>, are"
+                        " they a close relative <now|this year>? I was told last year they"
+                        " <weren't|didn't count>",
+                        "Does my <fiance|fiancee> count as <close family|a close relative> after"
+                        " the <renewal|policy changed>?",
+                    ),
+                    supports=("cov.cancellation",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -112,14 +152,28 @@ DEFINITIONS = PartDef(
             "your home area",
             (
                 "Home area means the United Kingdom, the Channel Islands and the Isle of Man.",
-                "Trips within the home area are covered only if you have booked at least two"
-                " nights' accommodation away from your home.",
+                "Trips within the home area are covered only if you have booked at least"
+                " {v[home_nights]} of accommodation away from your home.",
             ),
             fill=1,
             asks=(
                 Ask(
                     "definitions",
-                    ("Am I covered on a <weekend in Cornwall|UK holiday|staycation>?",),
+                    (
+                        "Am I covered on a <weekend in Cornwall|UK holiday|staycation>?",
+                        "does the <policy|travel insurance> work for a <trip to|few days in> the"
+                        " Lake District or is it <abroad only|just for abroad>?",
+                    ),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Do I still need {other[home_nights]} <booked|in a hotel> for a UK trip"
+                        " to <count|be covered>?",
+                        "Did the <rule|minimum stay> for <UK trips|holidays in the UK>"
+                        " change? I thought it was {other[home_nights]} <away|booked>",
+                    ),
+                    hinge="home_nights",
                 ),
             ),
         ),
@@ -129,8 +183,9 @@ DEFINITIONS = PartDef(
             "a pre-existing medical condition",
             (
                 "Pre-existing medical condition means any illness or injury for which you have"
-                " received advice, treatment or medication, or been referred for tests, in the two"
-                " years before you bought this policy or booked a trip, whichever is later.",
+                " received advice, treatment or medication, or been referred for tests, in the"
+                " {v[medical_lookback]} before you bought this policy or booked a trip, whichever"
+                " is later.",
                 "It also includes any heart, circulatory, lung or cancer condition you have ever"
                 " had.",
             ),
@@ -142,8 +197,22 @@ DEFINITIONS = PartDef(
                         "What counts as a <pre-existing|existing> <condition|medical condition>?",
                         "<I had|I was treated for> <asthma|high blood pressure> three years ago,"
                         " is that <pre-existing|still an existing condition>?",
+                        "how far back do you <look|go> <at my health|for medical stuff> when I"
+                        " <declare|buy the cover>?",
+                    ),
+                    supports=("exc.medical", "cond.health"),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is it still {other[medical_lookback]} <you look back|of medical history"
+                        " you ask about> for <existing conditions|pre-existing conditions>?",
+                        "Did the look back <period|time> for <health conditions|medical"
+                        " conditions> change <at renewal|this year>? I thought it was"
+                        " {other[medical_lookback]}",
                     ),
                     supports=("exc.medical",),
+                    hinge="medical_lookback",
                 ),
             ),
         ),
@@ -154,7 +223,11 @@ DEFINITIONS = PartDef(
             (
                 "Money means cash, travellers' cheques and prepaid currency cards held for social"
                 " and domestic purposes.",
-                "It does not include digital currency, bank cards or credit cards.",
+                {
+                    "2024": "It does not include digital currency, bank cards or credit cards.",
+                    "2025": "It does not include digital currency, bank cards, credit cards or"
+                    " money held in a mobile payment app or digital wallet.",
+                },
             ),
             fill=1,
             asks=(
@@ -163,8 +236,10 @@ DEFINITIONS = PartDef(
                     (
                         "Is a <prepaid travel card|currency card> <counted as|treated as>"
                         " <cash|=money>?",
+                        "<my|our> <Revolut|travel money> card <got nicked|was stolen>, does that"
+                        " count as <cash|money> for the claim?",
                     ),
-                    supports=("lim.money",),
+                    supports=("lim.money", "cov.money"),
                 ),
             ),
         ),
@@ -174,8 +249,14 @@ DEFINITIONS = PartDef(
             "Public transport",
             "public transport",
             (
-                "Public transport means a scheduled aircraft, train, coach, bus or ferry that you"
-                " had booked to travel on, but not a taxi or a car you had hired.",
+                {
+                    "2024": "Public transport means a scheduled aircraft, train, coach, bus or"
+                    " ferry that you had booked to travel on, but not a taxi or a car you had"
+                    " hired.",
+                    "2025": "Public transport means a scheduled aircraft, train, coach, bus or"
+                    " ferry that you had booked to travel on, or a taxi or airport transfer"
+                    " booked at least 24 hours in advance, but not a car you had hired.",
+                },
             ),
             fill=1,
             asks=(
@@ -184,8 +265,21 @@ DEFINITIONS = PartDef(
                     (
                         "Does a <taxi|minicab> <count as|class as> <public transport|=public"
                         " transport> if it doesn't turn up?",
+                        "<my|the> <airport transfer|pre-booked cab> never came and we missed the"
+                        " flight, is that <public transport|covered as public transport>?",
                     ),
                     supports=("cov.missed_departure",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Are taxis <public transport|counted as public transport> <now|on the new"
+                        " policy>? <Last year|Before> they <weren't|didn't count>",
+                        "Did the <public transport|=public transport> <meaning|definition>"
+                        " change to <include|cover> <taxis|pre-booked transfers>?",
+                    ),
+                    supports=("cov.missed_departure",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -214,12 +308,9 @@ DEFINITIONS = PartDef(
             "Trip",
             "a trip",
             (
-                {
-                    "2024": "Trip means a journey that starts and ends in your home area during"
-                    " the period of insurance, lasting no more than 31 days.",
-                    "2025": "Trip means a journey that starts and ends in your home area during"
-                    " the period of insurance, lasting no more than 45 days.",
-                },
+                "Trip means a journey that starts and ends in your home area, as defined in clause"
+                " {ref[def.home_area]}, during the period of insurance, lasting no more than"
+                " {v[trip_days]}.",
                 "A trip starts when you leave home and ends when you return home, or to a"
                 " hospital or nursing home in your home area, whichever is earlier.",
             ),
@@ -232,7 +323,19 @@ DEFINITIONS = PartDef(
                         " policy?",
                         "When does <a trip|my trip> <start and end|begin and finish> for the"
                         " insurance?",
+                        "<can i|am i ok to> go <travelling|backpacking> for <five|six> weeks on"
+                        " <the annual one|an annual policy>?",
                     ),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Did the <max|maximum> trip length change? I thought it was"
+                        " {other[trip_days]}",
+                        "Is <one trip|a single trip> still limited to {other[trip_days]} <on my"
+                        " annual cover|after renewing>?",
+                    ),
+                    hinge="trip_days",
                 ),
             ),
         ),
@@ -243,8 +346,13 @@ DEFINITIONS = PartDef(
             (
                 "Unattended means left where you cannot see it and are not in a position to"
                 " prevent it from being taken or damaged.",
-                "Property left with a person you do not know, or in a vehicle, is treated as"
-                " unattended.",
+                {
+                    "2024": "Property left with a person you do not know, or in a vehicle, is"
+                    " treated as unattended.",
+                    "2025": "Property left with a person you do not know is treated as"
+                    " unattended, and so is property left in a vehicle unless it was locked in"
+                    " the boot, out of sight, between 8am and 8pm.",
+                },
             ),
             fill=1,
             asks=(
@@ -253,8 +361,21 @@ DEFINITIONS = PartDef(
                     (
                         "Does my bag <left on my sun lounger|on a beach towel> count as <left"
                         " alone|=unattended>?",
+                        "I asked a <stranger|random guy> to <watch|mind> my bag <for five"
+                        " minutes|while I swam>, is that <left alone|=unattended>?",
                     ),
                     supports=("exc.unattended",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Is stuff locked in the <car boot|boot of the hire car> <during the"
+                        " day|in daytime> still <counted as|classed as> <left alone|=unattended>?",
+                        "Did the rule on <leaving things|bags left> in a <car|hire car>"
+                        " change <this year|at renewal>?",
+                    ),
+                    supports=("exc.unattended",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -263,8 +384,16 @@ DEFINITIONS = PartDef(
             "Valuables",
             "valuables",
             (
-                "Valuables means jewellery, watches, cameras, binoculars, telescopes, electronic"
-                " games, smartwatches, tablets, laptops and mobile phones, and their accessories.",
+                {
+                    "2024": "Valuables means jewellery, watches, cameras, binoculars, telescopes,"
+                    " electronic games, smartwatches, tablets, laptops and mobile phones, and"
+                    " their accessories.",
+                    "2025": "Valuables means jewellery, watches, cameras, drones, binoculars,"
+                    " telescopes, electronic games, e-readers, headphones, smartwatches, tablets,"
+                    " laptops and mobile phones, and their accessories.",
+                },
+                "The valuables limit in clause {ref[lim.baggage]} applies to all valuables"
+                " together.",
             ),
             fill=1,
             asks=(
@@ -275,6 +404,17 @@ DEFINITIONS = PartDef(
                         " insurance|for travel>?",
                     ),
                     supports=("lim.baggage",),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "<Are my AirPods|Are my noise cancelling headphones|Is my Kindle>"
+                        " <counted as|classed as> valuables <now|since I renewed>?",
+                        "is a <drone|DJI drone> <one of the|in the> valuables <this year|on the"
+                        " new wording>?",
+                    ),
+                    supports=("lim.baggage",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -293,16 +433,31 @@ COVER = PartDef(
             (
                 "We will pay for travel and accommodation costs that you have paid, or are"
                 " contracted to pay, and cannot recover, if you have to cancel your trip because"
-                " you, a travelling companion, a close relative or the person you were going to"
-                " stay with dies, is injured or falls ill.",
+                " you, a travelling companion (clause {ref[def.companion]}), a close relative"
+                " (clause {ref[def.relative]}) or the person you were going to stay with dies, is"
+                " injured or falls ill.",
                 "We will also pay if you are called for jury service, your home is seriously"
                 " damaged, or you are made redundant, as long as you did not know about it when"
                 " you booked.",
                 "The limit is in clause {ref[lim.cancellation]} and the exclusions in section 5"
                 " apply, in particular clause {ref[exc.medical]}.",
+                "You must tell your travel provider as soon as you know you cannot travel, as"
+                " set out in clause {ref[clm.cancellation]}.",
             ),
             fill=7,
             lay="the cancellation cover",
+            asks=(
+                Ask(
+                    "exclusions",
+                    (
+                        "<I've been made redundant|I lost my job>, can I cancel <the holiday|our"
+                        " trip> and claim?",
+                        "<Jury service|I got called for jury duty> clashes with my holiday, <am I"
+                        " covered|can I claim> if I cancel?",
+                    ),
+                    supports=("lim.cancellation", "exc.medical"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.curtailment",
@@ -313,9 +468,23 @@ COVER = PartDef(
                 " travel costs, if you have to cut your trip short and return home for one of the"
                 " reasons in clause {ref[cov.cancellation]}.",
                 "We will pay for unused days calculated from the day you return home.",
+                "The limit in clause {ref[lim.cancellation]} covers cancellation and cutting short"
+                " together.",
             ),
             fill=6,
             lay="the cutting short section",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "Do you pay back the <nights|days> we <lose|don't use> if we have to <fly"
+                        " home early|come back early>?",
+                        "If I <cut the holiday short|come home a week early>, do I get the"
+                        " <unused hotel nights|rest of the holiday> back?",
+                    ),
+                    supports=("lim.cancellation", "exc.medical"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.medical",
@@ -328,6 +497,8 @@ COVER = PartDef(
                 " bringing you home if our medical officer agrees it is necessary.",
                 "You must contact our emergency assistance service before you are admitted to"
                 " hospital; see clause {ref[clm.medical]}.",
+                "The limits are in clause {ref[lim.medical]}, and clause {ref[exc.medical]} applies"
+                " to any condition you had before you travelled.",
             ),
             fill=7,
             lay="the medical expenses section",
@@ -337,9 +508,9 @@ COVER = PartDef(
             "Hospital benefit",
             "hospital benefit",
             (
-                "We will pay a benefit for each complete 24 hours you spend as an in-patient in a"
-                " hospital outside your home area, as a result of illness or injury covered by"
-                " clause {ref[cov.medical]}.",
+                "We will pay a benefit of {v[hospital_day]} for each complete 24 hours you spend as"
+                " an in-patient in a hospital outside your home area, up to {v[hospital_max]}, as a"
+                " result of illness or injury covered by clause {ref[cov.medical]}.",
                 "This benefit is to help with costs such as phone calls and taxi fares for your"
                 " visitors.",
             ),
@@ -354,6 +525,8 @@ COVER = PartDef(
                 "We will pay the value of the item at the time of loss, after a deduction for wear"
                 " and tear, or the cost of repair if that is less.",
                 "The single item and valuables limits in clause {ref[lim.baggage]} apply.",
+                "Valuables and money carried in checked-in luggage are not covered; see clause"
+                " {ref[exc.unattended]}.",
             ),
             fill=7,
             lay="the baggage section",
@@ -364,9 +537,10 @@ COVER = PartDef(
             "delayed baggage",
             (
                 "If your baggage is delayed on the outward journey for more than 12 hours, we"
-                " will pay for essential replacement items you have to buy.",
+                " will pay up to {v[delayed_baggage]} for essential replacement items you have to"
+                " buy.",
                 "You must keep receipts and get written confirmation of the delay from the"
-                " airline or carrier.",
+                " airline or carrier, as set out in clause {ref[clm.baggage]}.",
                 "Any amount we pay will be deducted from a later claim under clause"
                 " {ref[cov.baggage]} if the baggage is permanently lost.",
             ),
@@ -378,9 +552,11 @@ COVER = PartDef(
             "Personal money",
             "personal money",
             (
-                "We will pay for personal money that is lost or stolen during a trip, provided it"
-                " was carried on your person or kept in a locked safe.",
+                "We will pay for personal money, as defined in clause {ref[def.money]}, that is"
+                " lost or stolen during a trip, provided it was carried on your person or kept in"
+                " a locked safe.",
                 "You must report the loss to the police within 24 hours and get a written report.",
+                "The cash limits are in clause {ref[lim.money]}.",
             ),
             fill=6,
         ),
@@ -392,6 +568,8 @@ COVER = PartDef(
                 "We will pay the cost of an emergency travel document or replacement passport,"
                 " and your reasonable extra travel and accommodation costs to obtain it, if your"
                 " passport is lost or stolen abroad.",
+                "You must report the loss to the police and to the nearest British embassy or"
+                " consulate, and the limit in clause {ref[lim.passport]} applies.",
             ),
             fill=6,
             lay="the passport cover",
@@ -406,9 +584,23 @@ COVER = PartDef(
                 " breakdown, we will pay a benefit for each full 12 hours of delay.",
                 "If your outward departure is delayed for more than 24 hours, you may instead"
                 " abandon the trip and claim under clause {ref[cov.cancellation]}.",
+                "We will not pay for a delay caused by a strike that had been announced when you"
+                " booked; see clause {ref[exc.strike]}.",
             ),
             fill=6,
             lay="the delay section",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "How <many hours|long> does <my flight|the plane> have to be <delayed|late>"
+                        " before I can claim?",
+                        "<Our flight out|The outbound flight> is <over a day late|delayed more than"
+                        " 24 hours>, can we <just not go|give up on the holiday> and claim?",
+                    ),
+                    supports=("lim.delay", "exc.strike", "clm.delay"),
+                ),
+            ),
         ),
         ClauseDef(
             "cov.missed_departure",
@@ -419,6 +611,7 @@ COVER = PartDef(
                 " destination if you miss your booked departure because public transport fails"
                 " or the car you are travelling in breaks down or is involved in an accident.",
                 "You must have allowed enough time to reach the departure point.",
+                "Public transport has the meaning in clause {ref[def.public_transport]}.",
             ),
             fill=6,
             lay="the missed departure section",
@@ -432,6 +625,7 @@ COVER = PartDef(
                 " another person or accidental damage to their property during a trip.",
                 "We will not pay for liability arising from the use of motor vehicles, boats,"
                 " aircraft or firearms, or from your work.",
+                "The limit and the excess are in clause {ref[lim.liability]}.",
             ),
             fill=6,
         ),
@@ -445,6 +639,8 @@ COVER = PartDef(
                 " off piste with a qualified guide.",
                 "We will also pay for the hire of replacement ski equipment if yours is lost,"
                 " stolen or damaged, and a benefit if all lifts are closed by lack of snow.",
+                "The limits are in clause {ref[lim.winter_sports]}; skiing off piste without a"
+                " guide is a hazardous activity under clause {ref[exc.hazardous]}.",
             ),
             fill=6,
             lay="the winter sports extension",
@@ -459,6 +655,38 @@ COVER = PartDef(
                 "We will only pay if we believe there is a reasonable chance of success.",
             ),
             fill=5,
+            versions=("2024",),  # withdrawn in 2025; its number 3.13 is not reused
+        ),
+        ClauseDef(
+            "cov.kennel",
+            "Kennel and cattery fees",
+            "kennel and cattery fees",
+            (
+                "If your return home is delayed beyond your booked return date because of a delay"
+                " covered by clause {ref[cov.delay]} or because you are in hospital under clause"
+                " {ref[cov.medical]}, we will pay the extra kennel, cattery or pet-sitting fees"
+                " you have to pay, up to £300 for each trip.",
+                "You must send us the invoice from the kennel, cattery or pet sitter showing the"
+                " extra days.",
+            ),
+            fill=5,
+            versions=("2025",),
+            lay="the kennel fees cover",
+            gloss="extra kennel or cattery fees if you get home late",
+            asks=(
+                Ask(
+                    "limits",
+                    (
+                        "Our flight home got <cancelled|delayed two days>, will you pay the extra"
+                        " <kennel|cattery> <fees|bill> for <the dog|our cat>?",
+                        "Is there <anything|any cover> for <pet sitting|the dog sitter> if we're"
+                        " <stuck abroad|late back>? <I think it's new|Heard it was added this"
+                        " year>",
+                    ),
+                    supports=("cov.delay", "exc.strike"),
+                    hinge="wording",
+                ),
+            ),
         ),
     ),
 )
@@ -471,11 +699,12 @@ LIMITS = PartDef(
         ClauseDef(
             "lim.general",
             "How limits and excesses apply",
-            "your baggage",
+            "the limits and excesses",
             (
                 "The limits in this section apply to each insured person for each trip.",
-                "The excess applies to each insured person, for each section of cover under"
-                " which they claim, for each incident.",
+                "The excess, as defined in clause {ref[def.excess]}, applies to each insured"
+                " person, for each section of cover under which they claim, for each incident, so"
+                " excesses under different sections are added together.",
                 "No excess applies to claims for travel delay, delayed baggage or hospital"
                 " benefit.",
             ),
@@ -499,8 +728,10 @@ LIMITS = PartDef(
                         "How much can I get back if I have to <cancel my holiday|cancel the trip>?",
                         "What's the <maximum|most> <per person|for each of us> if we <can't"
                         " go|cancel>?",
+                        "we <cant|can't> go anymore, <whats|what's> the most <we get|you pay>"
+                        " back <each|per head>?",
                     ),
-                    supports=("cov.cancellation",),
+                    supports=("cov.cancellation", "exc.medical", "clm.cancellation"),
                 ),
                 Ask(
                     "limits",
@@ -508,7 +739,29 @@ LIMITS = PartDef(
                         "If I have to <fly home early|come home early> because my <dad|mum> is ill,"
                         " <how much|what> do you pay?",
                     ),
-                    supports=("cov.curtailment", "def.relative"),
+                    supports=("cov.curtailment", "def.relative", "exc.medical"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Has the cancellation <limit|cover> gone up? <I thought|Last year> it was"
+                        " {other[cancellation_limit]}",
+                        "Is it still {other[cancellation_limit]} <each|a person> if we <cancel|have"
+                        " to cancel> <after the renewal|this year>?",
+                    ),
+                    supports=("cov.cancellation", "exc.medical"),
+                    versions=("2025",),
+                    hinge="cancellation_limit",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "<Someone said|I read> cancellation cover is {other[cancellation_limit]} a"
+                        " person now, <is that|does that go for> my policy?",
+                    ),
+                    supports=("cov.cancellation", "exc.medical", "abt.documents"),
+                    versions=("2024",),
+                    hinge="cancellation_limit",
                 ),
             ),
         ),
@@ -522,7 +775,7 @@ LIMITS = PartDef(
                 "Within this, the most we will pay for emergency dental treatment is"
                 " {v[dental_limit]}.",
                 "An excess of {v[standard_excess]} applies, unless the cost has been reduced by"
-                " using a Global Health Insurance Card.",
+                " using a Global Health Insurance Card as clause {ref[clm.recovery]} requires.",
             ),
             fill=5,
             asks=(
@@ -531,9 +784,30 @@ LIMITS = PartDef(
                     (
                         "How much <dental|dentist> treatment is covered <abroad|on holiday>?",
                         "Is there a limit on <hospital bills|medical costs> <abroad|overseas>?",
+                        "<cracked|broke> a tooth <in Crete|on holiday>, how much will you"
+                        " <pay|cover> for the dentist?",
+                    ),
+                    supports=("cov.medical", "exc.medical", "clm.medical"),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Do I pay an excess if I use my <GHIC|EHIC card> in a hospital abroad?",
+                        "<if i|If I> show my <GHIC|health card> at the hospital do I <still"
+                        " pay|have to pay> the excess?",
+                    ),
+                    supports=("cov.medical", "clm.recovery", "lim.excess"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the dentist <limit|cover> still {other[dental_limit]} <abroad|on"
+                        " holiday>?",
+                        "Did the emergency dental <limit|amount> change? I <thought|had in my"
+                        " head> it was {other[dental_limit]}",
                     ),
                     supports=("cov.medical",),
+                    hinge="dental_limit",
                 ),
             ),
         ),
@@ -552,8 +826,23 @@ LIMITS = PartDef(
                     (
                         "Do you pay <anything|money> <per day|for each day> if I'm <in|stuck in>"
                         " hospital abroad?",
+                        "<how much|what> do I get <a day|daily> for being <kept in|admitted to>"
+                        " hospital <overseas|in Spain>?",
                     ),
-                    supports=("cov.hospital",),
+                    also=("cov.hospital",),
+                    supports=("exc.medical", "lim.general"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the hospital <benefit|money> still {other[hospital_day]} a day <after"
+                        " renewal|this year>?",
+                        "<I thought|My mate said> the daily hospital <payment|benefit> was"
+                        " {other[hospital_day]}, is that <right|what I get>?",
+                    ),
+                    also=("cov.hospital",),
+                    supports=("exc.medical",),
+                    hinge="hospital_day",
                 ),
             ),
         ),
@@ -564,7 +853,9 @@ LIMITS = PartDef(
             (
                 "The most we will pay for baggage is {v[baggage_total]} for each insured person.",
                 "Within this, the most we will pay for any one item, pair or set is"
-                " {v[baggage_single]}, and for all valuables together {v[baggage_valuables]}.",
+                " {v[baggage_single]}, and for all valuables (clause {ref[def.valuables]}) together"
+                " {v[baggage_valuables]}.",
+                "The exclusion in clause {ref[exc.unattended]} applies to baggage claims.",
             ),
             fill=5,
             asks=(
@@ -576,8 +867,31 @@ LIMITS = PartDef(
                         "What's the <most|max> you'll pay for <my phone|my camera> if it's <stolen"
                         " abroad|taken on holiday>?",
                         "Is there a single item limit on <luggage|=baggage>?",
+                        "my <iphone|phone> got <nicked|pinched> <in Barcelona|on the beach>, whats"
+                        " the most i can <get|claim>?",
                     ),
-                    supports=("cov.baggage", "def.valuables"),
+                    supports=("cov.baggage", "def.valuables", "exc.unattended", "clm.baggage"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Has the <baggage|luggage> limit gone up this year? It <was|used to be>"
+                        " {other[baggage_total]}",
+                        "<I heard|Someone said> the <luggage|baggage> cover is"
+                        " {other[baggage_total]} <now|these days>, is that what I've got?",
+                    ),
+                    supports=("cov.baggage", "exc.unattended"),
+                    hinge="baggage_total",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the <valuables|gadgets and jewellery> limit still"
+                        " {other[baggage_valuables]} <in total|all together>?",
+                    ),
+                    supports=("def.valuables", "exc.unattended"),
+                    versions=("2025",),
+                    hinge="baggage_valuables",
                 ),
             ),
         ),
@@ -596,8 +910,20 @@ LIMITS = PartDef(
                     (
                         "My <bag|case> didn't <turn up|arrive> <at the airport|with me>, how much"
                         " can I spend on <clothes|essentials>?",
+                        "<suitcase|case> still hasnt <arrived|shown up> after a day, how much can"
+                        " I <buy|spend> and claim back?",
                     ),
-                    supports=("cov.delayed_baggage",),
+                    also=("cov.delayed_baggage",),
+                    supports=("clm.baggage", "lim.general"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Did the delayed <bag|luggage> <allowance|limit> change from"
+                        " {other[delayed_baggage]}?",
+                    ),
+                    also=("cov.delayed_baggage",),
+                    hinge="delayed_baggage",
                 ),
             ),
         ),
@@ -609,6 +935,8 @@ LIMITS = PartDef(
                 "The most we will pay for personal money is {v[money_limit]} for each insured"
                 " person, of which no more than {v[cash_limit]} may be cash.",
                 "For anyone under 18 years old, the cash limit is £50.",
+                "Money left unattended is not covered unless it was in a locked safe; see clause"
+                " {ref[exc.unattended]}.",
             ),
             fill=4,
             asks=(
@@ -620,7 +948,19 @@ LIMITS = PartDef(
                         " abroad?",
                         "<Is there a lower|What's the> <cash|money> limit for <my kids|under 18s>?",
                     ),
-                    supports=("cov.money",),
+                    supports=("cov.money", "def.money", "exc.unattended"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the cash <limit|cover> still {other[cash_limit]} <after I renewed|this"
+                        " year>?",
+                        "Did the <cash|money> limit <change|go up>? <I thought|Last year> it"
+                        " was {other[cash_limit]}",
+                    ),
+                    supports=("cov.money", "exc.unattended"),
+                    versions=("2025",),
+                    hinge="cash_limit",
                 ),
             ),
         ),
@@ -639,8 +979,10 @@ LIMITS = PartDef(
                     (
                         "I lost my passport <in Spain|abroad>, how much will you pay for <an"
                         " emergency one|the replacement>?",
+                        "<passport|my passport> <got stolen|was taken> from the hotel, <what|how"
+                        " much> do you cover for <a new one|the emergency travel document>?",
                     ),
-                    supports=("cov.passport",),
+                    supports=("cov.passport", "clm.baggage", "exc.unattended"),
                 ),
             ),
         ),
@@ -659,8 +1001,21 @@ LIMITS = PartDef(
                     (
                         "My flight was <delayed|late> by <14 hours|a whole day>, <what do I get|how"
                         " much do you pay>?",
+                        "<stuck at|sat in> <Gatwick|the airport> for <13 hours|ages>, is there a"
+                        " <payout|payment> for that?",
                     ),
-                    supports=("cov.delay",),
+                    supports=("cov.delay", "exc.strike", "clm.delay"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is the delay <payment|money> still {other[delay_benefit]} <per 12"
+                        " hours|every 12 hours>?",
+                        "Did the flight delay <benefit|payout> go up from {other[delay_benefit]}?",
+                    ),
+                    supports=("cov.delay", "exc.strike"),
+                    versions=("2025",),
+                    hinge="delay_benefit",
                 ),
             ),
         ),
@@ -679,8 +1034,20 @@ LIMITS = PartDef(
                     (
                         "<My train was cancelled|The train broke down> and I missed my flight, how"
                         " much will you cover?",
+                        "<car broke down|we broke down> on the <M25|motorway> and missed the"
+                        " <ferry|flight>, <what|how much> can we claim?",
+                    ),
+                    supports=("cov.missed_departure", "def.public_transport", "clm.delay"),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is missed departure still capped at {other[missed_limit]} <on my"
+                        " policy|after renewing>?",
                     ),
                     supports=("cov.missed_departure", "def.public_transport"),
+                    versions=("2025",),
+                    hinge="missed_limit",
                 ),
             ),
         ),
@@ -692,6 +1059,7 @@ LIMITS = PartDef(
                 "The most we will pay for personal liability is £2,000,000 for any one event,"
                 " including legal costs.",
                 "An excess of £250 applies to claims for damage to property.",
+                "Clause {ref[exc.deliberate]} applies to this section.",
             ),
             fill=4,
             asks=(
@@ -700,8 +1068,10 @@ LIMITS = PartDef(
                     (
                         "If I <accidentally damage|break something in> the <villa|hotel room>,"
                         " what's the excess?",
+                        "<knocked over|smashed> a <glass table|tv> in the <apartment|Airbnb>,"
+                        " <what do I pay|is there an excess>?",
                     ),
-                    supports=("cov.liability",),
+                    supports=("cov.liability", "exc.deliberate"),
                 ),
             ),
         ),
@@ -724,7 +1094,7 @@ LIMITS = PartDef(
                         "Do I get <money back|anything> if there's no snow and <the slopes|the"
                         " lifts> are closed?",
                     ),
-                    supports=("cov.winter_sports",),
+                    supports=("cov.winter_sports", "exc.unattended", "exc.hazardous"),
                 ),
             ),
         ),
@@ -733,8 +1103,9 @@ LIMITS = PartDef(
             "Standard excess",
             "the standard excess",
             (
-                "The standard excess is {v[standard_excess]} for each insured person, for each"
-                " section under which they claim, for each incident.",
+                "The standard excess, as defined in clause {ref[def.excess]}, is"
+                " {v[standard_excess]} for each insured person, for each section under which they"
+                " claim, for each incident.",
                 "Where endorsement END-TR-09 is shown in your schedule, no standard excess"
                 " applies.",
             ),
@@ -745,10 +1116,44 @@ LIMITS = PartDef(
                     "limits",
                     (
                         "What's the <excess|deductible> on <my travel insurance|a travel claim>?",
+                        "how much is the <excess|deductible> <per person|each> on a holiday claim?",
+                    ),
+                    supports=("lim.general", "def.excess", "lim.medical", "lim.liability"),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "<Do we each|Does each of us> pay <an excess|the deductible> if <the whole"
                         " family|all of us> claim?",
+                        "there's four of us on the booking, do we pay <4 excesses|the excess four"
+                        " times>?",
                     ),
-                    supports=("lim.general", "def.excess"),
+                    also=("lim.general",),
+                    supports=("def.excess",),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is my <excess|deductible> still {other[standard_excess]} <after"
+                        " renewal|this year>?",
+                        "Did the <excess|deductible> <go up|change>? <It was|I remember>"
+                        " {other[standard_excess]} <before|last time>",
+                    ),
+                    supports=("lim.general", "def.excess", "lim.medical"),
+                    versions=("2025",),
+                    hinge="standard_excess",
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "I heard the travel excess <went up|is going up> to"
+                        " {other[standard_excess]}, does that apply to me <yet|already>?",
+                        "<is|Is> my <excess|deductible> {other[standard_excess]} <now|yet> or do I"
+                        " <wait|have to wait> till renewal?",
+                    ),
+                    supports=("lim.general", "def.excess", "lim.medical", "abt.documents"),
+                    versions=("2024",),
+                    hinge="standard_excess",
                 ),
             ),
         ),
@@ -767,8 +1172,12 @@ EXCLUSIONS = PartDef(
             "pre-existing medical conditions",
             (
                 "We will not pay any claim caused by or connected with a pre-existing medical"
-                " condition of yours, unless you told us about it and we agreed in writing to"
-                " cover it.",
+                " condition of yours, as defined in clause {ref[def.medical_condition]}, unless you"
+                " told us about it as condition {ref[cond.health]} requires and we agreed in"
+                " writing to cover it.",
+                "We will not pay a cancellation or cutting short claim caused by the pre-existing"
+                " medical condition of a close relative or travelling companion if you knew, when"
+                " you booked, that their condition was serious or getting worse.",
                 "We will not pay any claim if you travel against the advice of a doctor, or for"
                 " the purpose of getting medical treatment.",
             ),
@@ -783,8 +1192,10 @@ EXCLUSIONS = PartDef(
                         " you still pay if I <get ill|need treatment> abroad?",
                         "Am I covered if <my doctor said not to travel|I travel against my"
                         " doctor's advice>?",
+                        "my <mum|dad> was <already poorly|in and out of hospital> when we booked"
+                        " and now we have to cancel, will you pay?",
                     ),
-                    supports=("def.medical_condition",),
+                    supports=("def.medical_condition", "cond.health", "cov.cancellation"),
                 ),
             ),
         ),
@@ -807,7 +1218,10 @@ EXCLUSIONS = PartDef(
                         "If I <fall off a balcony|hurt myself> after <a few drinks|drinking>, am I"
                         " still covered?",
                         "<Will|Do> you pay medical bills if I was drunk?",
+                        "I got <mugged|attacked> after a night out and had been drinking, <can I"
+                        " still claim|does the drink thing apply>?",
                     ),
+                    supports=("cov.medical",),
                 ),
             ),
         ),
@@ -819,11 +1233,13 @@ EXCLUSIONS = PartDef(
                 "We will not pay any claim arising from you taking part in hazardous activities,"
                 " unless they are shown as covered in your schedule.",
                 {
-                    "2024": "Scuba diving is covered to a depth of 30 metres, provided you hold a"
-                    " recognised qualification or dive with a qualified instructor.",
-                    "2025": "Scuba diving is covered to a depth of 40 metres, provided you hold a"
-                    " recognised qualification or dive with a qualified instructor.",
+                    "2024": "Scuba diving is covered to a depth of {v[dive_depth]}, provided you"
+                    " hold a recognised qualification or dive with a qualified instructor.",
+                    "2025": "Scuba diving is covered to a depth of {v[dive_depth]}, provided you"
+                    " hold a recognised qualification, dive with a qualified instructor and never"
+                    " dive alone.",
                 },
+                "Hazardous activities are defined in clause {ref[def.hazardous]}.",
             ),
             fill=4,
             code_no=7,
@@ -837,6 +1253,17 @@ EXCLUSIONS = PartDef(
                         " jumping|paragliding>?",
                     ),
                     supports=("def.hazardous",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Is diving still only covered to {other[dive_depth]}? <I'm doing my|Just"
+                        " got my> advanced <PADI|open water>",
+                        "Did the <dive|scuba> depth limit change <this year|since last"
+                        " year>? I thought it was {other[dive_depth]}",
+                    ),
+                    supports=("def.hazardous",),
+                    hinge="dive_depth",
                 ),
             ),
         ),
@@ -871,8 +1298,10 @@ EXCLUSIONS = PartDef(
             "unattended property",
             (
                 "We will not pay for loss or theft of baggage, valuables or money left"
-                " unattended, unless it was in a locked room or a locked safe.",
-                "We will not pay for valuables or money carried in checked-in luggage.",
+                " unattended, as defined in clause {ref[def.unattended]}, unless it was in a locked"
+                " room or a locked safe.",
+                "We will not pay for valuables (clause {ref[def.valuables]}) or money carried in"
+                " checked-in luggage.",
             ),
             fill=4,
             code_no=10,
@@ -883,10 +1312,21 @@ EXCLUSIONS = PartDef(
                     (
                         "My <phone|bag> was <stolen|taken> from the beach while I was swimming,"
                         " can I claim?",
+                        "<left|put> my <phone|watch> <in the car|in the hire car> <while we|when"
+                        " we went> to the beach and it was <nicked|stolen>, am I covered?",
+                    ),
+                    supports=("def.unattended", "cov.baggage", "def.valuables", "lim.baggage"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "I put my <laptop|camera> in my <checked bag|hold luggage> and it's gone,"
                         " will you pay?",
+                        "<jewellery|my watch> went missing from my <suitcase|case> <after the"
+                        " flight|at baggage reclaim>, can I claim?",
                     ),
-                    supports=("def.unattended", "cov.baggage"),
+                    also=("cov.baggage",),
+                    supports=("def.valuables", "lim.baggage"),
                 ),
             ),
         ),
@@ -920,7 +1360,18 @@ EXCLUSIONS = PartDef(
                         "Are you going to pay if there's a <lockdown|quarantine> and I can't"
                         " <travel|go>?",
                     ),
-                    supports=("def.epidemic",),
+                    supports=("def.epidemic", "cov.cancellation"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Is covid <still excluded|still not covered> <on the new policy|since I"
+                        " renewed>?",
+                        "Did the <covid|pandemic> <rule|exclusion> change? <Last year|Before>"
+                        " you wouldn't pay if I caught it",
+                    ),
+                    supports=("def.epidemic", "cov.cancellation", "cov.medical"),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -942,7 +1393,7 @@ EXCLUSIONS = PartDef(
                         "The <air traffic control|airport> strike was <announced|in the news>"
                         " before I booked, am I covered for the delay?",
                     ),
-                    supports=("cov.delay",),
+                    also=("cov.delay",),
                 ),
             ),
         ),
@@ -969,6 +1420,20 @@ EXCLUSIONS = PartDef(
                         " claim?",
                         "Am I covered if the <tour operator|travel company> collapses?",
                     ),
+                    versions=("2024",),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "The airline <went bust|went into administration> before my flight, can I"
+                        " claim?",
+                        "Am I covered if the <tour operator|travel company> collapses?",
+                        "<is there|can I get> cover <now|this year> if the <holiday"
+                        " company|airline> goes under? <it wasnt|it wasn't> covered before",
+                    ),
+                    supports=("lim.cancellation", "abt.endorsements"),
+                    versions=("2025",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -979,10 +1444,10 @@ EXCLUSIONS = PartDef(
             (
                 {
                     "2024": "We will not pay any claim arising from riding a motorcycle or moped"
-                    " with an engine above 50cc, whether as driver or passenger.",
+                    " with an engine above {v[moped_cc]}, whether as driver or passenger.",
                     "2025": "We will not pay any claim arising from riding a motorcycle or moped"
-                    " with an engine above 125cc, or riding any motorcycle or moped without a"
-                    " helmet or without a licence valid in the country concerned.",
+                    " with an engine above {v[moped_cc]}, or riding any motorcycle or moped without"
+                    " a helmet or without a licence valid in the country concerned.",
                 },
             ),
             fill=4,
@@ -996,6 +1461,16 @@ EXCLUSIONS = PartDef(
                         "If I <hire|rent> a <125cc|small> scooter <on holiday|abroad>, <will you"
                         " cover|are you covering> an accident?",
                     ),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Is the <scooter|moped> limit still {other[moped_cc]}? <Want to|Planning"
+                        " to> hire one in <Bali|Corfu>",
+                        "Did the <moped|motorbike> rule change from {other[moped_cc]} <this"
+                        " year|at renewal>?",
+                    ),
+                    hinge="moped_cc",
                 ),
             ),
         ),
@@ -1036,9 +1511,16 @@ CLAIMS = PartDef(
             "Medical emergencies abroad",
             "a medical emergency",
             (
-                "If you are taken ill or injured abroad and need to go into hospital, you or"
-                " someone acting for you must contact our 24-hour emergency assistance service"
-                " before you are admitted, or if that is not possible, within 48 hours.",
+                {
+                    "2024": "If you are taken ill or injured abroad and need to go into hospital,"
+                    " you or someone acting for you must phone our 24-hour emergency assistance"
+                    " service before you are admitted, or if that is not possible, within"
+                    " {v[assist_hours]}.",
+                    "2025": "If you are taken ill or injured abroad and need to go into hospital,"
+                    " you or someone acting for you must contact our 24-hour emergency assistance"
+                    " service, by phone or through the Kestrel Travel Assist app, before you are"
+                    " admitted, or if that is not possible, within {v[assist_hours]}.",
+                },
                 "Our medical officers will decide with the treating doctor the most appropriate"
                 " treatment and whether you should be moved or brought home.",
                 "For outpatient treatment, pay the costs and claim them back when you return.",
@@ -1051,10 +1533,30 @@ CLAIMS = PartDef(
                     (
                         "<Who do I call|What do I do> if I <end up in hospital|need a hospital>"
                         " <abroad|on holiday>?",
+                    ),
+                    supports=("cov.medical", "clm.repatriation"),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "Do I have to <phone you|call the assistance line> before <going to"
                         " hospital|I'm admitted>?",
+                        "<do i|do we> need to <ring|call> you <first|before> <they admit|going"
+                        " into> hospital <in Turkey|abroad>?",
+                    ),
+                    also=("cov.medical",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "I went into hospital <abroad|in Portugal> without calling, is it still"
+                        " {other[assist_hours]} to let you know?",
+                        "How long do I have to <tell|contact> the assistance line after <being"
+                        " admitted|an emergency admission>? <I thought|Is it still>"
+                        " {other[assist_hours]}",
                     ),
                     supports=("cov.medical",),
+                    hinge="assist_hours",
                 ),
             ),
         ),
@@ -1065,9 +1567,16 @@ CLAIMS = PartDef(
             (
                 "If baggage, money or documents are lost or stolen, you must report it to the"
                 " police within 24 hours and get a written report.",
-                "If baggage is lost or damaged by an airline, you must get a property"
-                " irregularity report before you leave the airport and make a written claim to"
-                " the airline within seven days.",
+                {
+                    "2024": "If baggage is lost or damaged by an airline, you must get a property"
+                    " irregularity report before you leave the airport and make a written claim"
+                    " to the airline within seven days.",
+                    "2025": "If baggage is lost, delayed or damaged by an airline, you must get a"
+                    " property irregularity report before you leave the airport and make a"
+                    " written claim to the airline within seven days, or within 21 days of getting"
+                    " delayed baggage back.",
+                },
+                "The limits are in clause {ref[lim.baggage]}.",
             ),
             fill=5,
             lay="the baggage claims section",
@@ -1078,9 +1587,30 @@ CLAIMS = PartDef(
                         "The airline <lost|damaged> my <bag|suitcase>, what do I need <from"
                         " them|to get> before I claim?",
                         "<What's|Do I need> a <PIR|property irregularity report>?",
+                    ),
+                    supports=("cov.baggage", "cov.delayed_baggage"),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "How <soon|quickly> do I report a <theft|stolen wallet> to the police"
                         " <abroad|on holiday>?",
+                        "<my|our> <purse|bag> was <pinched|snatched> <in Rome|at the market>, do I"
+                        " <have to|need to> go to the police and by when?",
                     ),
+                    also=("cov.money",),
+                    supports=("cov.baggage",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Did the time to claim from the airline for a <late|delayed> bag"
+                        " change <this year|on the new policy>?",
+                        "my case came back <a week late|after 10 days>, <is it too late|am I too"
+                        " late> to put in a claim with the airline?",
+                    ),
+                    supports=("cov.delayed_baggage",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1093,6 +1623,11 @@ CLAIMS = PartDef(
                 " not pay for charges that increase because you delayed.",
                 "For a claim caused by illness or injury, we will need a medical certificate from"
                 " the treating doctor confirming that travel was not possible.",
+                {
+                    "2025": "You must also send us the cancellation invoice from your travel"
+                    " provider showing the charges you cannot recover, within 30 days of"
+                    " cancelling.",
+                },
             ),
             fill=5,
             asks=(
@@ -1102,8 +1637,21 @@ CLAIMS = PartDef(
                         "What <paperwork|proof> do you need if I cancel because I'm ill?",
                         "<Should I|Do I have to> tell the <travel company|airline> first <before"
                         " I claim|when I cancel>?",
+                        "<what do i|what do I> <send|need to send> you <when|if> we <cancel|pull"
+                        " out of> the holiday?",
                     ),
-                    supports=("cov.cancellation",),
+                    supports=("cov.cancellation", "clm.documents", "exc.medical"),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Is there <a new|an extra> <step|form> for cancellation claims <this"
+                        " year|since the renewal>?",
+                        "<Do you|Do you now> need the <cancellation invoice|invoice from the travel"
+                        " agent> <by a certain date|within a time limit>?",
+                    ),
+                    supports=("cov.cancellation", "clm.documents"),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1115,8 +1663,15 @@ CLAIMS = PartDef(
                 "For a travel delay or missed departure claim, you must get written confirmation"
                 " from the airline or carrier of the scheduled and actual departure times and the"
                 " reason for the delay.",
-                "You must check in for the flight or journey as planned, even if a delay has been"
-                " announced.",
+                {
+                    "2024": "You must check in for the flight or journey as planned, even if a"
+                    " delay has been announced.",
+                    "2025": "You must check in for the flight or journey as planned, even if a"
+                    " delay has been announced, unless the carrier tells you in writing not to"
+                    " travel to the departure point.",
+                },
+                "This applies to claims under clauses {ref[cov.delay]} and"
+                " {ref[cov.missed_departure]}.",
             ),
             fill=5,
             asks=(
@@ -1126,8 +1681,11 @@ CLAIMS = PartDef(
                         "What <proof|evidence> do I need <to claim for|for> a delayed flight?",
                         "Do I still have to check in <if the flight is already delayed|when they"
                         " say it's late>?",
+                        "<the airline|easyJet> texted <to say|saying> don't come to the airport"
+                        " yet, do I still <need to|have to> check in <to claim|for the delay"
+                        " cover>?",
                     ),
-                    supports=("cov.delay",),
+                    supports=("cov.delay", "lim.delay", "exc.strike"),
                 ),
             ),
         ),
@@ -1136,10 +1694,7 @@ CLAIMS = PartDef(
             "Time limit for claims",
             "the time limit for claims",
             (
-                {
-                    "2024": "You must tell us about a claim within 28 days of returning home.",
-                    "2025": "You must tell us about a claim within 60 days of returning home.",
-                },
+                "You must tell us about a claim within {v[claim_days]} of returning home.",
                 "Claims made later may be refused if the delay prevents us from checking them.",
             ),
             fill=5,
@@ -1151,7 +1706,20 @@ CLAIMS = PartDef(
                         "How long after <I get back|getting home> can I <claim|make a claim>?",
                         "<Is there a deadline|Is it too late> to claim <a month|six weeks> after"
                         " my holiday?",
+                        "got back <in march|3 weeks ago> and havent claimed yet, <am i too"
+                        " late|is that ok>?",
                     ),
+                    supports=("clm.documents",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "I thought I had {other[claim_days]} to claim after getting home, <is that"
+                        " right|is that still the case>?",
+                        "Did the <claim deadline|time limit to claim> change from"
+                        " {other[claim_days]}?",
+                    ),
+                    hinge="claim_days",
                 ),
             ),
         ),
@@ -1160,12 +1728,29 @@ CLAIMS = PartDef(
             "Documents and receipts",
             "documents",
             (
-                "You must send us original receipts, booking invoices, tickets, medical reports"
-                " and police reports in support of your claim.",
+                {
+                    "2024": "You must send us original receipts, booking invoices, tickets,"
+                    " medical reports and police reports in support of your claim.",
+                    "2025": "You must send us receipts, booking invoices, tickets, medical reports"
+                    " and police reports in support of your claim; clear photos or scans"
+                    " uploaded online are accepted, but we may ask to see the originals.",
+                },
                 "Keep all receipts for any expenses you claim, including taxi fares and phone"
                 " calls.",
             ),
             fill=5,
+            asks=(
+                Ask(
+                    "procedures",
+                    (
+                        "Can I <send|upload> <photos|scans> of my receipts or do you"
+                        " <need|want> the originals?",
+                        "<do i|Do I> have to post the <original|paper> receipts <now|this year>?"
+                        " <last time|before> you wanted originals",
+                    ),
+                    hinge="wording",
+                ),
+            ),
         ),
         ClauseDef(
             "clm.repatriation",
@@ -1173,7 +1758,7 @@ CLAIMS = PartDef(
             "bringing you home",
             (
                 "If our medical officer agrees, we will arrange and pay for you to be brought"
-                " home, by air ambulance if medically necessary.",
+                " home, by air ambulance if medically necessary, under clause {ref[cov.medical]}.",
                 "If you refuse to be moved when our medical officer says you are fit to travel,"
                 " we will not pay any further medical costs.",
             ),
@@ -1187,7 +1772,7 @@ CLAIMS = PartDef(
                         "What if I <don't want|refuse> to be <flown home|moved> when the doctor"
                         " says I can?",
                     ),
-                    supports=("cov.medical",),
+                    supports=("cov.medical", "clm.medical"),
                 ),
             ),
         ),
@@ -1210,6 +1795,7 @@ CLAIMS = PartDef(
                         "<Should I|Do I need to> claim from the airline before <claiming from"
                         " you|I come to you>?",
                     ),
+                    supports=("lim.medical",),
                 ),
             ),
         ),
@@ -1221,7 +1807,8 @@ CLAIMS = PartDef(
                 "You can make a claim online or through the claims helpline shown in your"
                 " schedule.",
                 "The emergency assistance service is available 24 hours a day; the claims"
-                " helpline is open from 8am to 8pm on weekdays and 9am to 5pm on Saturdays.",
+                " helpline is open from 8am to {v[helpline_close]} on weekdays and 9am to 5pm on"
+                " {v[helpline_weekend]}.",
             ),
             fill=5,
             asks=(
@@ -1231,7 +1818,51 @@ CLAIMS = PartDef(
                         "What are the <opening hours|hours> of the <claims line|claims phone"
                         " line>?",
                         "Can I <start|make> a <travel|holiday> claim <online|on the website>?",
+                        "<whats|what's> the <number|phone number> for <claims|making a claim> and"
+                        " is it open <sundays|on a Sunday>?",
                     ),
+                    supports=("clm.medical",),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "Does the claims line still <close|shut> at {other[helpline_close]}"
+                        " <in the week|on weekdays>?",
+                        "Did the claims <line|phone> hours change? I thought it"
+                        " <shut|closed> at {other[helpline_close]}",
+                    ),
+                    hinge="helpline_close",
+                ),
+            ),
+        ),
+        ClauseDef(
+            "clm.virtual_gp",
+            "Medical advice by video",
+            "medical advice by video",
+            (
+                "While you are on a trip you can speak to a UK-registered GP by video call, 24"
+                " hours a day and free of charge, through the Kestrel Travel Assist app.",
+                "The GP can give advice and, where appropriate, a private prescription that you"
+                " pay for and may claim back under clause {ref[cov.medical]}.",
+                "Using this service does not replace contacting our emergency assistance service"
+                " before a hospital admission, as clause {ref[clm.medical]} requires.",
+            ),
+            fill=4,
+            versions=("2025",),
+            lay="the video GP service",
+            gloss="talking to a GP by video call while you are away",
+            asks=(
+                Ask(
+                    "procedures",
+                    (
+                        "Can I <talk to|see> a <doctor|GP> <on a video call|over video> while I'm"
+                        " <abroad|on holiday>?",
+                        "<is there|do you have> a <free|24 hour> GP <service|line> <in the"
+                        " app|I can use> when <I'm away|we're travelling>? <think it's new|saw it"
+                        " on the renewal>",
+                    ),
+                    supports=("clm.medical",),
+                    hinge="wording",
                 ),
             ),
         ),
@@ -1249,10 +1880,12 @@ CONDITIONS = PartDef(
             "Your health",
             "your health",
             (
-                "You must tell us about any pre-existing medical condition before you buy this"
-                " policy and before each trip.",
+                "You must tell us about any pre-existing medical condition, as defined in clause"
+                " {ref[def.medical_condition]}, before you buy this policy and before each trip.",
                 "If your health changes between buying this policy and travelling, you must tell"
                 " us, and we may change the terms of your cover.",
+                "If you do not, clause {ref[exc.medical]} may apply to any claim connected with"
+                " the condition.",
             ),
             fill=3,
             asks=(
@@ -1261,8 +1894,11 @@ CONDITIONS = PartDef(
                     (
                         "I've been <diagnosed with something|told I need an operation> since I"
                         " bought the policy, do I have to tell you?",
+                        "<started|been put on> new <tablets|blood pressure meds> <after I"
+                        " bought|since buying> the cover, <do I need to|should I> <let you"
+                        " know|tell you>?",
                     ),
-                    supports=("exc.medical",),
+                    supports=("exc.medical", "def.medical_condition", "cond.changes"),
                 ),
             ),
         ),
@@ -1313,6 +1949,15 @@ TRAVEL = ProductDef(
         "delay_max": ("£200", "£250"),
         "missed_limit": ("£500", "£750"),
         "ski_equipment": ("£500", "£600"),
+        "home_nights": ("two nights", "one night"),
+        "medical_lookback": ("two years", "five years"),
+        "trip_days": ("31 days", "45 days"),
+        "dive_depth": ("30 metres", "40 metres"),
+        "moped_cc": ("50cc", "125cc"),
+        "assist_hours": ("48 hours", "24 hours"),
+        "claim_days": ("28 days", "60 days"),
+        "helpline_close": ("8pm", "9pm"),
+        "helpline_weekend": ("Saturdays", "Saturdays and Sundays"),
     },
     endorsements=(
         Endorsement("END-TR-05", "Winter sports", "cov.winter_sports", ("lim.winter_sports",)),
