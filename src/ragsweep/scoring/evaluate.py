@@ -281,6 +281,8 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
         return []
     questions, _ = select_questions(cfgs[0], ds)
     chunks, allowed = chunk_and_filter(pipe, ds, questions)
+    ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
+    chunks, allowed = ties.chunks(chunks), ties.allowed(allowed)
     built = pipeline.build_indexes(pipe, snapshot, chunks, cache, only=only)
     searched = {st: b for st, b in built.items() if f"first_stage_{st}" in shared}
     if searched:
