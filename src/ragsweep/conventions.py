@@ -6,7 +6,8 @@
 - **Metric keys.** An MLflow metric is `[<prefix>/]<measure key>/<stratum>`, for example
   `recall_at_5/exclusions` or `delta/ndcg_at_10/weighted`; `metric_key` builds them and
   `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
-  `questions/<slice>`. The confirm run puts every key under `heldout/` (`heldout_key`).
+  `questions/<slice>`, `ties/<cut>` (score ties across the prompt cut). The confirm run puts
+  every key under `heldout/` (`heldout_key`).
 - **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
   `reproduce`, `rebaseline`, `external`) and the pins `ragsweep.snapshot`, `ragsweep.labels`,
   `ragsweep.split`.
@@ -43,6 +44,9 @@ def reserved_slice(name: str, n_slices: int) -> bool:
 # ----------------------------------------------------------------------------- metric keys
 
 COST, SECONDS, QUESTIONS = "cost", "seconds", "questions"
+#: diagnostics of the final ranking: `ties/k_prompt` (questions with a score tie across the
+#: prompt cut) and `ties/k_prompt_share`
+TIES = "ties"
 #: prefixes of the comparison's metrics: the paired difference and its interval bounds
 DELTA, CI_LOW, CI_HIGH = "delta", "ci_low", "ci_high"
 BASELINE = "baseline"
@@ -80,7 +84,7 @@ class MetricKey:
 
 def parse_metric_key(key: str) -> MetricKey | None:
     """The `MetricKey` of `[<prefix>/]<measure key>/<stratum>`, or None for any other metric
-    (`cost/...`, `seconds/...`, `questions/...`)."""
+    (`cost/...`, `seconds/...`, `questions/...`, `ties/...`)."""
     parts = key.split("/")
     if len(parts) == 3 and parts[0] in (*COMPARISON_PREFIXES, BASELINE):
         prefix, rest = parts[0], parts[1:]

@@ -106,6 +106,7 @@ def write_payload(
     metrics.update({f"{cv.COST}/{k}": v for k, v in result.cost.items()})
     metrics.update({f"{cv.SECONDS}/{k}": v for k, v in result.seconds.items()})
     metrics.update({f"{cv.QUESTIONS}/{k}": float(v) for k, v in result.counts.items()})
+    metrics.update({f"{cv.TIES}/{k}": float(v) for k, v in result.ties.items()})
     config_dir, results_dir = folder / "config", folder / "results"
     config_dir.mkdir(parents=True, exist_ok=True)
     results_dir.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,10 @@ Conventions (one place, shared by every stage):
 - First-stage retrievers and fusion order by score descending, **ties by text index ascending**
   (`top_k`). Rerankers order their head by the new score and keep the first-stage order among
   ties (see `ragsweep.retrieval.rerank`).
+- The pipeline indexes the texts in **tie order** (`tie_order`: ascending `tie_keys` of the
+  chunk ids, a stable hash), never in corpus file order, so "ties by text index" means ties by
+  that hash: which of two equal-scoring passages ranks first is neutral and cannot depend on
+  which file was loaded first.
 - Scores are float64 and non-increasing along a row; padding never precedes a real item; an
   index appears at most once per row. `Ranked` checks all of this when built.
 - `allowed[q]` is an int array of the text indices query q may return (the product/version
@@ -269,6 +273,48 @@ def top_k(scores: np.ndarray, depth: int) -> Ranked:
         ids = np.pad(ids, ((0, 0), (0, depth - n)), constant_values=PAD_ID)
         vals = np.pad(vals, ((0, 0), (0, depth - n)), constant_values=PAD_SCORE)
     return Ranked(np.ascontiguousarray(ids), np.ascontiguousarray(vals))
+
+
+def tie_keys(ids: Sequence[str]) -> np.ndarray:
+    """The tie key of each id: the first 8 bytes of blake2b(id as UTF-8), big-endian, as uint64.
+
+    A stable hash: the same id has the same key in every process, on every machine, whatever
+    else is indexed. Equal scores rank by this key ascending (see `tie_order`)."""
+    return np.fromiter(
+        (
+            int.from_bytes(hashlib.blake2b(str(i).encode("utf-8"), digest_size=8).digest(), "big")
+            for i in ids
+        ),
+        dtype=np.uint64,
+        count=len(ids),
+    )
+
+
+def tie_order(ids: Sequence[str]) -> np.ndarray:
+    """The permutation (int64 positions into `ids`) that sorts `ids` by `tie_keys` ascending,
+    then by the id itself (should two 64-bit keys ever collide), then by position (equal ids).
+
+    Indexing texts in this order makes every stage's "ties by text index" a tie-break by the
+    hash of the id: the order of equal scores is the same whatever order the corpus came in."""
+    if not len(ids):
+        return np.zeros(0, dtype=np.int64)
+    names = np.array([str(i) for i in ids])
+    return np.lexsort((names, tie_keys(ids))).astype(np.int64)
+
+
+def ties_across(ids: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
+    """Per row of a ranking (`ids`, `scores` as in `Ranked`), whether the passage at rank `k`
+    and the one at rank `k + 1` are both real and score exactly the same: the cut at `k` (the
+    passages handed to the generator) then falls inside a tie, and only the tie rule decided
+    which passage made it. False for a row with `k` or fewer passages."""
+    k = check_depth(k, "k")
+    ids, scores = np.asarray(ids), np.asarray(scores)
+    if ids.ndim != 2 or scores.shape != ids.shape:
+        raise ValueError(f"ids {ids.shape} and scores {scores.shape} must be equal 2-D shapes")
+    if ids.shape[1] <= k:
+        return np.zeros(ids.shape[0], dtype=bool)
+    real = (ids[:, k - 1] != PAD_ID) & (ids[:, k] != PAD_ID)
+    return real & (scores[:, k - 1] == scores[:, k])
 
 
 def concat_rows(parts: Sequence[Ranked], width: int) -> Ranked:

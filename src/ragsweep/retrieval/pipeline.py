@@ -11,6 +11,11 @@ fingerprint (class and `fingerprint()`) plus the key of the stage it reads from.
 (`ragsweep.retrieval.cache`), the index-build pin and "which stages does a sweep factor touch"
 (`shared_stages`) all come from it, so a fusion or reranker sweep never re-chunks, re-embeds or
 re-runs first-stage retrieval, and a factor no stage reads is noticed before anything runs.
+
+Tie order: the stages index the chunks in `TieOrder` (by a stable hash of the chunk id, see
+`base.tie_order`), not in corpus order, so equal scores are ordered by that hash in every stage
+and the final ranking is the same whatever order the corpus files were read in; `rank` maps the
+result back to indices into the chunks as given.
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ from ragsweep.chunking import Chunk, Chunker
 from ragsweep.config import build, check_protocol
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
+    PAD_ID,
     Allowed,
     Fusion,
     Ranked,
     Reranker,
     Retriever,
     stage_identity,
+    tie_order,
 )
 from ragsweep.retrieval.cache import StageCache, key_of
 
@@ -199,6 +206,42 @@ class Ranking:
     cost: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class TieOrder:
+    """The chunks in tie order (what the stages index), and the way back.
+
+    `order[j]` is the position, in the chunks as given, of the j-th chunk in tie order;
+    `where[i]` is the tie-order position of given chunk i. Build with `TieOrder.of(chunks)`."""
+
+    order: np.ndarray
+    where: np.ndarray
+
+    @classmethod
+    def of(cls, chunks: Sequence[Chunk]) -> TieOrder:
+        order = tie_order([c.chunk_id for c in chunks])
+        where = np.empty_like(order)
+        where[order] = np.arange(len(order), dtype=np.int64)
+        return cls(order, where)
+
+    def chunks(self, chunks: Sequence[Chunk]) -> list[Chunk]:
+        """`chunks` (as given) rearranged into tie order."""
+        return [chunks[i] for i in self.order.tolist()]
+
+    def allowed(self, allowed: Allowed) -> list[np.ndarray | None] | None:
+        """Each query's allowed chunk indices (as given) as tie-order indices, ascending."""
+        if allowed is None:
+            return None
+        return [
+            None if a is None else np.sort(self.where[np.asarray(a, dtype=np.int64)])
+            for a in allowed
+        ]
+
+    def back(self, ids: np.ndarray) -> np.ndarray:
+        """Tie-order indices (-1 padding kept) as indices into the chunks as given."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return np.where(ids == PAD_ID, PAD_ID, self.order[np.maximum(ids, 0)]).astype(np.int64)
+
+
 def questions_key(texts: Sequence[str], allowed: Allowed) -> str:
     """Hash of the questions and their filters (first-stage lists depend on these too)."""
     h = hashlib.sha256()
@@ -249,7 +292,8 @@ def build_indexes(
     only: Sequence[str] | None = None,
 ) -> dict[str, Built]:
     """The first-stage indexes (`<retriever>_index` -> Built), from the cache when present;
-    `only` restricts them to some of those stages."""
+    `only` restricts them to some of those stages. `chunks` in `TieOrder` (as `rank` indexes
+    them), so that what is cached is what `rank` builds."""
     texts = [c.text for c in chunks]
     keys = pipe.stage_keys(snapshot)
     out = {}
@@ -335,9 +379,15 @@ def rank(
     progress: Callable[[str], None] | None = None,
     measure_latency: bool = True,
 ) -> Ranking:
-    """Run every stage of `pipe` for `queries` over `chunks`; `progress` hears each stage."""
+    """Run every stage of `pipe` for `queries` over `chunks`; `progress` hears each stage.
+
+    `allowed` and the returned ids index `chunks` as given; the stages see the chunks in
+    `TieOrder`, so equal scores rank by the hash of the chunk id whatever order `chunks` is in.
+    """
     say = progress or (lambda stage: None)
     cache = cache or StageCache(None)
+    ties = TieOrder.of(chunks)
+    chunks, allowed = ties.chunks(chunks), ties.allowed(allowed)
     texts = [c.text for c in chunks]
     say("indexing")
     indexes = build_indexes(pipe, snapshot, chunks, cache)
@@ -355,4 +405,4 @@ def rank(
         say("measuring latency")
         p50, p95 = query_latency(pipe, indexes, queries, allowed, texts)
         cost.update({"latency_p50_ms": 1000 * p50, "latency_p95_ms": 1000 * p95})
-    return Ranking(ids=ranked.ids, scores=ranked.scores, seconds=seconds, cost=cost)
+    return Ranking(ids=ties.back(ranked.ids), scores=ranked.scores, seconds=seconds, cost=cost)

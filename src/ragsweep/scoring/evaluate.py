@@ -29,6 +29,7 @@ from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_tags, source_hash
 from ragsweep.retrieval import pipeline
+from ragsweep.retrieval.base import ties_across
 from ragsweep.retrieval.cache import StageCache
 from ragsweep.scoring import trec
 from ragsweep.scoring.metrics import score_gains
@@ -58,6 +59,9 @@ class EvalResult:
     counts: dict[str, int]  # questions per slice that were scored
     seconds: dict[str, float] = field(default_factory=dict)
     cost: dict[str, float] = field(default_factory=dict)
+    #: score ties across the prompt cut (`tie_counts`): `k_prompt` (questions whose passages at
+    #: ranks k_prompt and k_prompt + 1 score the same) and `k_prompt_share` (over the questions)
+    ties: dict[str, float] = field(default_factory=dict)
     #: qid -> chunk ids, the full final ranking (`retriever.depth` deep)
     rankings: dict[str, list[str]] = field(default_factory=dict)
     #: qid -> clause ids in the order the ranking first covers them (what the measures credit)
@@ -281,6 +285,8 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
         return []
     questions, _ = select_questions(cfgs[0], ds)
     chunks, allowed = chunk_and_filter(pipe, ds, questions)
+    ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
+    chunks, allowed = ties.chunks(chunks), ties.allowed(allowed)
     built = pipeline.build_indexes(pipe, snapshot, chunks, cache, only=only)
     searched = {st: b for st, b in built.items() if f"first_stage_{st}" in shared}
     if searched:
@@ -399,6 +405,15 @@ def prompt_words(texts: Sequence[str], ranked: np.ndarray, k_prompt: int) -> flo
     )
 
 
+def tie_counts(ids: np.ndarray, scores: np.ndarray, k_prompt: int) -> dict[str, float]:
+    """How many questions have a score tie across the prompt cut of the final ranking (the
+    passages at ranks `k_prompt` and `k_prompt + 1` score exactly the same, so the tie rule,
+    not the score, chose what the generator sees), and their share of the questions."""
+    tied = ties_across(ids, scores, k_prompt)
+    n = int(tied.sum())
+    return {"k_prompt": float(n), "k_prompt_share": n / len(tied) if len(tied) else 0.0}
+
+
 def evaluate(
     cfg: DictConfig,
     dataset: Dataset | None = None,
@@ -433,6 +448,7 @@ def evaluate(
         "ragsweep.cache_hits": ",".join(sorted(cache.hits)) or "none",
     }
     words = prompt_words([c.text for c in chunks], ranking.ids, int(cfg.eval.k_prompt))
+    ties = tie_counts(ranking.ids, ranking.scores, int(cfg.eval.k_prompt))
     return EvalResult(
         config=OmegaConf.to_container(cfg, resolve=True),
         measures=how.measures,
@@ -443,6 +459,7 @@ def evaluate(
         counts=scored.counts,
         seconds=ranking.seconds,
         cost={"chunks": float(len(chunks)), "prompt_words_mean": words, **ranking.cost},
+        ties=ties,
         rankings=scored.rankings,
         clause_rankings=scored.clause_rankings,
         qrels=scored.qrels,
