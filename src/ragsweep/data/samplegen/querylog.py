@@ -897,6 +897,7 @@ _MIDDLE: dict[str, tuple[str, ...]] = {
     "son": (" {rel_name}",),
     "daughter": (" {rel_name}",),
 }
+_VEHICLES = ("car", "van", "vehicle")
 _MIDDLE_AT = re.compile(
     r"\bmy (" + "|".join(_MIDDLE) + r")\b(?!'|’|\s+(?:insurance|policy|cover|polic))", re.IGNORECASE
 )
@@ -1174,10 +1175,10 @@ def scrub_check(
     texts: list[str], truth: list[Truth], scrub: Callable[[str], str]
 ) -> dict[str, dict[str, float]]:
     """How well `scrub` removes the personal data the truth records, per kind: `spans`, `recall`
-    (share of spans whose every letter and digit was replaced) and, under `placeholders`, `precision`
-    (share of placeholders that replaced text overlapping a personal item). The raw and scrubbed
-    texts are aligned with difflib, each placeholder first turned into one private-use character
-    that matches nothing in the raw text."""
+    (share of spans whose every letter and digit was replaced) and, under `placeholders`,
+    `precision` (share of placeholders that replaced text overlapping a personal item). The raw
+    and scrubbed texts are aligned with difflib, each placeholder first turned into one
+    private-use character that matches nothing in the raw text."""
     import difflib
 
     found: Counter[str] = Counter()
@@ -1199,9 +1200,7 @@ def scrub_check(
         for start, end, kind in t.pii:
             total[kind] += 1
             # spaces and punctuation inside an item may align with those between placeholders
-            found[kind] += all(
-                r for r, c in zip(replaced[start:end], raw[start:end]) if c.isalnum()
-            )
+            found[kind] += all(replaced[i] for i in range(start, end) if raw[i].isalnum())
         for i1, i2 in regions:
             placed += 1
             hit += any(s < i2 and i1 < e for s, e, _ in t.pii)
