@@ -368,6 +368,7 @@ _SPEAK_WORD = re.compile(
     re.IGNORECASE,
 )
 
+_SELF_INTRO = ("hi", "hello", "this is", "my name", "it's", "name:", "re ", "about")
 GREETINGS = (
     "hi ",
     "hi, ",
@@ -1086,7 +1087,8 @@ def build_query_log(corpus: Corpus, seed: int) -> QueryLog:
                     counts["typo"] += 1
                 if kind != "near":
                     parts = _apply_style(parts, style, rng)
-                if seq == 0 and rng.random() < style.greet:
+                opens = parts[0][0].lower().startswith(_SELF_INTRO)
+                if seq == 0 and not opens and rng.random() < style.greet:
                     greet = rng.choice(GREETINGS)
                     first = parts[0]
                     if first[1] is None:
