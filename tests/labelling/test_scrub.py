@@ -357,3 +357,62 @@ def test_sample_questions_are_unchanged() -> None:
     assert len(texts) == 400
     assert [(a, b) for a, b in zip(texts, scrubbed, strict=True) if a != b] == []
     assert counts == Counter()
+
+
+# --- shapes the sample's production-like query log showed missing --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "counts"),
+    [
+        ("Hi, I'm Zoë O’Neill. is it covered", "Hi, I'm <NAME>. is it covered", {"NAME": 1}),
+        ("it's Siobhán WÓJCIK, I can't log in", "it's <NAME>, I can't log in", {"NAME": 1}),
+        ("this is fatima khan, is it covered?", "this is <NAME>, is it covered?", {"NAME": 1}),
+        ("is it covered? cheers hannah", "is it covered? cheers <NAME>", {"NAME": 1}),
+        ("is it covered - zoë o'neill", "is it covered - <NAME>", {"NAME": 1}),
+        ("Raj here - is it covered", "<NAME> here - is it covered", {"NAME": 1}),
+        (
+            "is it covered? Jack MacLeod 07700 900123",
+            "is it covered? <NAME> <PHONE>",
+            {"NAME": 1, "PHONE": 1},
+        ),
+        ("where is my claim 6529507", "where is my claim <CLAIM_REF>", {"CLAIM_REF": 1}),
+        ("whoever is handling HMC/108246", "whoever is handling <CLAIM_REF>", {"CLAIM_REF": 1}),
+        (
+            "is policy 46744286 still active",
+            "is policy <POLICY_REF> still active",
+            {"POLICY_REF": 1},
+        ),
+        (
+            "my direct debit date for 65240186",
+            "my direct debit date for <POLICY_REF>",
+            {"POLICY_REF": 1},
+        ),
+        ("can u confirm it for HM/8327550", "can u confirm it for <POLICY_REF>", {"POLICY_REF": 1}),
+        (
+            "my date of birth is wrong, it should be 06.07.1979",
+            "my date of birth is wrong, it should be <DOB>",
+            {"DOB": 1},
+        ),
+        ("my car, t400 wxe, was stolen", "my car, <VEHICLE_REG>, was stolen", {"VEHICLE_REG": 1}),
+        ("we're at 16 heather drive now", "we're at <ADDRESS> now", {"ADDRESS": 1}),
+    ],
+)
+def test_log_shapes(text: str, expected: str, counts: dict[str, int]) -> None:
+    check(text, expected, **counts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "in Paris 07700 900123",
+        "this is ridiculous? no",
+        "I'm in hospital abroad",
+        "it cost £1500000 in total",
+        "the car is 1500 pounds",
+        "Hi, quick question, is it covered",
+    ],
+)
+def test_log_shapes_leave_content(text: str) -> None:
+    out = scrub(text).text
+    assert "<NAME>" not in out and "<POLICY_REF>" not in out, out

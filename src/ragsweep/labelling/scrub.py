@@ -105,16 +105,23 @@ _POL_PREFIX = re.compile(r"\bPOL[- ]?\d{4,}\b", re.IGNORECASE)
 _CLM_PREFIX = re.compile(r"\bCLM[- ]?\d{4,}\b", re.IGNORECASE)
 # a reference-shaped token with some other prefix (a typed "PLO-34514577"): counted as a policy
 _OTHER_REF = re.compile(r"\b[A-Z]{2,5}-\d{6,}\b", re.IGNORECASE)
+# a slashed reference (`HM/1234567`, `MTC/204588`): counted as a policy unless a claim cue took it
+_SLASH_REF = re.compile(r"\b[A-Z]{2,4}/\d{5,}\b", re.IGNORECASE)
+# 7-12 digits standing alone, not a phone (those start with 0 or +), an amount or a decimal
+_BARE_REF = re.compile(
+    r"(?<![£€$+\d.,/-])\b[1-9]\d{6,11}\b(?![.,]\d|\s*(?:pounds|quid|euros|dollars|%|k\b))",
+    re.IGNORECASE,
+)
 # a reference token after a cue: letters, digits, / and -, holding 5+ consecutive digits
 _REF_TOKEN = r"(?=[A-Za-z0-9/-]*\d{5})[A-Za-z0-9][A-Za-z0-9/-]*"
 _REF_LINK = r"(?:\s+is)?\s*[:#.]?\s*"
 _POLICY_CUE = re.compile(
-    r"(?P<cue>\b(?:policy\s+(?:number|num|no|ref|reference|id)|ref(?:erence)?(?:\s+(?:number|no))?)"
+    r"(?P<cue>\b(?:policy(?:\s+(?:number|num|no|ref|reference|id))?|ref(?:erence)?(?:\s+(?:number|no))?)"
     r"\.?" + _REF_LINK + r")(?P<item>" + _REF_TOKEN + r")",
     re.IGNORECASE,
 )
 _CLAIM_CUE = re.compile(
-    r"(?P<cue>\bclaim\s+(?:number|num|no|ref|reference|id)\.?" + _REF_LINK + r")"
+    r"(?P<cue>\b(?:claim|handling)(?:\s+(?:number|num|no|ref|reference|id))?\.?" + _REF_LINK + r")"
     r"(?P<item>" + _REF_TOKEN + r")",
     re.IGNORECASE,
 )
@@ -137,7 +144,8 @@ _DATE = (
 )
 _DOB = re.compile(
     r"(?P<cue>\b(?:date\s+of\s+birth|birth\s*date|d\.?o\.?b\b\.?|birthday|born)"
-    r"(?:\s+(?:is|was|on|in))?\s*[:\-]?\s*)(?P<item>" + _DATE + r")(?![\d/.-]*\d)",
+    r"(?:\s+(?:is|was|on|in))?\s*[:\-]?\s*(?:[^\d.?!<>]{0,40}?\b(?:is|be|was|to)\s+)?)"
+    r"(?P<item>" + _DATE + r")(?![\d/.-]*\d)",
     re.IGNORECASE,
 )
 
@@ -146,6 +154,12 @@ _POSTCODE = re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[ABD-HJLNP-UW-Z]{2}\b
 _REG_CURRENT = re.compile(r"\b[A-Z]{2}\d{2} ?[A-Z]{3}\b", re.IGNORECASE)
 _REG_PREFIX = re.compile(r"\b[A-Z]\d{1,3} ?[A-Z]{3}\b")
 _REG_SUFFIX = re.compile(r"\b[A-Z]{3} ?\d{1,3} ?[A-Z]\b")
+# after "reg"/"registration"/"car is"/"my car" an older plate counts in any case
+_REG_CUED = re.compile(
+    r"(?P<cue>\b(?:reg(?:istration)?(?:\s+(?:is|no\.?|number))?|car\s+is|my\s+car)\s*[:(,]?\s*)"
+    r"(?P<item>[A-Z]\d{1,3} ?[A-Z]{3}|[A-Z]{3} ?\d{1,3} ?[A-Z])\b",
+    re.IGNORECASE,
+)
 
 _SUFFIX_CLEAR = (
     "road rd street st lane ln avenue ave crescent cres terrace gardens gdns mews grove boulevard"
@@ -155,10 +169,11 @@ _SUFFIX_AMBIGUOUS = (
     "close drive dr way place court ct square sq hill park row walk green rise view vale wharf"
 ).split()
 _ADDRESS = re.compile(
-    r"\b(?P<flat>(?:flat|apartment|apt|unit)\s+\d{1,4}[a-z]?,?\s+)?"
+    r"(?P<cue>\b(?:at|to|is|address)\s+)?\b(?P<flat>(?:flat|apartment|apt|unit)\s+\d{1,4}[a-z]?,?\s+)?"
     r"(?P<num>\d{1,4}[a-z]?),?\s+"
     r"(?P<words>(?:[A-Za-z][A-Za-z'-]*\s+){1,3}?)"
-    r"(?P<suffix>" + "|".join(_SUFFIX_CLEAR + _SUFFIX_AMBIGUOUS) + r")\b\.?",
+    r"(?P<suffix>" + "|".join(_SUFFIX_CLEAR + _SUFFIX_AMBIGUOUS) + r")\b\.?"
+    r"(?P<post>,?\s*<POSTCODE>)?",
     re.IGNORECASE,
 )
 _ADDRESS_STOP = frozenset(
@@ -172,10 +187,32 @@ _ADDRESS_STOP = frozenset(
     ).split()
 )
 
-# a capitalised name word: Sarah, O'Brien, Smith-Jones
-_NAME_WORD = r"[A-Z](?:[a-z]+|'[A-Z][a-z]+)(?:[-'][A-Z][a-z]+)?"
-_NAME_WORD_ANY = r"[A-Za-z](?:[a-z]+|'[A-Za-z][a-z]+)(?:[-'][A-Za-z][a-z]+)?"
-_NAMES = _NAME_WORD + r"(?:\s+" + _NAME_WORD + r"){0,2}"
+# letters beyond ASCII (Zoë, Siobhán, Łukasz, Wójcik): Latin-1 and Latin Extended-A/B by case
+_UP = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
+_LO = "a-z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.islower())
+_AP = "'’"
+# a capitalised name word: Sarah, O'Brien, O’Neill, Smith-Jones, Zoë; later words of a name
+# may be in capitals (Sarah JONES)
+_NAME_WORD = (
+    rf"[{_UP}](?:[{_LO}]+(?:[{_UP}][{_LO}]+)?|[{_AP}][{_UP}][{_LO}]+)(?:[-{_AP}][{_UP}][{_LO}]+)?"
+)
+_NAME_CAPS = rf"(?:[{_UP}]{{2,}}|[{_UP}](?=[{_AP}]))(?:[-{_AP}][{_UP}]{{2,}})?\b"
+_NAME_LATER = rf"(?:{_NAME_WORD}|{_NAME_CAPS})"
+_NAME_WORD_ANY = (
+    rf"[{_UP}{_LO}](?:[{_LO}]+|[{_AP}][{_UP}{_LO}][{_LO}]+)(?:[-{_AP}][{_UP}{_LO}][{_LO}]+)?"
+)
+_NAME_LOWER = rf"(?:[{_LO}]{{2,}}|[{_LO}](?=[{_AP}]))(?:[-{_AP}][{_LO}]{{2,}})?"
+#: words that start the contact details after a signature ("Regards, Sarah tel <PHONE>")
+_CONTACT_NEXT = (
+    r"\s+(?:reply|call|ring|tel|text|email|e-mail|mobile|phone|my|on|many|thanks|cheers|pls)\b"
+)
+#: what may follow a lower-case name: punctuation, the end, "here", a sign-off or a placeholder
+_AFTER_LOWER = (
+    r"(?=\s*(?:[,.!?]|$|\s+here\b|\s+-\s|\s+(?:pls|please|thanks|thx)\b|\s*<|"
+    + _CONTACT_NEXT[3:]
+    + r"))"
+)
+_NAMES = _NAME_WORD + r"(?:\s+" + _NAME_LATER + r"){0,2}"
 _NAME_STOP = frozenset(
     (
         "i im me my mine we us our you your he him his she her they them it its a an the and or"
@@ -195,10 +232,17 @@ _NAME_STOP = frozenset(
         " diabetic pregnant disabled retired unemployed self-employed student epileptic"
         " spain france italy greece portugal turkey germany america usa canada australia dubai"
         " egypt thailand india mexico cyprus ireland scotland wales england europe london"
+        " mate guys folks quick question urgent help ridiculous useless annoyed frustrated"
+        " ringing emailing messaging fine good great ok-ish back abroad hopeful afraid aware"
+        " meant supposed able unable told sent done trying off on over waiting still"
+        " call ring text phone mobile tel telephone email e-mail contact reply number reg"
+    " mr mrs ms mx dr miss prof"
     ).split()
 )
 _NAME_CUES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"(?P<cue>\b(?i:I'm|I’m|I\s+am|this\s+is)\s+)(?P<item>" + _NAMES + r")"),
+    re.compile(
+        r"(?P<cue>\b(?i:I'm|I’m|im|I\s+am|this\s+is|it's|it’s|its)\s+)(?P<item>" + _NAMES + r")"
+    ),
     re.compile(
         r"(?P<cue>\b(?:(?i:mr|mrs|ms|mx|dr|prof|sir|dame)\.?|Miss)\s+)(?P<item>" + _NAMES + r")"
     ),
@@ -211,11 +255,65 @@ _NAME_CUES: tuple[re.Pattern[str], ...] = (
     ),
     re.compile(
         r"(?P<cue>^(?i:hi|hello|hey),?\s+|^|[.!?,;]\s+|\s+-\s+)"
-        r"(?P<item>" + _NAME_WORD_ANY + r"\s+" + _NAME_WORD + r")(?=\s+here\b)"
+        r"(?P<item>" + _NAME_WORD_ANY + r"\s+" + _NAME_LATER + r")(?=\s+here\b)"
     ),
     re.compile(
-        r"(?P<cue>\b(?i:regards|sincerely|thanks|thank\s+you|many\s+thanks|cheers|ta)\s*,?\s*)"
-        r"(?P<item>" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")?)(?=\s*[.!]?\s*$)"
+        r"(?P<cue>\b(?i:regards|sincerely|thanks|thanx|thank\s+you|many\s+thanks|cheers|ta)\s*,?\s*)"
+        r"(?P<item>" + _NAME_WORD + r"(?:\s+" + _NAME_LATER + r")?)"
+        r"(?=\s*[.!]?\s*$|,\s|\s+<|" + _CONTACT_NEXT + r")"
+    ),
+    # a signature after a dash: "... - Sarah Jones" at the end or before more contact details
+    re.compile(
+        r"(?P<cue>\s[-–]\s+)(?P<item>" + _NAME_WORD + r"(?:\s+" + _NAME_LATER + r"){0,2})"
+        r"(?=\s*[.!]?\s*$|,\s)"
+    ),
+    # a greeting and a name before a comma: "Hi, Sarah Jones, ..."
+    re.compile(
+        r"(?P<cue>(?:^|[.!?,]\s+)(?i:hi|hello|hey|dear\s+\w+)\s*,?\s+)(?P<item>"
+        + _NAME_WORD
+        + r"(?:\s+"
+        + _NAME_LATER
+        + r"){0,2})(?=,)"
+    ),
+    # lower case after a self-introduction that opens a sentence, up to punctuation or "here"
+    re.compile(
+        r"(?P<cue>(?:^|[.!?,]\s+|\s-\s)(?i:(?:hi|hello|hey)\s*,?\s+)?"
+        r"(?i:i'm|i’m|im|i\s+am|this\s+is|it's|it’s|its)\s+)"
+        r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+    ),
+    # lower case after a title or a greeting: "mx macleod here", "hi, fatima thompson, ..."
+    re.compile(
+        r"(?P<cue>(?:\b(?i:mr|mrs|ms|mx|dr|miss)\.?|^(?i:hi|hello|hey)\s*,)\s+)"
+        r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+    ),
+    # a name right before the contact details it signs: "... Yusuf O'Sullivan <PHONE>"
+    re.compile(
+        r"(?P<cue>(?:^|[,.!?]\s+|\s[-–]\s+))(?P<item>"
+        + _NAME_WORD
+        + r"(?:\s+"
+        + _NAME_LATER
+        + r")?)"
+        r"(?=\s*,?\s*<(?:PHONE|EMAIL)>)"
+    ),
+    # one name opening the text before "here": "Raj here - ..."
+    re.compile(r"(?P<cue>^)(?P<item>" + _NAME_WORD + r")(?=\s+here\b)"),
+    # lower case before "here" or as a signature after a dash: "josé here", "- zoë o'neill"
+    re.compile(
+        r"(?P<cue>(?:^|[.!?,]\s+|\s[-–]\s+))(?P<item>"
+        + _NAME_LOWER
+        + r"(?:\s+"
+        + _NAME_LOWER
+        + r")?)(?=\s+here\b)"
+    ),
+    re.compile(
+        r"(?P<cue>\s[-–]\s+)(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)"
+        r"(?=\s*[.!]?\s*$|,\s|\s*<|" + _CONTACT_NEXT + r")"
+    ),
+    # a lower-case sign-off name at the end or before more contact details
+    re.compile(
+        r"(?P<cue>\b(?i:regards|thanks|thanx|cheers|ta|thx)\s*,?\s+)"
+        r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)"
+        r"(?=\s*[.!]?\s*$|,\s|\s+<)"
     ),
 )
 # after "my name is" a name may be typed in lower case (at most two words)
@@ -275,7 +373,9 @@ def _policy(text: str) -> tuple[str, int]:
     text, a = _sub(_POL_PREFIX, "POLICY_REF", text)
     text, b = _sub(_POLICY_CUE, "POLICY_REF", text)
     text, c = _sub(_OTHER_REF, "POLICY_REF", text)
-    return text, a + b + c
+    text, d = _sub(_SLASH_REF, "POLICY_REF", text)
+    text, e = _sub(_BARE_REF, "POLICY_REF", text)
+    return text, a + b + c + d + e
 
 
 def _claim(text: str) -> tuple[str, int]:
@@ -313,7 +413,8 @@ def _vehicle(text: str) -> tuple[str, int]:
     text, a = _sub(_REG_CURRENT, "VEHICLE_REG", text)
     text, b = _sub(_REG_PREFIX, "VEHICLE_REG", text)
     text, c = _sub(_REG_SUFFIX, "VEHICLE_REG", text)
-    return text, a + b + c
+    text, d = _sub(_REG_CUED, "VEHICLE_REG", text)
+    return text, a + b + c + d
 
 
 def _address_ok(m: re.Match[str]) -> bool:
@@ -322,7 +423,8 @@ def _address_ok(m: re.Match[str]) -> bool:
     if any(w.lower() in _ADDRESS_STOP for w in words):
         return False
     capitalised = all(w[:1].isupper() for w in words)
-    return capitalised or m.group("suffix").lower() in _SUFFIX_CLEAR
+    cued = bool(m.group("cue") or m.group("flat") or m.group("post"))
+    return capitalised or cued or m.group("suffix").lower() in _SUFFIX_CLEAR
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -334,7 +436,10 @@ def _address(text: str) -> tuple[str, int]:
         if not _address_ok(m):
             return m.group(0)
         n += 1
-        return placeholder("ADDRESS")
+        start, end = m.span("flat") if m.group("flat") else m.span("num")
+        end = m.end("suffix") + (m.group(0)[m.end("suffix") - m.start() :].startswith("."))
+        whole, offset = m.group(0), m.start()
+        return whole[: start - offset] + placeholder("ADDRESS") + whole[end - offset :]
 
     return _ADDRESS.sub(repl, text), n
 

@@ -25,9 +25,6 @@ QUESTIONS_PER_SLICE = 80
 CORE_PER_SLICE = 48  # 60% of each slice is the frozen core
 #: chance that a `<lay|=formal>` group uses the policy's word rather than the customer's
 P_FORMAL = 0.3
-#: chance that a question names its product ("on my car insurance") / its wording year
-P_PRODUCT = 0.45
-P_VERSION = 0.1
 #: a question may not share this many consecutive words with any clause
 COPY_RUN = 8
 
@@ -61,13 +58,6 @@ _ID_TEMPLATES: dict[str, tuple[str, ...]] = {
         "What does clause {code} <mean|say> on {my}? It's {lay}.",
     ),
 }
-
-_PRODUCT_FORMS = ("On {my}, ", "For {my}: ", "Quick question about {my} - ", "")
-_VERSION_FORMS: dict[str, tuple[str, ...]] = {
-    "2024": (" (bought in 2024)", " It's a 2024 policy.", " I took it out in 2024."),
-    "2025": (" (renewed in 2025)", " It's a 2025 policy.", " I renewed this year."),
-}
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -202,22 +192,18 @@ def _draw(
 
 
 def _render(cand: Candidate, rng: random.Random) -> str:
+    return sentence_case(render(cand, rng, P_FORMAL))
+
+
+def render(cand: Candidate, rng: random.Random, p_formal: float) -> str:
+    """One wording of `cand`: a template with its values and alternations resolved. No stock
+    wrapper is added: a question names its product or year only where its template does."""
     my = rng.choice(cand.product.lay_names)
     template = rng.choice(cand.templates)
     values = version_values(cand.product, cand.version)
     other = version_values(cand.product, other_version(cand.version))
     text = template.format_map({"v": values, "other": other, "my": my, **cand.values})
-    text = expand(text, rng, P_FORMAL)
-    names_product = cand.names_product or re.search(r"\b(insurance|policy|cover)\b", text)
-    if not names_product and rng.random() < P_PRODUCT:
-        prefix = rng.choice(_PRODUCT_FORMS)
-        if prefix:
-            text = prefix.format(my=my) + text[:1].lower() + text[1:]
-        else:
-            text = f"{text.rstrip('?')} on {my}?"
-    if rng.random() < P_VERSION:
-        text += rng.choice(_VERSION_FORMS[cand.version])
-    return sentence_case(text)
+    return expand(text, rng, p_formal)
 
 
 def other_version(version: str) -> str:
