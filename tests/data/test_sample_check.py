@@ -23,6 +23,7 @@ def test_the_sample_passes_with_its_statistics(capsys):
     assert stats["clauses"] >= 300 and stats["words"] >= 100_000
     assert stats["multi_relevant_questions"] >= 100
     assert stats["log_entries"] >= 5000
+    assert stats["pool_judged"]["share"] == 1.0
 
 
 def rewrite_line(path: Path, number: int, change) -> None:
@@ -44,6 +45,13 @@ BREAKS = {
     "unknown slice": ("questions.jsonl", 5, "slice", _set("slice", "exclusion"), ["exclusion"]),
     "grade outside 0-2": ("labels.jsonl", 4, "grade", _set("grade", 3), ["3"]),
     "unknown version": ("questions.jsonl", 9, "version", _set("version", "2023"), ["2023"]),
+    "pooled clause missing": (
+        "review/pool.jsonl",
+        2,
+        "section",
+        _set("section", "9.99"),
+        ["9.99", "pool.jsonl"],
+    ),
 }
 
 

@@ -6,15 +6,17 @@ import argparse
 import json
 from pathlib import Path
 
-from ragsweep.data.samplegen.generate import generate
 from ragsweep.errors import UserError
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragsweep data sample",
-        description="Write the built-in sample dataset (fictional insurance wordings, 400 labelled"
-        " questions, a raw query log, review labels) to a folder. Same seed, same bytes.",
+        description="Write the built-in sample dataset (fictional insurance wordings and their"
+        " schedules, summaries, FAQs and endorsement booklets, 400 labelled questions, a raw query"
+        " log, review labels) to a folder. Seed 0 copies the built-in sample; another seed builds"
+        " a new one with `labels sample` and `labels pool` (a few minutes). Same seed, same"
+        " bytes.",
     )
     parser.add_argument(
         "--out",
@@ -42,12 +44,33 @@ def main(argv: list[str]) -> int:
             f"{out}: already exists and is not empty; pass --force to replace it, or choose"
             " another --out"
         )
-    generate(out, seed=args.seed)
+    if args.seed == 0:
+        _copy_builtin(out)
+    else:
+        from ragsweep.labelling.sample_build import generate
+
+        generate(out, seed=args.seed, progress=lambda msg: print(msg, flush=True))
     notes = json.loads((out / "dataset.json").read_text(encoding="utf-8"))["notes"]
     corpus, questions = notes["corpus"], notes["questions"]
     print(
         f"wrote sample dataset (seed {args.seed}) to {out}: {corpus['documents']} documents,"
-        f" {corpus['clauses']} clauses, {questions['total']} questions,"
+        f" {corpus['clauses']} sections, {questions['total']} questions,"
         f" {notes['query_log']['entries']} query log entries"
     )
     return 0
+
+
+def _copy_builtin(out: Path) -> None:
+    """The committed sample's files (checked against its manifest), swapped in atomically."""
+    from ragsweep.data.load import sample_path
+    from ragsweep.data.manifest import check_manifest
+    from ragsweep.data.samplegen.generate import write_dataset
+
+    root = sample_path()
+    check_manifest(root)
+    files = {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    write_dataset(out, files)

@@ -14,6 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.hashing import labels_hash, snapshot_hash
 from ragsweep.data.labels import load_labels
@@ -23,7 +25,7 @@ from ragsweep.data.querylog import load_query_log
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile
 from ragsweep.data.relevance import load_relevance
-from ragsweep.data.reviews import load_reviews
+from ragsweep.data.reviews import load_pool, load_reviews
 from ragsweep.data.schema import (
     GRADES,
     LABELS_FILE,
@@ -82,6 +84,7 @@ def _load(root: Path) -> Dataset:
     rule = load_relevance(root)
     query_log = load_query_log(root)
     reviews = load_reviews(root, judged, documents)
+    pool = load_pool(root, set(questions["qid"]), documents)
     check_root_files(root)
     check_manifest(root)
     return Dataset(
@@ -95,6 +98,7 @@ def _load(root: Path) -> Dataset:
         labels_hash=labels_hash(questions_raw, labels_raw, None if rule is None else rule[0]),
         query_log=query_log,
         reviews=reviews,
+        pool=pool,
         relevance=None if rule is None else rule[1],
     )
 
@@ -106,7 +110,12 @@ def check_dataset(path: str | Path | None = None) -> dict[str, Any]:
     document_versions (corpus files), clauses, words (`len(s.split())` summed over clause
     headings and texts), versions, products, questions, questions_per_slice (every slice, in
     report order), questions_per_subset, multi_relevant_questions (2+ clauses with grade >= 1),
-    labels_per_grade (keys "0", "1", "2"), log_entries (None without a query log),
+    labels_per_grade (keys "0", "1", "2"), grade2_per_question (questions by their number of
+    grade-2 clauses), version_change_questions (questions with a grade-2 clause whose text differs
+    in, or is missing from, another version of its document: the answer depends on the version),
+    filtered_pool (clauses per product and version, what a product+version filter leaves: min,
+    median, max; None without products), pool_judged (review/pool.jsonl's candidates and the share
+    labels.jsonl judges; None without the file), log_entries (None without a query log),
     review_questions (distinct qids per review file present), relevance_rule (the first 12
     hex digits of relevance.md's sha256, None without the file), snapshot_hash, labels_hash.
     """
@@ -135,11 +144,76 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "questions_per_subset": {s: int((q["subset"] == s).sum()) for s in SUBSETS},
         "multi_relevant_questions": int((relevant >= 2).sum()),
         "labels_per_grade": {str(g): int(grade_counts.get(g, 0)) for g in GRADES},
+        "grade2_per_question": _grade2_per_question(ds),
+        "version_change_questions": _version_change_questions(ds),
+        "filtered_pool": _filtered_pool(ds),
+        "pool_judged": _pool_judged(ds),
         "log_entries": None if ds.query_log is None else len(ds.query_log),
         "review_questions": {name: int(df["qid"].nunique()) for name, df in ds.reviews.items()},
         "relevance_rule": _rule_digest(ds),
         "snapshot_hash": ds.snapshot_hash,
         "labels_hash": ds.labels_hash,
+    }
+
+
+def _grade2_per_question(ds: Dataset) -> dict[str, int]:
+    """Questions by how many grade-2 clauses they have: "0", "1", "2", "3", "4+"."""
+    twos = ds.labels.loc[ds.labels["grade"] == 2, "qid"].value_counts()
+    counts = [int(twos.get(qid, 0)) for qid in ds.questions["qid"]]
+    out = {str(n): sum(c == n for c in counts) for n in range(4)}
+    out["4+"] = sum(c >= 4 for c in counts)
+    return out
+
+
+def _version_change_questions(ds: Dataset) -> dict[str, float] | None:
+    """Questions whose answer depends on the wording version (see `check_dataset`); None when
+    no document has two versions."""
+    texts: dict[tuple[str, str], dict[str, str]] = {}
+    versions: dict[str, set[str]] = {}
+    for d in ds.documents:
+        versions.setdefault(d.document, set()).add(d.version)
+        for c in d.clauses:
+            texts.setdefault((d.document, c.section), {})[d.version] = f"{c.heading}\n{c.text}"
+    if all(len(v) < 2 for v in versions.values()):
+        return None
+    twos = ds.labels[ds.labels["grade"] == 2]
+    changed = set()
+    for qid, doc, sec, ver in zip(
+        twos["qid"], twos["document"], twos["section"], twos["version"], strict=True
+    ):
+        by_version = texts[(doc, sec)]
+        if any(by_version.get(other) != by_version[ver] for other in versions[doc] - {ver}):
+            changed.add(qid)
+    n = len(ds.questions)
+    count = sum(qid in changed for qid in ds.questions["qid"])
+    return {"count": count, "share": round(count / n, 4) if n else 0.0}
+
+
+def _filtered_pool(ds: Dataset) -> dict[str, float] | None:
+    """Clauses per (product, version): min, median and max over the pairs; None without
+    products."""
+    sizes: dict[tuple[str, str], int] = {}
+    for d in ds.documents:
+        if d.product is not None:
+            key = (d.product, d.version)
+            sizes[key] = sizes.get(key, 0) + len(d.clauses)
+    if not sizes:
+        return None
+    values = sorted(sizes.values())
+    return {"min": values[0], "median": float(np.median(values)), "max": values[-1]}
+
+
+def _pool_judged(ds: Dataset) -> dict[str, float] | None:
+    """review/pool.jsonl's pooled pairs and the share of them labels.jsonl judges."""
+    if ds.pool is None:
+        return None
+    judged = set(zip(ds.labels["qid"], ds.labels["clause_id"], strict=True))
+    pairs = list(zip(ds.pool["qid"], ds.pool["clause_id"], strict=True))
+    n = sum(pair in judged for pair in pairs)
+    return {
+        "candidates": len(pairs),
+        "judged": n,
+        "share": round(n / len(pairs), 4) if pairs else 1.0,
     }
 
 

@@ -11,6 +11,8 @@ from ragsweep.data.reader import DataFile, Spec, table
 from ragsweep.data.schema import QUERY_LOG_FILE
 
 _SPEC: Spec = {"ts": ("str", False), "session": ("str", False), "text": ("str", False)}
+#: optional session context: the assistant's product and the policyholder's wording form code
+_OPTIONAL: Spec = {"product": ("str", True), "form": ("str", True)}
 
 
 def load_query_log(root: Path) -> pd.DataFrame | None:
@@ -21,7 +23,7 @@ def load_query_log(root: Path) -> pd.DataFrame | None:
         return None
     rows = f.jsonl(data)
     for n, entry in enumerate(rows, start=1):
-        f.fields(entry, _SPEC, n)
+        f.fields(entry, {**_SPEC, **_OPTIONAL}, n, optional=list(_OPTIONAL))
         try:
             datetime.fromisoformat(entry["ts"])
         except ValueError:

@@ -1,6 +1,8 @@
 """review/: optional second opinions on labels.jsonl (`reviewer2.jsonl`, a second reviewer;
 `prelabels.jsonl`, a model's pre-labels). A review file grades exactly the pairs labels.jsonl
-judges for each question it reviews, so agreement can be counted pair by pair."""
+judges for each question it reviews, so agreement can be counted pair by pair. `pool.jsonl`
+records the candidates a judging pool showed (`ragsweep labels pool`), so the share of them
+labels.jsonl judges can be checked."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pandas as pd
 
 from ragsweep.data.labels import LABEL_FIELDS, check_anchors, label_frame
 from ragsweep.data.reader import DataFile, Spec, entries, hint
-from ragsweep.data.schema import REVIEW_FILES, Document
+from ragsweep.data.schema import POOL_FILE, REVIEW_FILES, Document, clause_id
 
 #: fields a review file has beyond the label fields
 _EXTRA: dict[str, Spec] = {"prelabels": {"model": ("str", False)}}
@@ -24,14 +26,14 @@ def load_reviews(
     folder = DataFile(root, "review")
     if not folder.path.exists():
         return {}
-    allowed = [f"{name}.jsonl" for name in REVIEW_FILES]
+    allowed = [*(f"{name}.jsonl" for name in REVIEW_FILES), POOL_FILE]
     if not folder.path.is_dir():
-        folder.fail(f"is not a folder; review/ holds {' and '.join(allowed)}")
+        folder.fail(f"is not a folder; review/ holds {', '.join(allowed)}")
     for p in entries(folder.path):
         if p.name not in allowed:
             DataFile(root, f"review/{p.name}").fail(
                 f"unknown file in review/; {hint(p.name, allowed)}"
-                f"review/ holds only {' and '.join(allowed)}"
+                f"review/ holds only {', '.join(allowed)}"
             )
     out: dict[str, pd.DataFrame] = {}
     for name in REVIEW_FILES:
@@ -74,3 +76,38 @@ def _check_against_labels(
                 n,
                 "qid",
             )
+
+
+_POOL_SPEC: Spec = {
+    "qid": ("str", False),
+    "document": ("str", False),
+    "section": ("str", False),
+    "version": ("str", False),
+    "systems": ("list", False),
+}
+
+
+def load_pool(root: Path, qids: set[str], documents: tuple[Document, ...]) -> pd.DataFrame | None:
+    """review/pool.jsonl as (qid, clause_id, systems), one row per pooled pair; None when absent.
+    Every qid is a question and every clause is in the corpus; a pair appears once."""
+    f = DataFile(root, f"review/{POOL_FILE}")
+    data = f.read_optional()
+    if data is None:
+        return None
+    clauses = {c.clause_id for d in documents for c in d.clauses}
+    rows, seen = [], set()
+    for n, entry in enumerate(f.jsonl(data), start=1):
+        f.fields(entry, _POOL_SPEC, n)
+        if entry["qid"] not in qids:
+            f.fail(f"question {entry['qid']!r} is not in questions.jsonl; drop the row", n, "qid")
+        cid = clause_id(entry["document"], entry["section"], entry["version"])
+        if cid not in clauses:
+            f.fail(f"clause {cid} is not in the corpus snapshot; drop the row", n, "section")
+        if (entry["qid"], cid) in seen:
+            f.fail(f"question {entry['qid']!r} and clause {cid} are pooled twice", n, "qid")
+        seen.add((entry["qid"], cid))
+        systems = entry["systems"]
+        if not systems or not all(isinstance(x, str) for x in systems):
+            f.fail("must list the names of the systems that found the pair", n, "systems")
+        rows.append({"qid": entry["qid"], "clause_id": cid, "systems": " ".join(systems)})
+    return pd.DataFrame(rows, columns=["qid", "clause_id", "systems"])

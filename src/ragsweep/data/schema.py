@@ -24,6 +24,8 @@ SUBSETS = ("core", "rolling")
 GRADES = (0, 1, 2)
 #: optional second-opinion files under review/, in the order they are reported
 REVIEW_FILES = ("reviewer2", "prelabels")
+#: optional record of a judging pool under review/ (qid, clause anchor, systems)
+POOL_FILE = "pool.jsonl"
 
 META_FILE = "dataset.json"
 QUESTIONS_FILE = "questions.jsonl"
@@ -122,6 +124,8 @@ class Dataset:
     query_log: pd.DataFrame | None = None
     #: review files present, by name ("reviewer2", "prelabels"): label columns (+ model)
     reviews: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    #: review/pool.jsonl (qid, clause_id, systems): the candidates a judging pool showed
+    pool: pd.DataFrame | None = None
     #: relevance.md as written (what grades 2, 1 and 0 mean here), None when the file is absent
     relevance: str | None = None
 

@@ -236,7 +236,7 @@ _NAME_STOP = frozenset(
         " ringing emailing messaging fine good great ok-ish back abroad hopeful afraid aware"
         " meant supposed able unable told sent done trying off on over waiting still"
         " call ring text phone mobile tel telephone email e-mail contact reply number reg"
-    " mr mrs ms mx dr miss prof"
+        " mr mrs ms mx dr miss prof"
     ).split()
 )
 _NAME_CUES: tuple[re.Pattern[str], ...] = (

@@ -219,6 +219,7 @@ PRODUCT: dict[str, dict[str, str]] = {
     },
 }
 
+
 def gloss(document: str, key: str) -> str | None:
     """The gloss of clause `key` of product `document` (None: it has none)."""
     return PRODUCT.get(document, {}).get(key) or SHARED.get(key)

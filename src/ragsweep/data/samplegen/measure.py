@@ -1,11 +1,13 @@
 """Measure how hard the sample is: per-slice recall@5 of BM25, LSA and (if installed) MiniLM.
 
-Retrieval unit: one clause, embedded or indexed as `<section> <heading>\\n<text>` (its span in
-the rendered wording); all 6 wordings in one index, no product or version filter. Relevant =
-grade >= 1 in labels.jsonl; recall@k = relevant clauses in the top k / all relevant clauses,
-averaged over the questions of a slice. Rankings: score descending, ties by clause order.
+Retrieval unit: one section (a wording clause, an FAQ entry, a schedule row...), embedded or
+indexed as `<section> <heading>\\n<text>`; every document in one index; with the product and
+version filter (the default, as ragsweep's retrievers) only the question's own product and
+wording version is ranked, `--no-filter` ranks everything. Relevant = grade >= 1 in
+labels.jsonl; recall@k = relevant sections in the top k / all relevant sections, averaged over
+the questions of a slice. Rankings: score descending, ties by section order.
 
-    python -m ragsweep.data.samplegen.measure [DIR] [--no-minilm]
+    python -m ragsweep.data.samplegen.measure [DIR] [--no-minilm] [--no-filter]
 
 Kept out of the generator (it imports bm25s, scikit-learn and optionally torch).
 """
@@ -28,15 +30,19 @@ def default_path() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "sample"
 
 
-def load(path: Path) -> tuple[list[str], list[str], list[dict], dict[str, set[str]]]:
-    """Clause ids and texts, questions, and qid -> relevant clause ids, read straight from JSON."""
-    ids, texts = [], []
+def load(
+    path: Path,
+) -> tuple[list[str], list[str], list[dict], dict[str, set[str]], list[tuple[str, str]]]:
+    """Section ids and texts, questions, qid -> relevant section ids, and each section's
+    (product, version), read straight from JSON."""
+    ids, texts, owners = [], [], []
     for file in sorted((path / "corpus").glob("*.json")):
         wording = json.loads(file.read_text(encoding="utf-8"))
         for part in wording["parts"]:
             for c in part["clauses"]:
                 ids.append(f"{wording['document']}/{c['section']}@{wording['version']}")
                 texts.append(f"{c['section']} {c['heading']}\n{c['text']}")
+                owners.append((wording.get("product") or wording["document"], wording["version"]))
     lines = (path / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     questions = [json.loads(line) for line in lines]
     relevant: dict[str, set[str]] = {q["qid"]: set() for q in questions}
@@ -44,7 +50,16 @@ def load(path: Path) -> tuple[list[str], list[str], list[dict], dict[str, set[st
         label = json.loads(line)
         if label["grade"] >= 1:
             relevant[label["qid"]].add(f"{label['document']}/{label['section']}@{label['version']}")
-    return ids, texts, questions, relevant
+    return ids, texts, questions, relevant, owners
+
+
+def filtered(
+    scores: np.ndarray, questions: list[dict], owners: list[tuple[str, str]]
+) -> np.ndarray:
+    """`scores` with every section of another product or version set to -inf."""
+    owner = np.array([f"{p}@{v}" for p, v in owners])
+    asked = np.array([f"{q['product']}@{q['version']}" for q in questions])
+    return np.where(owner[None, :] == asked[:, None], scores, -np.inf)
 
 
 def rank(scores: np.ndarray, depth: int) -> np.ndarray:
@@ -156,11 +171,14 @@ def measure(
     path: Path | None = None,
     retrievers: tuple[str, ...] = ("bm25", "bm25-codes", "lsa"),
     ks: tuple[int, ...] = KS,
+    *,
+    filter_: bool = True,
 ) -> dict[int, dict[str, dict[str, float]]]:
     """k -> retriever -> slice -> recall@k on the dataset at `path` (default: the built-in
-    sample). A retriever whose package is missing (MiniLM) is left out."""
+    sample), with or without the product and version filter. A retriever whose package is
+    missing (MiniLM) is left out."""
     path = path or default_path()
-    ids, texts, questions, relevant = load(path)
+    ids, texts, questions, relevant, owners = load(path)
     slices = json.loads((path / "dataset.json").read_text(encoding="utf-8"))["slices"]
     queries = [q["text"] for q in questions]
     out: dict[int, dict[str, dict[str, float]]] = {k: {} for k in ks}
@@ -168,6 +186,8 @@ def measure(
         scores = SCORERS[name](texts, queries)
         if scores is None:
             continue
+        if filter_:
+            scores = filtered(scores, questions, owners)
         for k in ks:
             out[k][name] = recall_table(ids, questions, relevant, scores, k, slices)
     return out
@@ -177,9 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ragsweep.data.samplegen.measure")
     parser.add_argument("path", nargs="?", type=Path, default=None)
     parser.add_argument("--no-minilm", action="store_true", help="skip the MiniLM embedder")
+    parser.add_argument(
+        "--no-filter", action="store_true", help="rank every product and version together"
+    )
     args = parser.parse_args(argv)
     names = ("bm25", "bm25-codes", "lsa") + (() if args.no_minilm else ("minilm",))
-    for k, table in measure(args.path, names).items():
+    for k, table in measure(args.path, names, filter_=not args.no_filter).items():
         slices = list(next(iter(table.values())))
         print(f"recall@{k}".ljust(11) + "".join(s.rjust(12) for s in slices))
         for name, row in table.items():

@@ -59,6 +59,7 @@ _ID_TEMPLATES: dict[str, tuple[str, ...]] = {
     ),
 }
 
+
 @dataclass(frozen=True)
 class Candidate:
     """A question that can be asked about one product version, before its wording is drawn."""

@@ -1,38 +1,74 @@
-"""Review sample: pooled grade-0 judgements, a second reviewer and model pre-labels.
+"""Review sample: a second reviewer and model pre-labels whose disagreement follows content.
 
-For 50 questions (10 per slice) the first reviewer also judged pooled candidates that are not
-relevant: the wrong-version twin of each relevant clause, the same clause in other products and
-neighbouring clauses. `reviewer2.jsonl` and `prelabels.jsonl` grade exactly the same pairs and
-disagree with `labels.jsonl` on a fixed number of pairs, chosen at random:
+For 10 questions per slice both files grade exactly the pairs labels.jsonl judges (the relevant
+passages and the pooled rejects). Real reviewers do not disagree at random: they disagree where
+the relevance rule asks for judgement, so each pair is first given a `kind`, and the chance of a
+different grade depends on it (`REVIEWER2`, `PRELABELER`):
 
-- the second reviewer on `REVIEWER2_SHARE` of the pairs, with limits-slice pairs twice as likely
-  to be chosen (the "does a clause with the limit but not its exception count?" dispute), and
-  only by one grade step (2<->1, 1<->0);
-- the simulated model on `PRELABEL_SHARE`, uniformly, leaning to over-inclusion (0 -> 1).
+- `identical twin`: the same section of the other wording version, word for word the same
+  (graded 0 by the rule; a second reviewer often accepts it);
+- `changed twin`: the same section of the other version with a different text;
+- `definition`: a definition graded 1 as support (often judged 0: "it does not answer");
+- `two-part`: a grade-1 pair of a question that asks two things (often judged 2: it answers one
+  of them in full);
+- `limit without exception`: a limits question's grade-2 passage outside the wording (schedule,
+  FAQ, summary) that states the limit but not the exception the wording prints with it (often
+  judged 1);
+- `summary line`: a grade-1 one-line mention (summary sheet);
+- `same topic`: a rejected passage of the question's own policy and part kind (the pre-labeller
+  over-grades these);
+- `other`.
+
+The second reviewer is careful and disagrees one grade step on the judgement calls; the
+simulated pre-labeller has two systematic biases: it ignores the wording version (it grades a
+twin like the passage of the right version) and over-grades passages on the same topic.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
-from ragsweep.data.samplegen.questions import Question
 from ragsweep.data.samplegen.spec import SLICES, VERSIONS
-from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus
+from ragsweep.data.samplegen.wordings import Corpus
 
 REVIEW_PER_SLICE = 10
-POOL_SIZE = (3, 6)  # grade-0 candidates judged per review question (inclusive range)
-REVIEWER2_SHARE = 0.15
-PRELABEL_SHARE = 0.25
-PRELABEL_MODEL = "simulated-prelabeler-v1 (ragsweep sample; not a real model)"
+PRELABEL_MODEL = "simulated-prelabeler-v2 (ragsweep sample; not a real model)"
 
 Label = tuple[str, str, str, int]  # (document, section, version, grade)
+
+#: kind -> {first reviewer's grade: ((other grade, probability), ...)}
+REVIEWER2: dict[str, dict[int, tuple[tuple[int, float], ...]]] = {
+    "identical twin": {0: ((1, 0.45),)},
+    "changed twin": {0: ((1, 0.05),)},
+    "definition": {1: ((0, 0.35),)},
+    "two-part": {1: ((2, 0.5),)},
+    "limit without exception": {2: ((1, 0.3),)},
+    "summary line": {1: ((0, 0.2), (2, 0.1))},
+    "same topic": {0: ((1, 0.06),)},
+    "other": {0: ((1, 0.02),), 1: ((2, 0.1), (0, 0.1)), 2: ((1, 0.04),)},
+}
+#: what the pre-labeller does; `twin` kinds copy the right version's grade with this chance
+PRELABEL_IGNORES_VERSION = 0.9
+PRELABELER: dict[str, dict[int, tuple[tuple[int, float], ...]]] = {
+    "definition": {1: ((2, 0.2),)},
+    "two-part": {1: ((2, 0.4),)},
+    "limit without exception": {2: ((2, 1.0),)},
+    "summary line": {1: ((2, 0.4),)},
+    "same topic": {0: ((1, 0.5),)},
+    "other": {0: ((1, 0.08),), 1: ((2, 0.3),), 2: ((1, 0.05),)},
+}
+
+_TWO_PART = re.compile(
+    r"\b(and|also|plus)\b[^?]*?\b(what|how|do|does|is|are|can|will|would|who|when)\b", re.I
+)
 
 
 @dataclass(frozen=True)
 class Review:
-    labels: dict[str, tuple[Label, ...]]  # qid -> every judged pair, relevant ones first
     reviewer2: list[tuple[str, Label]]  # (qid, label) in labels order
     prelabels: list[tuple[str, Label]]
     notes: dict
@@ -47,126 +83,128 @@ def cohen_kappa(a: list[int], b: list[int]) -> float:
     return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
 
 
-def _pool(corpus: Corpus, q: Question, rng: random.Random) -> list[Label]:
-    """Non-relevant candidates a pooled review would have shown for question `q`."""
-    judged = {(d, s, v) for d, s, v, _ in q.labels}
-    sec_to_key = {
-        (doc, ref.section): key for (doc, key), ref in corpus.refs.items() if doc == q.product
-    }
-    first: list[tuple[str, str, str]] = []
-    rest: list[tuple[str, str, str]] = []
-    for i, (doc, section, version, _) in enumerate(q.labels):
-        key = sec_to_key[(doc, section)]
-        for other in VERSIONS:  # the same clause in the wrong version
-            if other != version and (doc, section, other) in corpus.texts:
-                (first if i == 0 else rest).append((doc, section, other))
-        for product in PRODUCTS:  # the same clause in another product
-            ref = corpus.refs.get((product.document, key))
-            if (
-                product.document != doc
-                and ref
-                and (ref.product.document, ref.section, version) in corpus.texts
-            ):
-                rest.append((product.document, ref.section, version))
-        part, number = section.split(".")
-        for n in (int(number) - 1, int(number) + 1):  # neighbours in the same part
-            if (doc, f"{part}.{n}", version) in corpus.texts:
-                rest.append((doc, f"{part}.{n}", version))
-    # fallbacks, used only if the pool is still short: the same clause number in the other
-    # products, then clauses two away in the same part
-    spare: list[tuple[str, str, str]] = []
-    doc, section, version, _ = q.labels[0]
-    part, number = section.split(".")
-    for product in PRODUCTS:
-        if product.document != doc and (product.document, section, version) in corpus.texts:
-            spare.append((product.document, section, version))
-    for n in (int(number) - 2, int(number) + 2):
-        if (doc, f"{part}.{n}", version) in corpus.texts:
-            spare.append((doc, f"{part}.{n}", version))
-    rng.shuffle(rest)
-    out: list[tuple[str, str, str]] = []
-    for cand in first + rest + spare:
-        if cand not in judged and cand not in out:
-            out.append(cand)
-    size = rng.randint(*POOL_SIZE)
-    return [(d, s, v, 0) for d, s, v in out[:size]]
+def pair_kind(corpus: Corpus, question: Any, label: Label, judged: dict) -> str:
+    """The kind of judgement call pair (`question`, `label`) is (module docstring)."""
+    document, section, version, grade = label
+    passage = corpus.passages[(document, section, version)]
+    if version != question.version and (document, section, question.version) in judged:
+        same = corpus.texts.get((document, section, version)) == corpus.texts.get(
+            (document, section, question.version)
+        )
+        return "identical twin" if same else "changed twin"
+    if grade == 1 and passage.kind == "definitions":
+        return "definition"
+    if grade == 1 and _TWO_PART.search(question.text) and passage.answers:
+        return "two-part"
+    if grade == 2 and question.slice == "limits" and "-" in document:
+        return "limit without exception"
+    if grade == 1 and passage.mentions and not passage.answers:
+        return "summary line"
+    target = corpus.passages.get(
+        (
+            question.product,
+            corpus.refs[(question.product, question.candidate.target)].section,
+            question.version,
+        )
+    )
+    if (
+        grade == 0
+        and version == question.version
+        and document == question.product
+        and target is not None
+        and passage.kind == target.kind
+    ):
+        return "same topic"
+    return "other"
 
 
-def _disagree(
-    pairs: list[tuple[str, str, Label]],
-    share: float,
-    weight: dict[str, float],
-    flip: dict[int, tuple[int, ...]],
+def _other_grade(
+    rules: dict[str, dict[int, tuple[tuple[int, float], ...]]],
+    kind: str,
+    grade: int,
     rng: random.Random,
-) -> tuple[list[tuple[str, Label]], set[int]]:
-    """Copy `pairs` ((qid, slice, label)) changing the grade of round(share * n) of them, drawn
-    without replacement with per-slice weights (Efraimidis-Spirakis keys)."""
-    k = round(share * len(pairs))
-    keys = [rng.random() ** (1.0 / weight.get(s, 1.0)) for _, s, _ in pairs]
-    chosen = set(sorted(range(len(pairs)), key=lambda i: -keys[i])[:k])
-    out = []
-    for i, (qid, _, (d, s, v, g)) in enumerate(pairs):
-        out.append((qid, (d, s, v, rng.choice(flip[g]) if i in chosen else g)))
-    return out, chosen
+) -> int:
+    draw = rng.random()
+    for other, p in rules.get(kind, {}).get(grade, ()):
+        if draw < p:
+            return other
+        draw -= p
+    return grade
 
 
-def _summary(pairs: list[tuple[str, str, Label]], other: list[tuple[str, Label]]) -> dict:
-    first = [label[3] for _, _, label in pairs]
-    second = [label[3] for _, label in other]
-    by_slice = {}
-    for slice_ in SLICES:
-        idx = [i for i, (_, s, _) in enumerate(pairs) if s == slice_]
+def _summary(first: list[int], second: list[int], slices: list[str], kinds: list[str]) -> dict:
+    def block(idx: list[int]) -> dict:
         n_dis = sum(first[i] != second[i] for i in idx)
-        by_slice[slice_] = {
+        return {
             "pairs": len(idx),
             "disagreements": n_dis,
-            "share": round(n_dis / len(idx), 4),
+            "share": round(n_dis / len(idx), 4) if idx else 0.0,
         }
-    n_dis = sum(x != y for x, y in zip(first, second, strict=True))
+
+    everything = list(range(len(first)))
     return {
-        "pairs": len(pairs),
-        "disagreements": n_dis,
-        "share": round(n_dis / len(pairs), 4),
+        **block(everything),
         "cohen_kappa": round(cohen_kappa(first, second), 4),
-        "by_slice": by_slice,
+        "by_first_grade": {
+            str(g): block([i for i in everything if first[i] == g]) for g in (0, 1, 2)
+        },
+        "by_kind": {k: block([i for i in everything if kinds[i] == k]) for k in sorted(set(kinds))},
+        "by_slice": {s: block([i for i in everything if slices[i] == s]) for s in SLICES},
     }
 
 
-def build_review(corpus: Corpus, questions: list[Question], seed: int) -> Review:
+def build_review(
+    corpus: Corpus, questions: list[Any], labels: dict[str, list[Label]], seed: int
+) -> Review:
+    """The two review files for 10 questions per slice; `questions` carry qid, text, slice,
+    product, version and candidate (`ragsweep.labelling.sample_build.Question`), `labels` every
+    judged pair per qid."""
     rng = random.Random(f"ragsweep-sample:{seed}:review")
-    chosen: list[Question] = []
+    chosen = []
     for slice_ in SLICES:
-        in_slice = [q for q in questions if q.slice == slice_]
+        in_slice = sorted((q for q in questions if q.slice == slice_), key=lambda q: q.qid)
         chosen.extend(rng.sample(in_slice, REVIEW_PER_SLICE))
     chosen.sort(key=lambda q: q.qid)
 
-    labels = {q.qid: q.labels for q in questions}
-    pairs: list[tuple[str, str, Label]] = []
+    reviewer2: list[tuple[str, Label]] = []
+    prelabels: list[tuple[str, Label]] = []
+    first: list[int] = []
+    slices: list[str] = []
+    kinds: list[str] = []
     for q in chosen:
-        labels[q.qid] = q.labels + tuple(_pool(corpus, q, rng))
-        pairs.extend((q.qid, q.slice, label) for label in labels[q.qid])
-
-    reviewer2, _ = _disagree(
-        pairs, REVIEWER2_SHARE, {"limits": 2.0}, {2: (1,), 1: (2, 0), 0: (1,)}, rng
-    )
-    prelabels, _ = _disagree(pairs, PRELABEL_SHARE, {}, {2: (1,), 1: (2, 0, 0), 0: (1,)}, rng)
+        judged = {(d, s, v): g for d, s, v, g in labels[q.qid]}
+        for label in labels[q.qid]:
+            d, s, v, g = label
+            kind = pair_kind(corpus, q, label, judged)
+            key = f"{q.qid}:{d}/{s}@{v}"
+            r2 = _other_grade(REVIEWER2, kind, g, random.Random(f"{seed}:reviewer2:{key}"))
+            pre_rng = random.Random(f"{seed}:prelabel:{key}")
+            if kind.endswith("twin") and pre_rng.random() < PRELABEL_IGNORES_VERSION:
+                pre = judged[(d, s, q.version)]
+            else:
+                pre = _other_grade(PRELABELER, kind, g, pre_rng)
+            reviewer2.append((q.qid, (d, s, v, r2)))
+            prelabels.append((q.qid, (d, s, v, pre)))
+            first.append(g)
+            slices.append(q.slice)
+            kinds.append(kind)
     notes = {
         "questions": len(chosen),
         "questions_per_slice": REVIEW_PER_SLICE,
-        "pairs": len(pairs),
-        "pooled_grade0_pairs": sum(1 for _, _, label in pairs if label[3] == 0),
-        "pooling": "wrong-version twin of each relevant clause, the same clause in other"
-        " products, neighbouring clauses; 3-6 per question",
+        "pairs": len(first),
+        "pairs_by_kind": dict(sorted(Counter(kinds).items())),
         "reviewer2": {
-            "target_share": REVIEWER2_SHARE,
-            "rule": "one grade step; limits pairs twice as likely to be disputed",
-            **_summary(pairs, reviewer2),
+            "rule": "one grade step, on the judgement calls of the relevance rule (pair kinds)",
+            **_summary(first, [lab[3] for _, lab in reviewer2], slices, kinds),
         },
         "prelabels": {
             "model": PRELABEL_MODEL,
-            "target_share": PRELABEL_SHARE,
-            "rule": "uniform over pairs; 0 -> 1, 1 -> 2 or 0, 2 -> 1",
-            **_summary(pairs, prelabels),
+            "rule": "ignores the wording version (twins graded like the right version's"
+            " passage) and over-grades passages on the same topic",
+            **_summary(first, [lab[3] for _, lab in prelabels], slices, kinds),
         },
     }
-    return Review(labels, reviewer2, prelabels, notes)
+    return Review(reviewer2, prelabels, notes)
+
+
+__all__ = ["PRELABEL_MODEL", "VERSIONS", "Review", "build_review", "cohen_kappa", "pair_kind"]
