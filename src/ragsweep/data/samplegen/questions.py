@@ -74,6 +74,7 @@ class Candidate:
     names_product: bool = False  # the template already names the product
     also: tuple[str, ...] = ()  # other clauses answering fully (grade 2)
     hinge: str | None = None  # the version difference it turns on (`Ask.hinge`)
+    facts: tuple[int, ...] = ()  # the target's core sentences it asks about (`Ask.facts`)
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ def _for_versions(
             {},
             also=ask.also,
             hinge=ask.hinge,
+            facts=ask.facts,
         )
         for v in allowed
     ]

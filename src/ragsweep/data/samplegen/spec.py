@@ -36,6 +36,11 @@ class Ask:
     #: "wording" when the clause's text changed; templates may quote the other version's value
     #: as `{other[name]}` ("is my excess still {other[escape_excess]}?")
     hinge: str | None = None
+    #: which of the owning clause's `core` sentences (0-based indices) the question asks about;
+    #: empty = all of them. A passage that restates all of these answers it (grade 2), one that
+    #: restates some of them supports it (grade 1), one that restates only other facts of the
+    #: clause does not (grade 0)
+    facts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
