@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from ragsweep.data.samplegen.derived import FACT_TOKEN, check_passages
 from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER
 from ragsweep.data.samplegen.spec import VERSIONS
-from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus
+from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus, present_facts
 
 #: what a filler sentence must never say: amounts and time limits, what is or is not covered,
 #: what we pay, how excesses combine (the contradictions the old boilerplate carried)
@@ -78,21 +79,85 @@ def test_no_bad_patterns_in_any_text() -> None:
     assert problems == []
 
 
-def test_wording_amounts_come_from_facts_only() -> None:
-    """Every amount or time limit in a wording clause is one of its own facts (filler has none)."""
+def test_printed_amounts_come_from_stated_facts() -> None:
+    """Every amount or time limit a passage prints is in a core sentence it states (so filler
+    has none), and answers/mentions follow from the states."""
     c = corpus()
-    assert check_passages(c.documents, c.passages, _facts(c)) == []
+    assert check_passages(c.documents, c.passages, c.facts) == []
 
 
-def _facts(c: Corpus) -> dict[tuple[str, str, str], str]:
-    """(product, key, version) -> the wording clause text (facts plus neutral filler)."""
-    out = {}
-    for (doc, key), ref in c.refs.items():
-        for version in VERSIONS:
-            text = c.texts.get((doc, ref.section, version))
-            if text is not None:
-                out[(doc, key, version)] = text
-    return out
+def test_check_passages_catches_an_overclaim_and_an_underclaim() -> None:
+    c = corpus()
+    key = ("home-schedule", "3.5", "2025")  # lim.possessions: three facts, all with amounts
+    p = c.passages[key]
+    fewer = replace(p, states=frozenset(sorted(p.states)[:1]))
+    bad = check_passages(c.documents, {**c.passages, key: fewer}, c.facts)
+    assert any("prints" in b for b in bad) and any("follow from states" in b for b in bad)
+    absent = replace(p, states=p.states | {("lim.possessions", 9)})
+    bad = check_passages(c.documents, {**c.passages, key: absent}, c.facts)
+    assert any("lim.possessions[9], not in that version" in b for b in bad)
+
+
+def test_present_facts_follow_the_versions() -> None:
+    """A versioned core entry is a fact only in the versions it has; indices are `core`'s."""
+    c = corpus()
+    checked = 0
+    for p in PRODUCTS:
+        for part in p.parts:
+            for clause in part.clauses:
+                for v in VERSIONS:
+                    want = (
+                        {
+                            i
+                            for i, item in enumerate(clause.core)
+                            if isinstance(item, str) or v in item
+                        }
+                        if v in clause.versions
+                        else set()
+                    )
+                    assert present_facts(c, p.document, clause.key, v) == want
+                    checked += any(isinstance(item, dict) for item in clause.core)
+    assert checked
+    with pytest.raises(KeyError, match="no clause"):
+        present_facts(c, "home", "lim.nowhere", "2025")
+
+
+def test_states_by_document_type() -> None:
+    """Wording clauses and FAQ topic answers state every fact, narrow FAQ answers one, summary
+    lines none (they point), schedule sections every fact with an amount or time limit, an
+    endorsement entry the sentences that name its code."""
+    c = corpus()
+    for (document, section, version), p in sorted(c.passages.items()):
+        kind = document.removeprefix(p.product).lstrip("-") or "wording"
+        text = c.texts[(document, section, version)]
+        keys = {k for k, _ in p.states}
+        if kind == "wording":
+            (key,) = keys
+            assert {i for _, i in p.states} == present_facts(c, p.product, key, version)
+        elif kind == "summary":
+            assert not p.states and not p.answers and not p.mentions
+            assert not FACT_TOKEN.search(text)
+        elif kind == "faq" and keys:
+            (key,) = keys
+            present = present_facts(c, p.product, key, version)
+            assert len(p.states) == 1 or {i for _, i in p.states} == present
+        elif kind == "schedule" and "\nWording section " in text:  # one clause's amounts
+            (key,) = keys
+            facts = c.facts[(p.product, key, version)]
+            with_amounts = {i for i, f in facts.items() if FACT_TOKEN.search(f)}
+            assert {i for _, i in p.states} == with_amounts
+        elif kind == "endorsements" and p.points:  # the list of codes: the list sentence
+            assert {k for k, _ in p.states} <= {"abt.endorsements"} and len(p.states) <= 1
+        elif kind == "endorsements" and keys:  # one entry: the sentences naming its code
+            (key,) = keys
+            code = c.documents[(document, version)]["parts"][-1]["clauses"]
+            code = next(x["heading"] for x in code if x["section"] == section).split()[0]
+            facts = c.facts[(p.product, key, version)]
+            assert {i for _, i in p.states} == {i for i, f in facts.items() if code in f} != set()
+        for key, index in p.states:
+            sentence = c.facts[(p.product, key, version)][index]
+            if kind != "summary" and FACT_TOKEN.search(sentence):
+                assert all(t in text for t in FACT_TOKEN.findall(sentence))
 
 
 def test_every_section_has_a_passage_and_a_text() -> None:
@@ -106,23 +171,21 @@ def test_every_section_has_a_passage_and_a_text() -> None:
     assert sections == set(c.passages) == set(c.texts)
     for (document, section, version), p in c.passages.items():
         assert c.documents[(document, version)]["product"] == p.product
-        assert not p.answers & p.mentions
+        assert not p.answers & p.mentions and not (p.answers | p.mentions) & p.points
         if document == p.product:  # a wording clause answers itself
             key = next(k for (d, k), r in c.refs.items() if d == document and r.section == section)
-            assert p.answers == {key} and not p.mentions
+            assert p.answers == {key} and not p.mentions and not p.points
 
 
-def test_printed_amounts_lie_in_listed_clauses() -> None:
-    """An amount a derived section prints is stated by a clause the section lists."""
+def test_printed_amounts_lie_in_stated_facts() -> None:
+    """An amount a derived section prints is printed by a fact it states (independent of
+    `check_passages`)."""
     c = corpus()
-    facts = _facts(c)
     for (document, section, version), p in c.passages.items():
-        if document == p.product:
-            continue
         text = c.texts[(document, section, version)]
-        listed = " ".join(facts[(p.product, k, version)] for k in p.answers | p.mentions)
+        stated = " ".join(c.facts[(p.product, k, version)][i] for k, i in p.states)
         for token in FACT_TOKEN.findall(text):
-            assert token in listed, (document, section, version, token)
+            assert token in stated, (document, section, version, token)
 
 
 def test_faq_answers_restate_the_whole_clause() -> None:

@@ -4,8 +4,11 @@ Per product and version: a policy schedule (`<p>-schedule`: the limits and exces
 a product summary sheet (`<p>-summary`, IPID-style headings, one-line glosses), an FAQ
 (`<p>-faq`: formal questions answered from one clause's facts) and an endorsement booklet
 (`<p>-endorsements`). Each is a document JSON like a wording, and every section says which
-wording clauses it `answers` (states their facts in full) and `mentions` (states in part): the
-labels are built from these, so they are computed from what the section actually prints.
+facts it `states`: (clause key, core index) pairs, the clause's `core` sentences it restates in
+that version. `answers` (every present fact of a clause) and `mentions` (some) follow from
+`states`; `points` are clauses a section names without stating them (a summary sheet's gloss, a
+list of endorsement codes). The labels are built from these, so they are computed from what the
+section actually prints, and `check_passages` verifies it.
 
 Every derived section is built from the clause's *facts* (its rendered `core` sentences in that
 version), never from filler, so amounts and wording changes follow the clause between versions.
@@ -95,15 +98,53 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
+#: a fact: (wording clause key, 0-based index into that clause's `core` tuple as written)
+Fact = tuple[str, int]
+
+
 @dataclass(frozen=True)
 class Passage:
-    """One section of one document version, and the wording clauses whose facts it states."""
+    """One section of one document version, and the wording clauses whose facts it states.
+
+    `answers` and `mentions` are derived from `states` (see `make_passage`): a clause is answered
+    when every core sentence it has in that version is stated, mentioned when some are.
+    """
 
     product: str  # "home"
     document: str  # "home", "home-faq", ...
     kind: str  # part kind
-    answers: frozenset[str]  # wording clause keys whose facts this passage states in full
-    mentions: frozenset[str]  # wording clause keys it states only in part (a one-line gloss)
+    states: frozenset[Fact]  # the (clause key, core index) facts this passage restates
+    answers: frozenset[str]  # clause keys all of whose present facts it states
+    mentions: frozenset[str]  # clause keys some (not all) of whose present facts it states
+    #: clause keys it names without stating any of their facts (summary glosses, code lists)
+    points: frozenset[str] = frozenset()
+
+
+def make_passage(
+    product: str,
+    document: str,
+    kind: str,
+    states: frozenset[Fact],
+    present: dict[str, frozenset[int]],
+    points: frozenset[str] = frozenset(),
+) -> Passage:
+    """A `Passage` whose `answers`/`mentions` follow from `states`; `present` maps each clause
+    key to its core indices in this version. Stating an absent fact is an error."""
+    by_key: dict[str, set[int]] = {}
+    for key, index in states:
+        if index not in present.get(key, frozenset()):
+            raise ValueError(f"{document}: states {key}[{index}], not in this version")
+        by_key.setdefault(key, set()).add(index)
+    answers = frozenset(k for k, got in by_key.items() if got >= present[k])
+    return Passage(
+        product,
+        document,
+        kind,
+        frozenset(states),
+        answers,
+        frozenset(by_key) - answers,
+        frozenset(points) - frozenset(by_key),
+    )
 
 
 @dataclass(frozen=True)
@@ -114,11 +155,22 @@ class ClauseText:
     section: str
     heading: str
     kind: str
-    facts: tuple[str, ...]  # the rendered `core` sentences, in clause order
+    facts: tuple[str, ...]  # the rendered `core` sentences present in this version, in order
+    indices: tuple[int, ...]  # each fact's index in the clause's `core` tuple
     code_sentence: str | None  # the sentence printing the exclusion code, if any
-    amounts: tuple[tuple[str, str], ...]  # (value name, printed amount) of `{v[name]}` amounts
+    #: (core index, value name, printed amount) of the `{v[name]}` values its facts print
+    amounts: tuple[tuple[int, str, str], ...]
     gloss: str | None  # the plain-English one-line gloss (None: the clause has none)
     text: str  # the full clause text (facts and filler)
+
+    def all_facts(self) -> frozenset[Fact]:
+        return frozenset((self.key, i) for i in self.indices)
+
+    def facts_where(self, keep) -> frozenset[Fact]:
+        """The facts whose sentence satisfies `keep(sentence)`."""
+        return frozenset(
+            (self.key, i) for i, f in zip(self.indices, self.facts, strict=True) if keep(f)
+        )
 
 
 @dataclass
@@ -130,6 +182,7 @@ class _Doc:
     name: str
     form_code: str
     title: str
+    present: dict[str, frozenset[int]]  # clause key -> its core indices in this version
     parts: list[dict] = field(default_factory=list)
     passages: dict[str, Passage] = field(default_factory=dict)
 
@@ -137,17 +190,17 @@ class _Doc:
         number = str(len(self.parts) + 1)
         self.parts.append({"number": number, "title": title, "kind": kind, "clauses": []})
 
-    def add(self, heading: str, text: str, answers=(), mentions=()) -> None:
+    def add(self, heading: str, text: str, states=frozenset(), points=frozenset()) -> None:
         part = self.parts[-1]
         section = f"{part['number']}.{len(part['clauses']) + 1}"
         part["clauses"].append({"section": section, "heading": heading, "text": text})
-        answers = frozenset(answers)
-        self.passages[section] = Passage(
+        self.passages[section] = make_passage(
             self.product.document,
             self.name,
             part["kind"],
-            answers,
-            frozenset(mentions) - answers,
+            frozenset(states),
+            self.present,
+            frozenset(points),
         )
 
     def json(self) -> dict:
@@ -278,33 +331,35 @@ def _schedule(
         f" wording. It sets out the limits and excesses that apply to the {doc.version} edition"
         " of the wording, with the number of the wording section that explains each one.",
     )
+    by_key = {c.key: c for c in clauses}
     if "abt.documents" in keys:
+        form = p.forms[doc.version]
         doc.add(
             "Your policy documents",
-            f"Policy wording: form {p.forms[doc.version]}.\nSchedule: form {doc.form_code}.",
-            mentions={"abt.documents"},
+            f"Policy wording: form {form}.\nSchedule: form {doc.form_code}.",
+            states=_first(by_key["abt.documents"], lambda f: form in f),
         )
     if listed:
         rows = "\n".join(f"| {code} | {title} | {section} |" for code, title, section in listed)
         doc.add(
             "Endorsements available with this wording",
             "| Endorsement | Title | Wording section |\n|---|---|---|\n" + rows,
-            mentions={"abt.endorsements"} & keys | {key for key in _endorsed(listed, clauses)},
+            states=_list_fact(by_key, listed),
+            points=frozenset(_endorsed(listed, clauses)),
         )
     with_amounts = [c for c in clauses if any(FACT_TOKEN.search(f) for f in c.facts)]
-    excesses = [c for c in clauses if any("excess" in n for n, _ in c.amounts)]
+    excesses = [c for c in clauses if any("excess" in n for _, n, _ in c.amounts)]
     if excesses:
         doc.part("Your excesses at a glance", "limits")
-        rows = [
-            f"| {_label(p, c, n)} | {a} | {c.section} |"
-            for c in excesses
-            for n, a in _rows(c)
-            if "excess" in n
-        ]
+        rows, stated = [], set()
+        for c in excesses:
+            shown = [(n, a) for n, a in _rows(c) if "excess" in n]
+            rows += [f"| {_label(p, c, n)} | {a} | {c.section} |" for n, a in shown]
+            stated |= {(c.key, i) for i, n, a in c.amounts if (n, a) in shown}
         doc.add(
             "Summary of excesses",
             "| Excess | Amount | Wording section |\n|---|---|---|\n" + "\n".join(rows),
-            mentions={c.key for c in excesses},
+            states=stated,
         )
     for title, kinds in (
         ("Limits and excesses", {"limits"}),
@@ -318,7 +373,8 @@ def _schedule(
             continue
         doc.part(title, "limits")
         for clause in group:
-            doc.add(clause.heading, *_schedule_section(p, clause))
+            text, states = _schedule_section(p, clause)
+            doc.add(clause.heading, text, states=states)
     doc.part("Important information", "other")
     doc.add(
         "How to read the tables",
@@ -337,6 +393,20 @@ def _has_money(clause: ClauseText) -> bool:
     return any("£" in f for f in clause.facts)
 
 
+def _first(clause: ClauseText, keep) -> frozenset[Fact]:
+    """The first fact of `clause` whose sentence satisfies `keep` (none: empty)."""
+    found = sorted(clause.facts_where(keep), key=lambda f: f[1])
+    return frozenset(found[:1])
+
+
+def _list_fact(by_key: dict[str, ClauseText], listed: list[tuple[str, str, str]]) -> frozenset:
+    """The `abt.endorsements` sentence a list of the endorsement codes restates (if printed)."""
+    clause = by_key.get("abt.endorsements")
+    if clause is None:
+        return frozenset()
+    return _first(clause, lambda f: all(code in f for code, _, _ in listed))
+
+
 def _endorsed(listed: list[tuple[str, str, str]], clauses: list[ClauseText]) -> list[str]:
     by_section = {c.section: c.key for c in clauses}
     return sorted({by_section[s] for _, _, s in listed if s in by_section})
@@ -344,7 +414,7 @@ def _endorsed(listed: list[tuple[str, str, str]], clauses: list[ClauseText]) -> 
 
 def _rows(clause: ClauseText) -> list[tuple[str, str]]:
     """The clause's `{v[name]}` amounts, once each, in the order it prints them."""
-    return list(dict.fromkeys((n, a) for n, a in clause.amounts if _AMOUNT_VALUE.match(a)))
+    return list(dict.fromkeys((n, a) for _, n, a in clause.amounts if _AMOUNT_VALUE.match(a)))
 
 
 def _label(product: ProductDef, clause: ClauseText, name: str) -> str:
@@ -352,23 +422,34 @@ def _label(product: ProductDef, clause: ClauseText, name: str) -> str:
     return label or f"{clause.heading} ({name.replace('_', ' ')})"
 
 
-def _schedule_section(product: ProductDef, clause: ClauseText) -> tuple[str, frozenset, frozenset]:
-    """A table of the clause's amounts plus notes quoting sentences with unlabelled amounts."""
-    rows, printed = [], set()
+def _schedule_section(product: ProductDef, clause: ClauseText) -> tuple[str, frozenset[Fact]]:
+    """A table of the clause's amounts plus notes quoting sentences with unlabelled amounts.
+
+    It states every fact with an amount or time limit: a fact whose amounts are all rows of its
+    own values by those rows, any other (a time limit, a literal amount) by quoting it in a note.
+    """
+    rows = []
     for name, amount in _rows(clause):
-        printed.add(amount)
         cells = ("-", amount) if "excess" in name else (amount, "-")
         rows.append(f"| {_label(product, clause, name)} | {cells[0]} | {cells[1]} |")
-    notes = [f for f in clause.facts if any(t not in printed for t in FACT_TOKEN.findall(f))]
+    own: dict[int, set[str]] = {}  # core index -> the amounts its own values print as rows
+    for i, _, amount in clause.amounts:
+        if _AMOUNT_VALUE.match(amount):
+            own.setdefault(i, set()).add(amount)
+    quoted = frozenset(
+        (clause.key, i)
+        for i, f in zip(clause.indices, clause.facts, strict=True)
+        if any(t not in own.get(i, set()) for t in FACT_TOKEN.findall(f))
+    )
+    notes = [
+        f for i, f in zip(clause.indices, clause.facts, strict=True) if (clause.key, i) in quoted
+    ]
     lines = [f"Wording section {clause.section}."]
     if rows:
         lines += ["| Item | Limit | Excess |", "|---|---|---|", *rows]
     if notes:
         lines.append("Notes: " + " ".join(notes))
-    # the section states the clause in full only if every fact of it is an amount it prints
-    full = all(FACT_TOKEN.search(f) for f in clause.facts)
-    key = frozenset({clause.key})
-    return "\n".join(lines), (key if full else frozenset()), (frozenset() if full else key)
+    return "\n".join(lines), frozenset((clause.key, i) for i in own) | quoted
 
 
 #: summary sheet headings and which clauses they gloss (by part kind, then by key/heading words)
@@ -440,7 +521,7 @@ def _summary(doc: _Doc, clauses: list[ClauseText], seed: int) -> None:
             text = "\n".join(
                 f"- {sentence_case(_bare(c.gloss))} (see section {c.section})." for c in chunk
             )
-            doc.add(heading, text, mentions={c.key for c in chunk})
+            doc.add(heading, text, points=frozenset(c.key for c in chunk))
 
 
 def _bare(gloss: str | None) -> str:
@@ -494,22 +575,20 @@ def _faq(doc: _Doc, clauses: list[ClauseText], seed: int) -> None:
             body = [plain(f) for f in c.facts]
             if c.code_sentence:
                 body.append(c.code_sentence)
-            doc.add(heading, " ".join([*body, _cite(c.section)]), answers={c.key})
+            doc.add(heading, " ".join([*body, _cite(c.section)]), states=c.all_facts())
             if len(c.facts) < 2:
                 continue
-            for fact, keep in zip(c.facts, take, strict=False):
+            for index, fact, keep in zip(c.indices, c.facts, take, strict=False):
                 if not keep:
                     continue
                 q = _fact_question(c, fact, used)
                 if q is None:
                     continue
                 used.add(q)
-                doc.add(q, f"{plain(fact)} {_cite(c.section)}", mentions={c.key})
+                doc.add(q, f"{plain(fact)} {_cite(c.section)}", states={(c.key, index)})
 
 
-def _endorsements(
-    doc: _Doc, clauses: list[ClauseText], listed: list[tuple[str, str, str]], keys: set[str]
-) -> None:
+def _endorsements(doc: _Doc, clauses: list[ClauseText], listed: list[tuple[str, str, str]]) -> None:
     p = doc.product
     by_section = {c.section: c for c in clauses}
     doc.part("About this booklet", "other")
@@ -524,24 +603,18 @@ def _endorsements(
     doc.add(
         "Endorsements in this booklet",
         "\n".join(f"- {code}: {title}" for code, title, _ in listed),
-        mentions=({"abt.endorsements"} & keys) | set(_endorsed(listed, clauses)),
+        states=_list_fact({c.key: c for c in clauses}, listed),
+        points=frozenset(_endorsed(listed, clauses)),
     )
     doc.part("Endorsements", "conditions")
     for code, title, section in listed:
         clause = by_section[section]
         effect = [f for f in clause.facts if code in f]
-        rest = [f for f in clause.facts if code not in f]
         text = (
             f"Endorsement {code} ({title}) changes section {section} of the policy wording,"
             f" {clause.heading}. " + " ".join(plain(f) for f in effect)
         )
-        full = not rest
-        doc.add(
-            f"{code} {title}",
-            text,
-            answers={clause.key} if full else (),
-            mentions=() if full else {clause.key},
-        )
+        doc.add(f"{code} {title}", text, states=clause.facts_where(lambda f, c=code: c in f))
 
 
 def build_derived(
@@ -557,6 +630,7 @@ def build_derived(
     (code, title, wording section).
     """
     keys = {c.key for c in clauses}
+    present = {c.key: frozenset(c.indices) for c in clauses}
     name = _name(product)
     out = []
     for suffix, code, title, build in (
@@ -577,7 +651,7 @@ def build_derived(
             "endorsements",
             "EN",
             f"{name} Endorsements Booklet",
-            lambda d: _endorsements(d, clauses, listed, keys),
+            lambda d: _endorsements(d, clauses, listed),
         ),
     ):
         doc = _Doc(
@@ -586,6 +660,7 @@ def build_derived(
             f"{product.document}-{suffix}",
             _form(product, version, code),
             f"{title} ({version} edition)",
+            present,
         )
         build(doc)
         kept = {c["section"] for part in doc.json()["parts"] for c in part["clauses"]}
@@ -596,34 +671,36 @@ def build_derived(
 def check_passages(
     documents: dict[tuple[str, str], dict],
     passages: dict[tuple[str, str, str], Passage],
-    facts: dict[tuple[str, str, str], str],
+    facts: dict[tuple[str, str, str], dict[int, str]],
 ) -> list[str]:
-    """Problems with the labels' source: amounts or time limits a passage prints that none of
-    its listed clauses states, and listed keys that do not exist in that product version.
+    """Problems with the labels' source: a stated fact that is not in that product version,
+    `answers`/`mentions` that do not follow from `states`, and amounts or time limits a passage
+    prints that none of the facts it states prints.
 
-    `facts` maps (product, clause key, version) to the clause's facts joined.
+    `facts` maps (product, clause key, version) to the clause's core sentences by core index.
     """
     problems = []
     for (document, version), doc in sorted(documents.items()):
         for part in doc["parts"]:
             for clause in part["clauses"]:
+                where = f"{document}/{clause['section']}@{version}"
                 p = passages[(document, clause["section"], version)]
-                listed = sorted(p.answers | p.mentions)
-                stated = []
-                for key in listed:
-                    text = facts.get((p.product, key, version))
-                    if text is None:
-                        problems.append(
-                            f"{document}/{clause['section']}@{version}: lists {key},"
-                            " which is not in that version"
-                        )
+                stated, got = [], {}
+                for key, index in sorted(p.states):
+                    sentence = facts.get((p.product, key, version), {}).get(index)
+                    if sentence is None:
+                        problems.append(f"{where}: states {key}[{index}], not in that version")
                     else:
-                        stated.append(text)
+                        stated.append(sentence)
+                        got.setdefault(key, set()).add(index)
+                full = {k for k, g in got.items() if g >= set(facts[(p.product, k, version)])}
+                if p.answers != full or p.mentions != set(got) - full:
+                    problems.append(f"{where}: answers/mentions do not follow from states")
                 joined = " ".join(stated)
                 for token in FACT_TOKEN.findall(clause["heading"] + "\n" + clause["text"]):
                     if token not in joined:
                         problems.append(
-                            f"{document}/{clause['section']}@{version}: prints"
-                            f" {token!r}, which none of {listed} states"
+                            f"{where}: prints {token!r}, which none of the facts it states"
+                            f" ({sorted(p.states)}) prints"
                         )
     return problems

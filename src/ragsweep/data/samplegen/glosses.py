@@ -3,14 +3,16 @@
 The summary sheet (`derived`, `<p>-summary`) glosses each clause in one line ("how much we pay
 for bikes and e-bikes"); these lines are where a policyholder's own words (bike, burst pipe,
 write-off) meet the policy's terms (pedal cycle, escape of water, total loss). The wording
-itself no longer prints them. Keyed by clause key; `SHARED` applies to every product;
-`ClauseDef.gloss` overrides both. A clause with neither gets no summary line.
+itself no longer prints them. A gloss names what a clause is about and states none of its facts
+(no amounts or time limits: the summary line is a pointer). Keyed by clause key; `SHARED`
+applies to every product; `ClauseDef.gloss` overrides both. A clause with neither gets no
+summary line.
 """
 
 from __future__ import annotations
 
 SHARED: dict[str, str] = {
-    "abt.cooling": "changing your mind in the first 14 days and getting your money back",
+    "abt.cooling": "changing your mind soon after you buy and getting your money back",
     "abt.complaints": "complaining to us or to the ombudsman",
     "abt.data": "what happens to your personal details",
     "exc.war": "war, terrorist attacks and riots",

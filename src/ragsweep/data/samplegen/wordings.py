@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 from ragsweep.data.samplegen.derived import (
     ClauseText,
+    Fact,
     Passage,
     build_derived,
     check_passages,
+    make_passage,
 )
 from ragsweep.data.samplegen.glosses import gloss
 from ragsweep.data.samplegen.home import HOME
@@ -29,7 +31,16 @@ from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER, expand, senten
 from ragsweep.data.samplegen.spec import INSURER, VERSIONS, ClauseDef, Core, ProductDef
 from ragsweep.data.samplegen.travel import TRAVEL
 
-__all__ = ["PRODUCTS", "ClauseRef", "Corpus", "Passage", "build_corpus", "exclusion_code"]
+__all__ = [
+    "PRODUCTS",
+    "ClauseRef",
+    "Corpus",
+    "Fact",
+    "Passage",
+    "build_corpus",
+    "exclusion_code",
+    "present_facts",
+]
 
 PRODUCTS: tuple[ProductDef, ...] = (HOME, MOTOR, TRAVEL)
 
@@ -68,11 +79,23 @@ class Corpus:
     documents: dict[tuple[str, str], dict]  # (document, version) -> document JSON object
     refs: dict[tuple[str, str], ClauseRef]  # (wording document, clause key) -> where it sits
     texts: dict[tuple[str, str, str], str]  # (document, section, version) -> heading + text
-    #: every section of every document -> the wording clauses it answers / mentions
+    #: every section of every document -> the facts it states (and clauses it answers /
+    #: mentions)
     passages: dict[tuple[str, str, str], Passage]
     #: (product, clause key) -> the clause keys its text cites with `{ref[x]}` (any version;
     #: the endorsement list `{endorsement_list}` cites the endorsed clauses)
     cites: dict[tuple[str, str], frozenset[str]]
+    #: (product, clause key, version) -> its core sentences as printed, by core index (only
+    #: the clauses and sentences present in that version)
+    facts: dict[tuple[str, str, str], dict[int, str]]
+
+
+def present_facts(corpus: Corpus, product: str, key: str, version: str) -> frozenset[int]:
+    """The core indices of clause `key` of `product` printed in `version` (empty: the clause
+    is not in that version). A versioned core entry without that version is not there."""
+    if (product, key) not in corpus.refs:
+        raise KeyError(f"{product} has no clause {key!r}")
+    return frozenset(corpus.facts.get((product, key, version), {}))
 
 
 def exclusion_code(product: ProductDef, number: int) -> str:
@@ -125,7 +148,7 @@ def _plan(product: ProductDef, ref: ClauseRef, seed: int, used: Counter[str]) ->
     used.update(picks)
 
     core: list[Planned] = []
-    for item in clause.core:
+    for item in clause.core:  # in `core` order, so the i-th "core" entry is core index i
         if isinstance(item, str):
             core.append(("core", expand(item, rng)))
         else:
@@ -210,7 +233,7 @@ def build_corpus(seed: int) -> Corpus:
     refs: dict[tuple[str, str], ClauseRef] = {}
     passages: dict[tuple[str, str, str], Passage] = {}
     cites: dict[tuple[str, str], frozenset[str]] = {}
-    facts: dict[tuple[str, str, str], str] = {}
+    facts: dict[tuple[str, str, str], dict[int, str]] = {}
     for product in PRODUCTS:
         by_key = _sections(product)
         sections = {key: ref.section for key, ref in by_key.items()}
@@ -250,16 +273,18 @@ def build_corpus(seed: int) -> Corpus:
                     ctx = dict(ctx_base, thing=clause.thing)
                     if clause.code_no is not None:
                         ctx["code"] = exclusion_code(product, clause.code_no)
-                    sentences, core, code_sentence, amounts = [], [], None, []
+                    sentences, core, code_sentence, amounts = [], {}, None, []
+                    index = -1  # core index of the latest "core" sentence of the plan
                     for role, item in plans[clause.key]:
+                        index += role == "core"
                         template = _resolve(item, version)
                         if template is None:
                             continue
                         sentence = _render(template, ctx)
                         sentences.append(sentence)
                         if role == "core":
-                            core.append(sentence)
-                            amounts += [(n, values[n]) for n in _VALUE.findall(template)]
+                            core[index] = sentence
+                            amounts += [(index, n, values[n]) for n in _VALUE.findall(template)]
                         elif role == "code":
                             code_sentence = sentence
                     rng = random.Random(f"ragsweep-sample:{seed}:paragraphs:{clause.key}")
@@ -274,6 +299,7 @@ def build_corpus(seed: int) -> Corpus:
                             ref.section,
                             clause.heading,
                             ref.kind,
+                            tuple(core.values()),
                             tuple(core),
                             code_sentence,
                             tuple(amounts),
@@ -281,15 +307,13 @@ def build_corpus(seed: int) -> Corpus:
                             text,
                         )
                     )
-                    facts[(product.document, clause.key, version)] = " ".join(
-                        [*core, code_sentence or ""]
-                    )
-                    passages[(product.document, ref.section, version)] = Passage(
+                    facts[(product.document, clause.key, version)] = core
+                    passages[(product.document, ref.section, version)] = make_passage(
                         product.document,
                         product.document,
                         ref.kind,
-                        frozenset({clause.key}),
-                        frozenset(),
+                        frozenset((clause.key, i) for i in core),
+                        {clause.key: frozenset(core)},
                     )
                 parts.append(
                     {
@@ -315,7 +339,7 @@ def build_corpus(seed: int) -> Corpus:
     _check_endorsements(documents, refs)
     problems = check_passages(documents, passages, facts)
     if problems:
-        raise ValueError("sample passages state facts they do not list:\n" + "\n".join(problems))
+        raise ValueError("sample passages print what their facts do not:\n" + "\n".join(problems))
     texts = {
         (
             doc["document"],
@@ -326,7 +350,7 @@ def build_corpus(seed: int) -> Corpus:
         for part in doc["parts"]
         for clause in part["clauses"]
     }
-    return Corpus(documents, refs, texts, passages, cites)
+    return Corpus(documents, refs, texts, passages, cites, facts)
 
 
 def _endorsement_probe(plan: list[Planned], version: str) -> str:
