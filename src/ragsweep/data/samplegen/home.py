@@ -33,12 +33,19 @@ DEFINITIONS = PartDef(
                     (
                         "What do you <count as|class as> <accidental damage|an accident> <in the"
                         " house|at home>?",
+                    ),
+                    supports=("cov.accidental",),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "Would knocking <a glass of red wine|paint> over the <carpet|sofa> count"
                         " as <an accident|=accidental damage>?",
                         "if my kid <throws|kicks> a ball through the <tv|telly> is that"
                         " <accidental|an accident> or not?",
                     ),
                     supports=("cov.accidental",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -52,6 +59,7 @@ DEFINITIONS = PartDef(
                     supports=("cov.accidental",),
                     also=("exc.pests",),
                     hinge="wording",
+                    facts=(2,),
                 ),
             ),
         ),
@@ -80,11 +88,24 @@ DEFINITIONS = PartDef(
                     (
                         "<Does my fitted kitchen|Do the kitchen units> count as part of the"
                         " <building|house> or the <contents|stuff>?",
-                        "Are <solar panels|my heat pump> <part of the building|=buildings> for"
-                        " insurance <purposes|>?",
-                        "Is my <garden shed|driveway|garage> part of the <buildings|house> cover?",
                     ),
                     supports=("cov.buildings",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "Are <solar panels|my heat pump> <part of the building|=buildings> for"
+                        " insurance <purposes|>?",
+                    ),
+                    supports=("cov.buildings",),
+                    facts=(2,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Is my <garden shed|driveway|garage> part of the <buildings|house> cover?",),
+                    supports=("cov.buildings",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -97,6 +118,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("cov.buildings",),
                     hinge="wording",
+                    facts=(2,),
                 ),
             ),
         ),
@@ -127,6 +149,7 @@ DEFINITIONS = PartDef(
                         " screens> <business stuff|=business equipment> or just contents?",
                     ),
                     supports=("cov.business",),
+                    facts=(0, 1),
                 ),
                 Ask(
                     "definitions",
@@ -136,6 +159,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("cov.business",),
                     hinge="wording",
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -156,13 +180,23 @@ DEFINITIONS = PartDef(
             asks=(
                 Ask(
                     "definitions",
+                    ("What counts as <contents|my stuff|my belongings> <in the house|at home>?",),
+                    supports=("cov.contents",),
+                ),
+                Ask(
+                    "definitions",
                     (
-                        "What counts as <contents|my stuff|my belongings> <in the house|at home>?",
                         "Are <carpets|rugs and carpets> <contents|=contents> or part of the"
                         " <house|=buildings>?",
-                        "Does <contents|my home contents> cover include <my pets|the cat>?",
                     ),
                     supports=("cov.contents",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Does <contents|my home contents> cover include <my pets|the cat>?",),
+                    supports=("cov.contents",),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -190,8 +224,13 @@ DEFINITIONS = PartDef(
                     (
                         "Is my <son|daughter> at <university|uni> still covered <as family|under"
                         " my policy>?",
-                        "Does <family|=family> include my <boyfriend|partner> who lives with me?",
                     ),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Does <family|=family> include my <boyfriend|partner> who lives with me?",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -202,6 +241,7 @@ DEFINITIONS = PartDef(
                         " family|living away at uni>?",
                     ),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -224,6 +264,12 @@ DEFINITIONS = PartDef(
                     (
                         "Does water <coming up|backing up> from the drains <count as|class"
                         " as> a flood?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "What's the difference between <a flood|=flood> and <a leak|=escape of"
                         " water> for my claim?",
                     ),
@@ -264,10 +310,13 @@ DEFINITIONS = PartDef(
             asks=(
                 Ask(
                     "definitions",
-                    (
-                        "Do <gift cards|gift vouchers> count as <cash|=money>?",
-                        "Is <bitcoin|crypto> covered as <money|cash> <on my home insurance|>?",
-                    ),
+                    ("Do <gift cards|gift vouchers> count as <cash|=money>?",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Is <bitcoin|crypto> covered as <money|cash> <on my home insurance|>?",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -278,6 +327,7 @@ DEFINITIONS = PartDef(
                         " season tickets?",
                     ),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -300,10 +350,17 @@ DEFINITIONS = PartDef(
                     (
                         "What do you mean by <=personal possessions|my things I carry around|stuff"
                         " I take out with me>?",
+                    ),
+                    supports=("cov.possessions",),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "Is my <phone|tablet|laptop> <counted as|classed as> a personal"
                         " <possession|item> <when I'm out|outside the house>?",
                     ),
                     supports=("cov.possessions",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -329,6 +386,7 @@ DEFINITIONS = PartDef(
                         "Does heavy rain <count as|qualify as> a storm <for a claim|>?",
                     ),
                     supports=("exc.fences",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -339,6 +397,7 @@ DEFINITIONS = PartDef(
                         " a storm on <the new|this year's> policy?",
                     ),
                     hinge="storm_wind",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -360,12 +419,18 @@ DEFINITIONS = PartDef(
             asks=(
                 Ask(
                     "definitions",
+                    ("What <actually|> counts as <subsidence|my house sinking>?",),
+                    supports=("lim.subsidence_excess",),
+                    facts=(0, 2),
+                ),
+                Ask(
+                    "definitions",
                     (
-                        "What <actually|> counts as <subsidence|my house sinking>?",
                         "<Cracks|Hairline cracks> in a <new extension|new build>, is that"
                         " <=subsidence|the house sinking>?",
                     ),
                     supports=("lim.subsidence_excess",),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -393,6 +458,7 @@ DEFINITIONS = PartDef(
                         " you <class|treat> it as <=unoccupied|vacant>?",
                     ),
                     also=("exc.unoccupied",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -401,6 +467,7 @@ DEFINITIONS = PartDef(
                         " count as <empty|=unoccupied>?",
                     ),
                     supports=("exc.unoccupied",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -414,6 +481,7 @@ DEFINITIONS = PartDef(
                     ),
                     also=("exc.unoccupied",),
                     hinge="unoccupied_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -438,6 +506,7 @@ DEFINITIONS = PartDef(
                         " or ordinary contents?",
                     ),
                     supports=("lim.valuables",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -477,6 +546,7 @@ COVER = PartDef(
                         " excess|what will it cost me>?",
                     ),
                     supports=("lim.water_excess", "exc.wear", "exc.unoccupied", "exc.sealant"),
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -508,6 +578,7 @@ COVER = PartDef(
                         " theft|if it's stolen> and up to what amount?",
                     ),
                     supports=("cov.garden", "cond.security"),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -535,6 +606,7 @@ COVER = PartDef(
                         " I claim <for it|> and <what's the excess|what do I pay>?",
                     ),
                     supports=("lim.standard_excess", "def.accidental", "exc.pests"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -563,6 +635,7 @@ COVER = PartDef(
                         " camera|things> covered <outside the UK|abroad>?",
                     ),
                     supports=("lim.possessions", "exc.vehicle"),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -716,6 +789,7 @@ COVER = PartDef(
                     ),
                     supports=("exc.wear", "exc.sealant"),
                     hinge="wording",
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -752,6 +826,7 @@ LIMITS = PartDef(
                         " many excesses <come off|do you take off>?",
                     ),
                     supports=("def.excess",),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -776,6 +851,7 @@ LIMITS = PartDef(
                         "Is there a <cap|ceiling> on the <=buildings sum insured|rebuild cover>?",
                     ),
                     supports=("cov.buildings", "lim.general"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -789,6 +865,7 @@ LIMITS = PartDef(
                     supports=("lim.general",),
                     hinge="buildings_max",
                     versions=("2025",),  # "it used to be ..." reads as a renewal
+                    facts=(0,),
                 ),
             ),
         ),
@@ -814,16 +891,25 @@ LIMITS = PartDef(
                         " the house|=contents> if it's <all destroyed|all stolen>?",
                     ),
                     supports=("cov.contents", "def.contents", "cond.security", "exc.unoccupied"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
                     (
                         "Does my <cover|contents limit> <go up|increase> at Christmas <with all"
                         " the presents|>?",
+                    ),
+                    supports=("cov.contents", "def.contents"),
+                    facts=(3,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "My daughter's things are <at uni|at her student house> - what's the"
                         " <limit|most> you'll pay for them?",
                     ),
                     supports=("cov.contents", "def.contents"),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -836,6 +922,7 @@ LIMITS = PartDef(
                     supports=("cov.contents",),
                     hinge="contents_limit",
                     versions=("2025",),  # "it used to be ..." reads as a renewal
+                    facts=(0,),
                 ),
             ),
         ),
@@ -859,11 +946,24 @@ LIMITS = PartDef(
                     (
                         "What's the most you'll pay out for <my engagement ring|my jewellery|an"
                         " expensive watch> if it's stolen?",
-                        "Is there a <cap|limit> on <one single item|any one piece> of"
-                        " <jewellery|=valuables>?",
-                        "How much <jewellery|=valuables> cover do I have <in total|altogether>?",
                     ),
                     supports=("def.valuables", "exc.vehicle", "cond.security", "clm.evidence"),
+                    facts=(0, 1),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Is there a <cap|limit> on <one single item|any one piece> of"
+                        " <jewellery|=valuables>?",
+                    ),
+                    supports=("def.valuables", "exc.vehicle", "cond.security", "clm.evidence"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "limits",
+                    ("How much <jewellery|=valuables> cover do I have <in total|altogether>?",),
+                    supports=("def.valuables", "exc.vehicle", "cond.security", "clm.evidence"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -876,6 +976,7 @@ LIMITS = PartDef(
                     ),
                     supports=("def.valuables", "exc.vehicle"),
                     hinge="valuables_single",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -895,10 +996,18 @@ LIMITS = PartDef(
                     (
                         "How much <cash|money> is covered if <it's stolen from the house|burglars"
                         " take it>?",
+                    ),
+                    supports=("cov.money", "def.money", "cond.security"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "If someone <uses my stolen card|empties my account with my card>, how"
                         " much do you cover?",
                     ),
-                    supports=("cov.money", "def.money", "cond.security"),
+                    supports=("cov.money",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -920,12 +1029,27 @@ LIMITS = PartDef(
                     (
                         "<My bag got stolen|Someone nicked my bag> <on holiday|at the station>,"
                         " <how much can I claim|what's the limit>?",
+                    ),
+                    supports=("cov.possessions", "exc.vehicle", "clm.theft", "def.possessions"),
+                    facts=(0, 1),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "What's the <limit|most you pay> for <my phone|a phone> lost <outside the"
                         " house|while I'm out>?",
+                    ),
+                    supports=("cov.possessions", "clm.theft", "def.possessions"),
+                    facts=(2,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "How much <=personal possessions cover|cover for stuff I carry around> do"
                         " I get per <item|thing>?",
                     ),
-                    supports=("cov.possessions", "exc.vehicle", "clm.theft", "def.possessions"),
+                    supports=("cov.possessions", "def.possessions"),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -939,6 +1063,7 @@ LIMITS = PartDef(
                     supports=("cov.possessions", "exc.vehicle"),
                     hinge="possessions_limit",
                     versions=("2025",),  # "it used to be ..." reads as a renewal
+                    facts=(0,),
                 ),
             ),
         ),
@@ -960,9 +1085,14 @@ LIMITS = PartDef(
                     (
                         "My <bike|e-bike> was stolen from <outside work|the station>, how much"
                         " will you pay?",
-                        "What's the <limit|max> on <=pedal cycles|bikes> <per bike|for each bike>?",
                     ),
                     supports=("exc.cycles", "cov.cycles", "clm.theft"),
+                ),
+                Ask(
+                    "limits",
+                    ("What's the <limit|max> on <=pedal cycles|bikes> <per bike|for each bike>?",),
+                    supports=("cov.cycles",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -974,6 +1104,7 @@ LIMITS = PartDef(
                     ),
                     supports=("cov.cycles",),
                     hinge="cycle_single",
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -997,6 +1128,7 @@ LIMITS = PartDef(
                         " house is repaired|during repairs>?",
                     ),
                     also=("cov.accommodation",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1019,6 +1151,7 @@ LIMITS = PartDef(
                         " <defrosted|went off>, <what's the most I can claim|how much do you pay>?",
                     ),
                     supports=("cov.freezer",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1029,6 +1162,7 @@ LIMITS = PartDef(
                     ),
                     supports=("cov.freezer",),
                     also=("lim.standard_excess",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1074,6 +1208,7 @@ LIMITS = PartDef(
                         " house insurance?",
                     ),
                     supports=("def.excess", "lim.general", "lim.water_excess"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1086,6 +1221,7 @@ LIMITS = PartDef(
                     supports=("def.excess",),
                     hinge="standard_excess",
                     versions=("2025",),  # "it used to be ..." reads as a renewal
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1097,6 +1233,7 @@ LIMITS = PartDef(
                     ),
                     supports=("def.excess",),
                     hinge="standard_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1120,10 +1257,18 @@ LIMITS = PartDef(
                     (
                         "What's the <deductible|excess> if <a pipe bursts|the washing machine"
                         " leaks> and floods the kitchen?",
+                    ),
+                    supports=("cov.buildings", "exc.wear", "exc.unoccupied", "exc.sealant"),
+                    facts=(0, 1),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Is the excess <higher|different> for <a leak|water damage|=escape of"
                         " water>?",
                     ),
                     supports=("cov.buildings", "exc.wear", "exc.unoccupied", "exc.sealant"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1136,6 +1281,7 @@ LIMITS = PartDef(
                     supports=("cov.buildings", "lim.general", "exc.wear"),
                     hinge="water_excess",
                     versions=("2025",),  # "still ... after renewal" reads as a renewal
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1147,6 +1293,7 @@ LIMITS = PartDef(
                     ),
                     supports=("cov.buildings", "lim.general", "exc.wear"),
                     hinge="water_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1170,6 +1317,7 @@ LIMITS = PartDef(
                         "What's the <=subsidence|ground movement> <excess|deductible>?",
                     ),
                     supports=("def.subsidence", "cov.buildings", "lim.general"),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1216,6 +1364,7 @@ LIMITS = PartDef(
                         " against> me, <how much will you cover|what's the most you'll cover>?",
                     ),
                     supports=("cov.liability",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1250,10 +1399,18 @@ EXCLUSIONS = PartDef(
                     (
                         "<My roof|The flat roof> <has been leaking for months|slowly let water"
                         " in>, <will you pay|is that covered>?",
+                    ),
+                    supports=("cov.buildings",),
+                    facts=(2,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "Is <mould|damp> on the walls covered?",
                         "Are you going to pay for <rotten|rotting> window frames?",
                     ),
                     supports=("cov.buildings",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1292,6 +1449,7 @@ EXCLUSIONS = PartDef(
                         " home|he died>, will a <leak|break-in> be covered?",
                     ),
                     supports=("def.unoccupied",),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1305,6 +1463,7 @@ EXCLUSIONS = PartDef(
                     ),
                     supports=("def.unoccupied",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1332,12 +1491,19 @@ EXCLUSIONS = PartDef(
                     "exclusions",
                     (
                         "<My dog|The puppy> <chewed|ripped up> the <sofa|carpet>, can I claim?",
-                        "Are you going to pay for damage <mice|rats|moths> have done to <my"
-                        " clothes|the loft>?",
                         "<Does|Will> the policy cover <the cat|our cat> scratching <the"
                         " furniture|the new sofa>?",
                     ),
                     supports=("cov.accidental", "def.accidental"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Are you going to pay for damage <mice|rats|moths> have done to <my"
+                        " clothes|the loft>?",
+                    ),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1351,6 +1517,7 @@ EXCLUSIONS = PartDef(
                     supports=("cov.accidental",),
                     also=("def.accidental",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1398,6 +1565,7 @@ EXCLUSIONS = PartDef(
                         "<Is a fallen hedge|Are storm damaged gates> covered?",
                     ),
                     supports=("def.storm",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1418,9 +1586,13 @@ EXCLUSIONS = PartDef(
                     (
                         "My <lodger|flatmate> <took|stole> <my laptop|things> and <moved out|left>,"
                         " can I claim?",
-                        "Is theft by a <cleaner|guest> I let in covered?",
                     ),
                     also=("cov.tenants",),
+                ),
+                Ask(
+                    "exclusions",
+                    ("Is theft by a <cleaner|guest> I let in covered?",),
+                    supports=("cov.tenants",),  # it names lodgers and paying guests, not cleaners
                 ),
             ),
         ),
@@ -1442,6 +1614,13 @@ EXCLUSIONS = PartDef(
                     (
                         "<Someone broke into my car|Thieves broke into my car> and took <my"
                         " laptop|my shopping>, is it covered on my home policy?",
+                    ),
+                    supports=("cov.possessions", "lim.possessions"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "I left my <handbag|watch> on the back seat <and it was taken|and it got"
                         " nicked>, can I claim?",
                     ),
@@ -1469,11 +1648,13 @@ EXCLUSIONS = PartDef(
                     ),
                     supports=("lim.cycles",),
                     also=("cov.cycles",),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
                     ("Is <a racing bike|my road bike> covered when I'm in a race?",),
                     supports=("cov.cycles",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1502,6 +1683,7 @@ EXCLUSIONS = PartDef(
                         " failed?",
                     ),
                     supports=("lim.water_excess",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1538,11 +1720,13 @@ CLAIMS = PartDef(
                         " house insurance|>?",
                     ),
                     supports=("clm.theft",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
                     ("Can I <make a claim|claim> <online|on the website> <instead of phoning|>?",),
                     versions=("2024",),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1554,6 +1738,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1572,6 +1757,7 @@ CLAIMS = PartDef(
                         " it> <under the new rules|now>?",
                     ),
                     hinge="notify_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1603,11 +1789,23 @@ CLAIMS = PartDef(
                     (
                         "We've been burgled, <do I need|do I have> to call the police before <I"
                         " claim|claiming>?",
-                        "How quickly do I have to report <a theft|a stolen bike> to the police?",
+                    ),
+                    supports=("clm.notify",),
+                    facts=(0, 2),
+                ),
+                Ask(
+                    "procedures",
+                    ("How quickly do I have to report <a theft|a stolen bike> to the police?",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "I lost my <phone|bag> on the bus, what do I need to do <before claiming|to"
                         " claim>?",
                     ),
                     supports=("clm.notify", "cov.possessions"),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1618,6 +1816,7 @@ CLAIMS = PartDef(
                         " and a half ago>, is it too late to call the police <for the claim|>?",
                     ),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1652,9 +1851,15 @@ CLAIMS = PartDef(
                     (
                         "I don't have <the receipt|receipts> for <the stolen stuff|my watch>, can"
                         " I still claim?",
-                        "What <proof|evidence> do you need for <jewellery|an expensive ring>?",
                     ),
                     supports=("lim.valuables",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    ("What <proof|evidence> do you need for <jewellery|an expensive ring>?",),
+                    supports=("lim.valuables",),
+                    facts=(0, 1),
                 ),
                 Ask(
                     "procedures",
@@ -1666,6 +1871,7 @@ CLAIMS = PartDef(
                     ),
                     supports=("lim.valuables",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1695,10 +1901,17 @@ CLAIMS = PartDef(
                     (
                         "Can I get <a plumber|someone> in <straight away|right now> to fix <the"
                         " leak|a burst pipe> before I <call you|speak to you>?",
+                    ),
+                    supports=("lim.water_excess",),
+                    facts=(0, 2),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "How much can I spend on <urgent|emergency> repairs without <asking"
                         " you|your approval>?",
                     ),
-                    supports=("lim.water_excess",),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1709,6 +1922,7 @@ CLAIMS = PartDef(
                         " up> <this year|at renewal>?",
                     ),
                     hinge="emergency_limit",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1734,14 +1948,19 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("Will you <give me cash|pay me money> or just replace <the item|my stuff>?",),
+                    facts=(0, 2),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "Will you <give me cash|pay me money> or just replace <the item|my stuff>?",
                         "Do you <knock money off|deduct> for <wear and tear|age> on <old"
                         " clothes|clothing>?",
                         "My phone is <3 years old|nearly three> and got <smashed|broken>, do I get"
                         " a new one or do you <knock something off|take off for age>?",
                     ),
                     supports=("lim.possessions",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1767,7 +1986,17 @@ CLAIMS = PartDef(
                     (
                         "Why is a <loss adjuster|bloke from the insurance> coming to <my"
                         " house|see the damage>?",
-                        "Do I have to <pay for|cover the cost of> my own loss assessor?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    ("Do I have to <pay for|cover the cost of> my own loss assessor?",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "Can <someone|the assessor> look at the damage <over a video call|on"
                         " facetime> instead of <coming round|visiting>?",
                     ),
@@ -1791,9 +2020,16 @@ CLAIMS = PartDef(
                     (
                         "If one <earring|cushion> out of a pair is lost, do you pay for <both|the"
                         " set>?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "My <bathroom suite|kitchen> is damaged in one place, will you replace"
                         " <all of it|everything so it matches>?",
                     ),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1814,8 +2050,13 @@ CLAIMS = PartDef(
                     (
                         "How long <after you agree|after agreeing> my claim do I get <the"
                         " money|paid>?",
-                        "Will the <payment|money> go to my <mortgage lender|bank> or to me?",
                     ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    ("Will the <payment|money> go to my <mortgage lender|bank> or to me?",),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1826,6 +2067,7 @@ CLAIMS = PartDef(
                         " money <arrive|come through> <now|on the new terms>?",
                     ),
                     hinge="payment_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1865,10 +2107,12 @@ CONDITIONS = PartDef(
                         " burgled, will you still pay?",
                     ),
                     supports=("cov.contents",),
+                    facts=(0, 2),
                 ),
                 Ask(
                     "procedures",
                     ("What do I need to do if I lose my <house keys|front door key>?",),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1877,6 +2121,7 @@ CONDITIONS = PartDef(
                         " got to <change the locks|get a locksmith>, and do you pay for it?",
                     ),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),

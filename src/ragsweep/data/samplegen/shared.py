@@ -89,14 +89,29 @@ ABOUT: tuple[ClauseDef, ...] = (
                 (
                     "Can I cancel <my policy|=this policy> <and get all my money back|for a full"
                     " refund> <if I change my mind|in the first couple of weeks>?",
+                ),
+                supports=("cond.cancel_you",),
+                facts=(0, 2),
+            ),
+            Ask(
+                "procedures",
+                (
                     "I only bought <it|the cover> last week and found a cheaper quote, how do I"
                     " <cancel|get out of it>?",
+                ),
+                supports=("cond.cancel_you",),
+                facts=(0, 4),
+            ),
+            Ask(
+                "procedures",
+                (
                     "Is there a <cooling off|=cooling-off> period <where I can cancel|to back"
                     " out>?",
                     "changed my mind about the <policy|cover> after 10 days, <too late to"
                     " cancel|can i still cancel>?",
                 ),
                 supports=("cond.cancel_you",),
+                facts=(0,),
             ),
         ),
     ),
@@ -130,10 +145,21 @@ ABOUT: tuple[ClauseDef, ...] = (
                 (
                     "How do I <complain|make a complaint> about <the way my claim was"
                     " handled|your service>?",
+                ),
+                facts=(0, 2),
+            ),
+            Ask(
+                "procedures",
+                (
                     "<Can|How can> I take my complaint to the <ombudsman|=Financial Ombudsman"
                     " Service> and how long do I have?",
-                    "How <quickly|soon> will you <reply to|acknowledge> a complaint?",
                 ),
+                facts=(2, 3),
+            ),
+            Ask(
+                "procedures",
+                ("How <quickly|soon> will you <reply to|acknowledge> a complaint?",),
+                facts=(1,),
             ),
             Ask(
                 "procedures",
@@ -144,6 +170,7 @@ ABOUT: tuple[ClauseDef, ...] = (
                     " <changed|got shorter> <this year|since the new wording>?",
                 ),
                 hinge="wording",
+                facts=(1,),
             ),
         ),
     ),
@@ -171,9 +198,16 @@ ABOUT: tuple[ClauseDef, ...] = (
                 (
                     "Do you share my <details|personal data> with other <insurers|companies> to"
                     " check for fraud?",
+                ),
+                facts=(1,),
+            ),
+            Ask(
+                "procedures",
+                (
                     "How <long|many years> do you keep my <data|personal information> after I"
                     " <leave|cancel>?",
                 ),
+                facts=(2,),
             ),
         ),
     ),
@@ -203,9 +237,16 @@ EXCLUSIONS_FIRST: tuple[ClauseDef, ...] = (
                 (
                     "Am I covered if {v[asset_lay]} <is damaged|gets damaged> in a terrorist"
                     " <attack|incident>?",
+                ),
+                facts=(1,),
+            ),
+            Ask(
+                "exclusions",
+                (
                     "Does the <policy|cover> pay out for <war damage|damage from a war or"
                     " uprising>?",
                 ),
+                facts=(0,),
             ),
         ),
     ),
@@ -229,8 +270,13 @@ EXCLUSIONS_FIRST: tuple[ClauseDef, ...] = (
                 (
                     "<What if|Am I covered if> a <sonic boom|supersonic jet> <breaks|cracks> my"
                     " windows?",
-                    "Is <nuclear contamination|radiation from a nuclear accident> covered?",
                 ),
+                facts=(1,),
+            ),
+            Ask(
+                "exclusions",
+                ("Is <nuclear contamination|radiation from a nuclear accident> covered?",),
+                facts=(0,),
             ),
         ),
     ),
@@ -258,6 +304,7 @@ EXCLUSIONS_FIRST: tuple[ClauseDef, ...] = (
                     "Are you going to pay if <someone in my family|a family member> damages"
                     " things <deliberately|on purpose>?",
                 ),
+                facts=(0,),
             ),
         ),
     ),
@@ -302,6 +349,7 @@ EXCLUSION_CYBER = ClauseDef(
                 " laptop>?",
                 "Do you pay to <recover|restore> <lost data|files> after a <cyber attack|hack>?",
             ),
+            facts=(0, 1),
         ),
     ),
 )
@@ -327,6 +375,7 @@ DEF_EXCESS = ClauseDef(
                 "What does <excess|deductible> mean <when I claim|in plain English>?",
                 "<Deductible|Excess> <vs|versus|or> premium, what's the difference?",
             ),
+            facts=(0,),
         ),
     ),
 )
@@ -346,10 +395,12 @@ DEF_PERIOD = ClauseDef(
     asks=(
         Ask(
             "definitions",
-            (
-                "What <counts as|is> the <period of insurance|policy period>?",
-                "When <exactly|> does my cover <start and finish|begin and end>?",
-            ),
+            ("What <counts as|is> the <period of insurance|policy period>?",),
+        ),
+        Ask(
+            "definitions",
+            ("When <exactly|> does my cover <start and finish|begin and end>?",),
+            facts=(0, 2),
         ),
     ),
 )
@@ -387,11 +438,16 @@ CONDITIONS: tuple[ClauseDef, ...] = (
         asks=(
             Ask(
                 "procedures",
+                ("Do I <have to|need to> tell you if {v[change_lay]}?",),
+                facts=(0, 1),
+            ),
+            Ask(
+                "procedures",
                 (
-                    "Do I <have to|need to> tell you if {v[change_lay]}?",
                     "What happens if I <forget|don't remember> to <tell you|let you know> that"
                     " {v[change_lay]}?",
                 ),
+                facts=(3,),
             ),
         ),
     ),
@@ -436,10 +492,18 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                 (
                     "How much <money|of my premium> do I get back if I cancel <halfway through the"
                     " year|after a few months>?",
+                ),
+                supports=("abt.cooling",),
+                facts=(1, 2),
+            ),
+            Ask(
+                "procedures",
+                (
                     "Is there a <fee|charge> <for cancelling|to cancel> <mid-term|part way"
                     " through>?",
                 ),
                 supports=("abt.cooling",),
+                facts=(1,),
             ),
             Ask(
                 "procedures",
@@ -450,6 +514,7 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                 ),
                 hinge="wording",
                 versions=("2025",),
+                facts=(1,),
             ),
         ),
     ),
@@ -471,11 +536,16 @@ CONDITIONS: tuple[ClauseDef, ...] = (
         asks=(
             Ask(
                 "procedures",
+                ("Can you <cancel|stop> my <policy|cover> <without warning|out of the blue>?",),
+                facts=(0, 1),
+            ),
+            Ask(
+                "procedures",
                 (
-                    "Can you <cancel|stop> my <policy|cover> <without warning|out of the blue>?",
                     "How much notice do you give <before cancelling|if you cancel> my <policy|"
                     "insurance>?",
                 ),
+                facts=(0,),
             ),
         ),
     ),
@@ -520,6 +590,7 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                     "I <missed|bounced> a <direct debit|monthly instalment>, am I still"
                     " <covered|insured>?",
                 ),
+                facts=(0, 1),
             ),
             Ask(
                 "procedures",
@@ -530,6 +601,7 @@ CONDITIONS: tuple[ClauseDef, ...] = (
                     " missed instalment <at renewal|this year>?",
                 ),
                 hinge="wording",
+                facts=(1,),
             ),
         ),
     ),
