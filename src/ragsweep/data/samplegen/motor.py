@@ -43,9 +43,14 @@ DEFINITIONS = PartDef(
                     (
                         "Do <roof bars|alloy wheels|tow bars> count as <part of the"
                         " car|=accessories>?",
-                        "Is a <plug-in|stick-on> sat nav <part of the car|one of the accessories>?",
                     ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Is a <plug-in|stick-on> sat nav <part of the car|one of the accessories>?",),
                     supports=("lim.audio",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -57,6 +62,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("cov.damage",),
                     versions=("2024",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -69,6 +75,7 @@ DEFINITIONS = PartDef(
                     supports=("cov.damage",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -89,10 +96,17 @@ DEFINITIONS = PartDef(
                     (
                         "What's an <=approved repairer|approved garage> and <why does it"
                         " matter|do I have to use one>?",
+                    ),
+                    supports=("clm.repairs", "lim.repairer_excess"),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "whats the point of using <your garages|one of your garages> instead of my"
                         " own?",
                     ),
                     supports=("clm.repairs", "lim.repairer_excess"),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -100,6 +114,7 @@ DEFINITIONS = PartDef(
                         "How long is the <guarantee|warranty> on repairs <from|done by> your"
                         " <garages|approved repairers>?",
                     ),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -125,11 +140,22 @@ DEFINITIONS = PartDef(
                     (
                         "<Does|Would> the <courtesy car|hire car> count as <my car|=the vehicle>"
                         " under the policy?",
-                        "What <vehicle|car> exactly does my <car insurance|motor policy> cover?",
+                    ),
+                    supports=("cov.courtesy",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    ("What <vehicle|car> exactly does my <car insurance|motor policy> cover?",),
+                    supports=("cov.courtesy",),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "Are my <spare wheel|roof box> and spare parts part of <the insured"
                         " car|=the vehicle>?",
                     ),
-                    supports=("cov.courtesy",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -140,6 +166,7 @@ DEFINITIONS = PartDef(
                     supports=("cov.courtesy",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -160,9 +187,13 @@ DEFINITIONS = PartDef(
                     (
                         "What's the <certificate|insurance certificate> for, and is it the same as"
                         " my schedule?",
-                        "Where does it say who's <allowed|insured> to drive my car?",
                     ),
+                ),
+                Ask(
+                    "definitions",
+                    ("Where does it say who's <allowed|insured> to drive my car?",),
                     supports=("def.named_driver",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -182,10 +213,17 @@ DEFINITIONS = PartDef(
                     (
                         "Does my <home charger|wall box> <count as|come under> <charging"
                         " equipment|=charging equipment>?",
+                    ),
+                    supports=("cov.charging", "lim.charging"),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "Is a wall box I <haven't fitted yet|keep in the garage unfitted> covered"
                         " as a charger?",
                     ),
                     supports=("cov.charging", "lim.charging"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -249,7 +287,19 @@ DEFINITIONS = PartDef(
                     (
                         "How do you <work out|decide> what my car is worth <if it's written"
                         " off|after a write-off>?",
-                        "Is <=market value|the value of my car> what I paid for it?",
+                    ),
+                    supports=("clm.total_loss", "lim.vehicle"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    ("Is <=market value|the value of my car> what I paid for it?",),
+                    supports=("clm.total_loss", "lim.vehicle"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "i still owe more on finance than the car is worth, what do you <go"
                         " by|pay>?",
                     ),
@@ -266,6 +316,7 @@ DEFINITIONS = PartDef(
                     supports=("lim.vehicle",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -296,6 +347,7 @@ DEFINITIONS = PartDef(
                         " the car <without asking|whenever they want>?",
                     ),
                     supports=("exc.drivers", "def.certificate"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -346,6 +398,13 @@ DEFINITIONS = PartDef(
                     (
                         "Does <driving to work|my commute> <count as|fall under> social and"
                         " <domestic|pleasure> use?",
+                    ),
+                    supports=("exc.use", "def.certificate"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "What does <social, domestic and pleasure|SD&P> mean on my <car"
                         " insurance|certificate>?",
                     ),
@@ -362,6 +421,7 @@ DEFINITIONS = PartDef(
                     supports=("exc.use",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -383,6 +443,7 @@ DEFINITIONS = PartDef(
                         " Ireland>?",
                         "am i covered on the ferry to <Guernsey|the Isle of Man|Belfast>?",
                     ),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -412,6 +473,7 @@ DEFINITIONS = PartDef(
                         " <written off|totalled>?",
                     ),
                     supports=("clm.total_loss", "clm.theft"),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -423,6 +485,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("clm.total_loss",),
                     also=("clm.theft",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -436,6 +499,7 @@ DEFINITIONS = PartDef(
                     also=("clm.theft",),
                     versions=("2025",),
                     hinge="recovery_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -501,6 +565,13 @@ DEFINITIONS = PartDef(
                     (
                         "Does a <driving experience day|performance driving course> on a"
                         " <circuit|closed track> count as a <track day|=track day>?",
+                    ),
+                    supports=("exc.use",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "What do you <mean by|count as> a <track day|trackday> <in the new"
                         " wording|now>?",
                     ),
@@ -611,8 +682,12 @@ COVER = PartDef(
                     (
                         "Is a <cracked sunroof|smashed side window> covered <the same as|like> a"
                         " windscreen?",
-                        "Will a <windscreen claim|new windscreen> <affect|mess up> my no claims?",
                     ),
+                ),
+                Ask(
+                    "exclusions",
+                    ("Will a <windscreen claim|new windscreen> <affect|mess up> my no claims?",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -639,6 +714,7 @@ COVER = PartDef(
                         " view>, <am I covered|will you pay>?",
                     ),
                     supports=("cond.care",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -673,6 +749,7 @@ COVER = PartDef(
                         " car> while you sort it?",
                     ),
                     supports=("exc.value",),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -682,6 +759,7 @@ COVER = PartDef(
                         "Do I get a courtesy car if I <use my own garage|don't use your repairer>?",
                     ),
                     supports=("exc.value", "clm.repairs"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -694,6 +772,7 @@ COVER = PartDef(
                     supports=("exc.value",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -716,6 +795,7 @@ COVER = PartDef(
                         " limit> if it's <stolen|ripped out>?",
                     ),
                     supports=("def.accessories",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -740,8 +820,13 @@ COVER = PartDef(
                     (
                         "I <dropped|lost> my <car key|key fob> <in the sea|somewhere in town>,"
                         " nobody knows which car it's for. Do you pay for new locks?",
-                        "Do you cover <new keys|replacement keys> if mine are <stolen|lost>?",
                     ),
+                    supports=("def.keys",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
+                    ("Do you cover <new keys|replacement keys> if mine are <stolen|lost>?",),
                     supports=("def.keys",),
                 ),
             ),
@@ -769,6 +854,7 @@ COVER = PartDef(
                         " knock-off charger>, is that covered?",
                     ),
                     supports=("exc.wear",),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -792,15 +878,23 @@ COVER = PartDef(
                         " after a crash?",
                     ),
                     also=("lim.child_seats",),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
                     (
                         "The <baby seat|car seat> looks fine after <the bump|a small crash>, will"
                         " you still <replace|pay for> it?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "<Will|Does> claiming for <just the baby seat|only the child seats> affect"
                         " my no claims?",
                     ),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -827,9 +921,16 @@ COVER = PartDef(
                     (
                         "My passenger <opened the door into|knocked> a cyclist <getting out|with"
                         " the door>, are they covered?",
+                    ),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "Is my <caravan|trailer> covered if it causes <a crash|an accident> while"
                         " I'm towing?",
                     ),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -855,10 +956,17 @@ COVER = PartDef(
                     (
                         "How long can I <take the car|drive> <in France|in Europe> and still be"
                         " fully covered?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "We're <driving to Spain|doing a road trip round Europe> for <ten|eight>"
                         " weeks, are we <fully covered|still comprehensive>?",
                         "is my car covered <in Turkey|in Morocco> if we take the ferry?",
                     ),
+                    facts=(0, 1),
                 ),
                 Ask(
                     "limits",
@@ -870,6 +978,7 @@ COVER = PartDef(
                     ),
                     versions=("2025",),
                     hinge="europe_days",
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -879,6 +988,7 @@ COVER = PartDef(
                     ),
                     versions=("2024",),
                     hinge="europe_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -902,9 +1012,16 @@ COVER = PartDef(
                     (
                         "Does the <injury cover|personal accident cover> pay out for my <dad,"
                         " who's 80|78 year old mum>?",
+                    ),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "Would the personal accident <payout|benefit> cover my"
                         " <wife|husband|partner> if they were hurt getting out of the car?",
                     ),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -929,12 +1046,16 @@ COVER = PartDef(
             asks=(
                 Ask(
                     "exclusions",
+                    ("Can I drive my <friend's|mate's|dad's> car on my <own|car> insurance?",),
+                    supports=("def.certificate", "exc.drivers"),
+                ),
+                Ask(
+                    "exclusions",
                     (
-                        "Can I drive my <friend's|mate's|dad's> car on my <own|car> insurance?",
                         "If I <borrow|drive> someone else's car and <crash|damage it>, is <their"
                         " car|the damage> covered?",
                     ),
-                    supports=("def.certificate", "exc.drivers"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -965,11 +1086,24 @@ LIMITS = PartDef(
                     (
                         "If my <20 year old|teenager> crashes, do I pay <the young driver excess"
                         " and the normal one|both excesses>?",
-                        "Do the <excesses|different excesses> <add up|stack> <if more than one"
-                        " applies|on one claim>?",
                     ),
                     supports=("def.excess", "lim.compulsory_excess", "lim.voluntary_excess"),
                     also=("lim.young_excess",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
+                        "Do the <excesses|different excesses> <add up|stack> <if more than one"
+                        " applies|on one claim>?",
+                    ),
+                    supports=(
+                        "def.excess",
+                        "lim.compulsory_excess",
+                        "lim.voluntary_excess",
+                        "lim.young_excess",
+                    ),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -979,6 +1113,7 @@ LIMITS = PartDef(
                         " me> for their car?",
                     ),
                     supports=("cov.liability",),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -1015,6 +1150,7 @@ LIMITS = PartDef(
                     supports=("clm.total_loss",),
                     versions=("2025",),
                     hinge="new_car_months",
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -1025,6 +1161,7 @@ LIMITS = PartDef(
                     supports=("clm.total_loss",),
                     versions=("2024",),
                     hinge="new_car_months",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1051,6 +1188,7 @@ LIMITS = PartDef(
                         " accident>?",
                     ),
                     supports=("def.excess", "lim.voluntary_excess", "lim.young_excess"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1059,6 +1197,7 @@ LIMITS = PartDef(
                         " much|what> will I pay <towards the repair|myself>?",
                     ),
                     supports=("cov.damage", "lim.voluntary_excess"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1071,6 +1210,7 @@ LIMITS = PartDef(
                     supports=("lim.voluntary_excess",),
                     versions=("2025",),
                     hinge="compulsory_excess",
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1081,6 +1221,7 @@ LIMITS = PartDef(
                     supports=("lim.voluntary_excess",),
                     versions=("2024",),
                     hinge="compulsory_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1105,6 +1246,7 @@ LIMITS = PartDef(
                         "Can I <drop|change> my voluntary excess <halfway through the year|right"
                         " now>?",
                     ),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -1113,6 +1255,7 @@ LIMITS = PartDef(
                         " <compulsory|normal> one?",
                     ),
                     also=("lim.general", "lim.compulsory_excess"),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1136,8 +1279,13 @@ LIMITS = PartDef(
                     (
                         "My <19 year old|teenage> <son|daughter> is a named driver, what's the"
                         " <excess|deductible> if they crash?",
-                        "Is there an extra <excess|deductible> for new drivers?",
                     ),
+                    supports=("lim.compulsory_excess", "lim.general", "exc.drivers"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "limits",
+                    ("Is there an extra <excess|deductible> for new drivers?",),
                     supports=("lim.compulsory_excess", "lim.general", "exc.drivers"),
                 ),
                 Ask(
@@ -1149,6 +1297,7 @@ LIMITS = PartDef(
                     supports=("lim.compulsory_excess", "exc.drivers"),
                     versions=("2025",),
                     hinge="young_excess",
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -1159,6 +1308,7 @@ LIMITS = PartDef(
                     supports=("lim.compulsory_excess", "exc.drivers"),
                     versions=("2025",),
                     hinge="under21_excess",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1185,6 +1335,7 @@ LIMITS = PartDef(
                         " excess do I pay?",
                     ),
                     supports=("cov.fire_theft", "cond.care"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1193,6 +1344,7 @@ LIMITS = PartDef(
                         " if the car is stolen>?",
                     ),
                     supports=("abt.endorsements",),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -1204,6 +1356,7 @@ LIMITS = PartDef(
                     supports=("cov.fire_theft",),
                     versions=("2025",),
                     hinge="theft_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1227,6 +1380,7 @@ LIMITS = PartDef(
                         " much do I pay <to get it fixed|towards it>?",
                     ),
                     supports=("cov.windscreen",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1235,6 +1389,7 @@ LIMITS = PartDef(
                         " limit|how much will you pay>?",
                     ),
                     supports=("cov.windscreen",),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -1247,6 +1402,7 @@ LIMITS = PartDef(
                     supports=("cov.windscreen",),
                     versions=("2025",),
                     hinge="glass_replace_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1269,6 +1425,7 @@ LIMITS = PartDef(
                         " <garage|mechanic> for the repairs?",
                     ),
                     also=("clm.repairs",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1279,6 +1436,7 @@ LIMITS = PartDef(
                     also=("clm.repairs",),
                     versions=("2025",),
                     hinge="repairer_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1332,6 +1490,7 @@ LIMITS = PartDef(
                         " will you pay?",
                     ),
                     supports=("cov.audio",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1354,6 +1513,7 @@ LIMITS = PartDef(
                         " will you pay towards <new ones|a replacement>?",
                     ),
                     supports=("def.keys",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1364,6 +1524,7 @@ LIMITS = PartDef(
                     supports=("def.keys",),
                     versions=("2025",),
                     hinge="keys_limit",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1386,6 +1547,7 @@ LIMITS = PartDef(
                         " driveway>, how much do you pay?",
                     ),
                     supports=("cov.charging",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1394,6 +1556,7 @@ LIMITS = PartDef(
                         " limit?",
                     ),
                     supports=("cov.charging", "exc.wear"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1414,10 +1577,18 @@ LIMITS = PartDef(
                     (
                         "If I <crash into|damage> someone's <expensive car|house>, what's the most"
                         " you'll pay them?",
+                    ),
+                    supports=("cov.liability", "exc.alcohol"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Is there a <cap|limit> on what you pay if I <injure|knock down> a"
                         " <pedestrian|cyclist>?",
                     ),
                     supports=("cov.liability", "exc.alcohol"),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1511,6 +1682,7 @@ EXCLUSIONS = PartDef(
                         " pays <them|the other side>?",
                     ),
                     also=("cov.liability",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1539,12 +1711,19 @@ EXCLUSIONS = PartDef(
                     (
                         "My <mate|friend> <drove my car|borrowed my car> and crashed it, but he's"
                         " not on my policy. Am I covered?",
+                    ),
+                    supports=("def.named_driver", "cov.liability"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "Is the car covered when <it's with the garage|the mechanic is driving it>"
                         " for a service?",
                         "<The valet|A hotel valet> <scraped|dented> my car parking it, does my"
                         " insurance cover that?",
                     ),
-                    supports=("def.named_driver", "cov.liability"),
+                    facts=(1,),
                 ),
                 Ask(
                     "exclusions",
@@ -1556,6 +1735,7 @@ EXCLUSIONS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(2,),
                 ),
             ),
         ),
@@ -1589,6 +1769,7 @@ EXCLUSIONS = PartDef(
                         "Is a <sprint|hill climb> event covered <if it's just for fun|on my normal"
                         " policy>?",
                     ),
+                    facts=(1,),
                 ),
                 Ask(
                     "exclusions",
@@ -1598,6 +1779,7 @@ EXCLUSIONS = PartDef(
                     ),
                     supports=("abt.endorsements",),
                     also=("def.use",),
+                    facts=(0, 2),
                 ),
                 Ask(
                     "exclusions",
@@ -1608,6 +1790,7 @@ EXCLUSIONS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1639,6 +1822,7 @@ EXCLUSIONS = PartDef(
                         " car got nicked, can I claim?",
                     ),
                     supports=("cov.fire_theft", "cond.care"),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1649,6 +1833,7 @@ EXCLUSIONS = PartDef(
                     ),
                     supports=("cov.fire_theft", "def.keys"),
                     versions=("2025",),
+                    facts=(1,),
                 ),
                 Ask(
                     "exclusions",
@@ -1661,6 +1846,7 @@ EXCLUSIONS = PartDef(
                     supports=("cov.fire_theft",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1686,9 +1872,16 @@ EXCLUSIONS = PartDef(
                         "<My gearbox|The clutch> <packed up|failed>, can I claim on my <car"
                         " insurance|policy>?",
                         "Does the insurance cover the car <breaking down|just breaking down>?",
+                    ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "My <EV battery|electric car's battery> <has lost loads of range|is"
                         " degrading>, can I claim?",
                     ),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -1820,6 +2013,13 @@ EXCLUSIONS = PartDef(
                     (
                         "Am I covered <doing food deliveries|delivering takeaways> in my own car?",
                         "Can I use my car for <Uber|a ride-hailing app> on this policy?",
+                    ),
+                    supports=("def.use",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "I've got business use, can I do <Amazon Flex|parcel> deliveries <on the"
                         " side|at weekends>?",
                     ),
@@ -1869,6 +2069,7 @@ CLAIMS = PartDef(
                         " not claiming?",
                         "had a little scrape in a car park, do i have to <let you know|report it>?",
                     ),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1879,6 +2080,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1907,9 +2109,15 @@ CLAIMS = PartDef(
                     (
                         "What should I do <at the scene of an accident|straight after a"
                         " crash|right after an accident>?",
+                    ),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "The other driver <drove off|wouldn't give me details>, what do I do?",
                         "When do I need to <call|tell> the police after a <crash|collision>?",
                     ),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1931,6 +2139,7 @@ CLAIMS = PartDef(
                         "The other driver wants me to pay <cash|them directly> <instead of"
                         " claiming|to keep it off insurance>, can I?",
                     ),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1956,26 +2165,48 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("My car's been stolen, <what do I do|what are the steps>?",),
+                    supports=("clm.notify",),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "My car's been stolen, <what do I do|what are the steps>?",
                         "Someone <keyed|scratched> my car, <do I need to|should I> report it to"
                         " the police?",
+                    ),
+                    supports=("clm.notify",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "the police found my stolen car <last night|this morning>, do I need to"
                         " <tell you|let you know>?",
                     ),
                     supports=("clm.notify",),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
                     (
                         "Do I <have to|need to> send you <my spare key|all the keys> <now|these"
                         " days> when my car is stolen?",
+                    ),
+                    supports=("clm.notify",),
+                    versions=("2025",),
+                    hinge="wording",
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "What's changed <in the theft claim process|about reporting a stolen car>"
                         " since <I renewed|last year>?",
                     ),
                     supports=("clm.notify",),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(0, 2),
                 ),
             ),
         ),
@@ -2006,6 +2237,7 @@ CLAIMS = PartDef(
                         "Can I <choose my own garage|use my local garage> for the repair?",
                         "Do I have to <get quotes|send you an estimate> before the garage starts?",
                     ),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -2017,6 +2249,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -2040,14 +2273,26 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("My car is on finance and got written off, who gets the <money|payout>?",),
+                    supports=("lim.vehicle", "def.market_value"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "My car is on finance and got written off, who gets the <money|payout>?",
                         "Do I keep <my car|the wreck> after you've paid out for a <write-off|total"
                         " loss>?",
+                    ),
+                    facts=(3,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "I pay monthly, do you take the rest of the year's premium off <my"
                         " payout|the write-off money>?",
                     ),
-                    supports=("lim.vehicle", "def.market_value", "cond.instalments"),
+                    supports=("cond.instalments",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -2057,6 +2302,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(2,),
                 ),
             ),
         ),
@@ -2086,6 +2332,7 @@ CLAIMS = PartDef(
                         "Who do I <call|ring> about a <cracked windscreen|chipped windscreen>?",
                         "Can someone <fix|replace> my windscreen <at work|on my drive>?",
                     ),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -2095,6 +2342,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -2125,6 +2373,7 @@ CLAIMS = PartDef(
                         "<The driver who hit me|The person who crashed into me> <has no"
                         " insurance|wasn't insured>, what happens <to my no claims|to my excess>?",
                     ),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -2135,6 +2384,7 @@ CLAIMS = PartDef(
                     ),
                     versions=("2025",),
                     hinge="wording",
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -2152,6 +2402,7 @@ CLAIMS = PartDef(
                 Ask(
                     "procedures",
                     ("Is the claims <line|helpline> open <at night|on Sundays|on Christmas Day>?",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -2160,6 +2411,7 @@ CLAIMS = PartDef(
                         " accident>, who <moves|recovers> it?",
                     ),
                     supports=("cov.damage",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -2184,10 +2436,17 @@ CLAIMS = PartDef(
                     (
                         "How long have I got to send you my <dash cam|dashcam> <footage|video>"
                         " after <a crash|an accident>?",
+                    ),
+                    supports=("clm.scene",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "Can I <post|put> my <dash cam|dashcam> video <on Facebook|online> while"
                         " you sort out the claim?",
                     ),
-                    supports=("clm.scene",),
+                    facts=(2,),
                 ),
                 Ask(
                     "procedures",
@@ -2197,6 +2456,7 @@ CLAIMS = PartDef(
                     ),
                     supports=("clm.scene",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -2225,11 +2485,18 @@ CONDITIONS = PartDef(
             asks=(
                 Ask(
                     "procedures",
-                    (
-                        "<Am I covered|Will you pay out> if my MOT <ran out|expired> last week?",
-                        "Do <bald tyres|worn tyres> affect my <claim|cover>?",
-                        "can you <inspect|look at> my car before you pay the claim?",
-                    ),
+                    ("<Am I covered|Will you pay out> if my MOT <ran out|expired> last week?",),
+                    facts=(0, 3),
+                ),
+                Ask(
+                    "procedures",
+                    ("Do <bald tyres|worn tyres> affect my <claim|cover>?",),
+                    facts=(1, 3),
+                ),
+                Ask(
+                    "procedures",
+                    ("can you <inspect|look at> my car before you pay the claim?",),
+                    facts=(2,),
                 ),
             ),
         ),
