@@ -33,12 +33,20 @@ DEFINITIONS = PartDef(
                     (
                         "Does <luggage|=baggage> include <the things I buy|stuff I bought> while"
                         " I'm <away|on holiday>?",
+                    ),
+                    supports=("cov.baggage",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "Are my <glasses|contact lenses> <counted as|treated as>"
                         " <luggage|=baggage>?",
                         "do my <contacts|contact lenses|dentures> come under"
                         " <luggage|my bags> if they get lost?",
                     ),
                     supports=("cov.baggage",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -50,6 +58,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("cov.baggage",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -118,6 +127,7 @@ DEFINITIONS = PartDef(
                         " travel cover?",
                     ),
                     supports=("exc.pandemic",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -143,6 +153,7 @@ DEFINITIONS = PartDef(
                         " policy?",
                     ),
                     supports=("exc.hazardous",),
+                    facts=(0,),
                 ),
             ),
         ),
@@ -174,6 +185,7 @@ DEFINITIONS = PartDef(
                         " change? I thought it was {other[home_nights]} <away|booked>",
                     ),
                     hinge="home_nights",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -197,10 +209,17 @@ DEFINITIONS = PartDef(
                         "What counts as a <pre-existing|existing> <condition|medical condition>?",
                         "<I had|I was treated for> <asthma|high blood pressure> three years ago,"
                         " is that <pre-existing|still an existing condition>?",
+                    ),
+                    supports=("exc.medical", "cond.health"),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "how far back do you <look|go> <at my health|for medical stuff> when I"
                         " <declare|buy the cover>?",
                     ),
                     supports=("exc.medical", "cond.health"),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -213,6 +232,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("exc.medical",),
                     hinge="medical_lookback",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -236,6 +256,13 @@ DEFINITIONS = PartDef(
                     (
                         "Is a <prepaid travel card|currency card> <counted as|treated as>"
                         " <cash|=money>?",
+                    ),
+                    supports=("lim.money", "cov.money"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "<my|our> <Revolut|travel money> card <got nicked|was stolen>, does that"
                         " count as <cash|money> for the claim?",
                     ),
@@ -321,11 +348,18 @@ DEFINITIONS = PartDef(
                     (
                         "How long can <one trip|a single holiday> be on <an annual|my yearly>"
                         " policy?",
-                        "When does <a trip|my trip> <start and end|begin and finish> for the"
-                        " insurance?",
                         "<can i|am i ok to> go <travelling|backpacking> for <five|six> weeks on"
                         " <the annual one|an annual policy>?",
                     ),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
+                        "When does <a trip|my trip> <start and end|begin and finish> for the"
+                        " insurance?",
+                    ),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -336,6 +370,7 @@ DEFINITIONS = PartDef(
                         " annual cover|after renewing>?",
                     ),
                     hinge="trip_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -361,10 +396,18 @@ DEFINITIONS = PartDef(
                     (
                         "Does my bag <left on my sun lounger|on a beach towel> count as <left"
                         " alone|=unattended>?",
+                    ),
+                    supports=("exc.unattended",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "definitions",
+                    (
                         "I asked a <stranger|random guy> to <watch|mind> my bag <for five"
                         " minutes|while I swam>, is that <left alone|=unattended>?",
                     ),
                     supports=("exc.unattended",),
+                    facts=(1,),
                 ),
                 Ask(
                     "definitions",
@@ -376,6 +419,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("exc.unattended",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -404,6 +448,7 @@ DEFINITIONS = PartDef(
                         " insurance|for travel>?",
                     ),
                     supports=("lim.baggage",),
+                    facts=(0,),
                 ),
                 Ask(
                     "definitions",
@@ -415,6 +460,7 @@ DEFINITIONS = PartDef(
                     ),
                     supports=("lim.baggage",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -456,6 +502,7 @@ COVER = PartDef(
                         " covered|can I claim> if I cancel?",
                     ),
                     supports=("lim.cancellation", "exc.medical"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -483,6 +530,7 @@ COVER = PartDef(
                         " <unused hotel nights|rest of the holiday> back?",
                     ),
                     supports=("lim.cancellation", "exc.medical"),
+                    facts=(0, 1),
                 ),
             ),
         ),
@@ -595,10 +643,18 @@ COVER = PartDef(
                     (
                         "How <many hours|long> does <my flight|the plane> have to be <delayed|late>"
                         " before I can claim?",
+                    ),
+                    supports=("lim.delay", "exc.strike", "clm.delay"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "<Our flight out|The outbound flight> is <over a day late|delayed more than"
                         " 24 hours>, can we <just not go|give up on the holiday> and claim?",
                     ),
-                    supports=("lim.delay", "exc.strike", "clm.delay"),
+                    supports=("exc.strike", "clm.delay"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -685,6 +741,7 @@ COVER = PartDef(
                     ),
                     supports=("cov.delay", "exc.strike"),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -732,6 +789,7 @@ LIMITS = PartDef(
                         " back <each|per head>?",
                     ),
                     supports=("cov.cancellation", "exc.medical", "clm.cancellation"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -740,6 +798,7 @@ LIMITS = PartDef(
                         " <how much|what> do you pay?",
                     ),
                     supports=("cov.curtailment", "def.relative", "exc.medical"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -752,6 +811,7 @@ LIMITS = PartDef(
                     supports=("cov.cancellation", "exc.medical"),
                     versions=("2025",),
                     hinge="cancellation_limit",
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -762,6 +822,7 @@ LIMITS = PartDef(
                     supports=("cov.cancellation", "exc.medical", "abt.documents"),
                     versions=("2024",),
                     hinge="cancellation_limit",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -783,11 +844,17 @@ LIMITS = PartDef(
                     "limits",
                     (
                         "How much <dental|dentist> treatment is covered <abroad|on holiday>?",
-                        "Is there a limit on <hospital bills|medical costs> <abroad|overseas>?",
                         "<cracked|broke> a tooth <in Crete|on holiday>, how much will you"
                         " <pay|cover> for the dentist?",
                     ),
                     supports=("cov.medical", "exc.medical", "clm.medical"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "limits",
+                    ("Is there a limit on <hospital bills|medical costs> <abroad|overseas>?",),
+                    supports=("cov.medical", "exc.medical", "clm.medical"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -797,6 +864,7 @@ LIMITS = PartDef(
                         " pay|have to pay> the excess?",
                     ),
                     supports=("cov.medical", "clm.recovery", "lim.excess"),
+                    facts=(2,),
                 ),
                 Ask(
                     "limits",
@@ -808,6 +876,7 @@ LIMITS = PartDef(
                     ),
                     supports=("cov.medical",),
                     hinge="dental_limit",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -864,6 +933,13 @@ LIMITS = PartDef(
                     (
                         "The airline lost my <suitcase|luggage>, how much can I claim <in total|all"
                         " together>?",
+                    ),
+                    supports=("cov.baggage", "def.valuables", "exc.unattended", "clm.baggage"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "What's the <most|max> you'll pay for <my phone|my camera> if it's <stolen"
                         " abroad|taken on holiday>?",
                         "Is there a single item limit on <luggage|=baggage>?",
@@ -871,6 +947,7 @@ LIMITS = PartDef(
                         " the most i can <get|claim>?",
                     ),
                     supports=("cov.baggage", "def.valuables", "exc.unattended", "clm.baggage"),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -882,6 +959,7 @@ LIMITS = PartDef(
                     ),
                     supports=("cov.baggage", "exc.unattended"),
                     hinge="baggage_total",
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -892,6 +970,7 @@ LIMITS = PartDef(
                     supports=("def.valuables", "exc.unattended"),
                     versions=("2025",),
                     hinge="baggage_valuables",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -946,9 +1025,15 @@ LIMITS = PartDef(
                         "How much <cash|money> is covered if <my wallet is|I'm>"
                         " <stolen|pickpocketed>"
                         " abroad?",
-                        "<Is there a lower|What's the> <cash|money> limit for <my kids|under 18s>?",
                     ),
                     supports=("cov.money", "def.money", "exc.unattended"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    ("<Is there a lower|What's the> <cash|money> limit for <my kids|under 18s>?",),
+                    supports=("cov.money", "def.money"),
+                    facts=(1,),
                 ),
                 Ask(
                     "limits",
@@ -961,6 +1046,7 @@ LIMITS = PartDef(
                     supports=("cov.money", "exc.unattended"),
                     versions=("2025",),
                     hinge="cash_limit",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1072,6 +1158,7 @@ LIMITS = PartDef(
                         " <what do I pay|is there an excess>?",
                     ),
                     supports=("cov.liability", "exc.deliberate"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1091,10 +1178,18 @@ LIMITS = PartDef(
                     (
                         "My <skis|snowboard> got stolen <from the rack|outside a bar>, how much"
                         " will you pay?",
+                    ),
+                    supports=("cov.winter_sports", "exc.unattended", "exc.hazardous"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "limits",
+                    (
                         "Do I get <money back|anything> if there's no snow and <the slopes|the"
                         " lifts> are closed?",
                     ),
-                    supports=("cov.winter_sports", "exc.unattended", "exc.hazardous"),
+                    supports=("cov.winter_sports",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1119,6 +1214,7 @@ LIMITS = PartDef(
                         "how much is the <excess|deductible> <per person|each> on a holiday claim?",
                     ),
                     supports=("lim.general", "def.excess", "lim.medical", "lim.liability"),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1130,6 +1226,7 @@ LIMITS = PartDef(
                     ),
                     also=("lim.general",),
                     supports=("def.excess",),
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1142,6 +1239,7 @@ LIMITS = PartDef(
                     supports=("lim.general", "def.excess", "lim.medical"),
                     versions=("2025",),
                     hinge="standard_excess",
+                    facts=(0,),
                 ),
                 Ask(
                     "limits",
@@ -1154,6 +1252,7 @@ LIMITS = PartDef(
                     supports=("lim.general", "def.excess", "lim.medical", "abt.documents"),
                     versions=("2024",),
                     hinge="standard_excess",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1190,12 +1289,26 @@ EXCLUSIONS = PartDef(
                     (
                         "I <didn't mention|forgot to declare> my <diabetes|heart condition>, will"
                         " you still pay if I <get ill|need treatment> abroad?",
-                        "Am I covered if <my doctor said not to travel|I travel against my"
-                        " doctor's advice>?",
+                    ),
+                    supports=("def.medical_condition", "cond.health"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "my <mum|dad> was <already poorly|in and out of hospital> when we booked"
                         " and now we have to cancel, will you pay?",
                     ),
-                    supports=("def.medical_condition", "cond.health", "cov.cancellation"),
+                    supports=("def.medical_condition", "cov.cancellation"),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
+                        "Am I covered if <my doctor said not to travel|I travel against my"
+                        " doctor's advice>?",
+                    ),
+                    facts=(2,),
                 ),
             ),
         ),
@@ -1218,6 +1331,13 @@ EXCLUSIONS = PartDef(
                         "If I <fall off a balcony|hurt myself> after <a few drinks|drinking>, am I"
                         " still covered?",
                         "<Will|Do> you pay medical bills if I was drunk?",
+                    ),
+                    supports=("cov.medical",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "I got <mugged|attacked> after a night out and had been drinking, <can I"
                         " still claim|does the drink thing apply>?",
                     ),
@@ -1247,12 +1367,18 @@ EXCLUSIONS = PartDef(
             asks=(
                 Ask(
                     "exclusions",
+                    ("How deep can I <scuba dive|dive> and still be covered?",),
+                    supports=("def.hazardous",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "exclusions",
                     (
-                        "How deep can I <scuba dive|dive> and still be covered?",
                         "<Am I covered|Is it covered> if I <hurt myself|get injured> <bungee"
                         " jumping|paragliding>?",
                     ),
                     supports=("def.hazardous",),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1264,6 +1390,7 @@ EXCLUSIONS = PartDef(
                     ),
                     supports=("def.hazardous",),
                     hinge="dive_depth",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1283,12 +1410,17 @@ EXCLUSIONS = PartDef(
             asks=(
                 Ask(
                     "exclusions",
+                    ("Am I covered if the <Foreign Office|FCDO> says not to <go|travel> there?",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "exclusions",
                     (
-                        "Am I covered if the <Foreign Office|FCDO> says not to <go|travel> there?",
                         "The <government|Foreign Office> changed its advice after I booked, can I"
                         " cancel?",
                     ),
                     supports=("cov.cancellation",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1316,6 +1448,7 @@ EXCLUSIONS = PartDef(
                         " we went> to the beach and it was <nicked|stolen>, am I covered?",
                     ),
                     supports=("def.unattended", "cov.baggage", "def.valuables", "lim.baggage"),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1327,6 +1460,7 @@ EXCLUSIONS = PartDef(
                     ),
                     also=("cov.baggage",),
                     supports=("def.valuables", "lim.baggage"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1357,10 +1491,17 @@ EXCLUSIONS = PartDef(
                     (
                         "If I <test positive for covid|catch covid> before I go, can I cancel and"
                         " claim?",
+                    ),
+                    supports=("def.epidemic", "cov.cancellation"),
+                ),
+                Ask(
+                    "exclusions",
+                    (
                         "Are you going to pay if there's a <lockdown|quarantine> and I can't"
                         " <travel|go>?",
                     ),
                     supports=("def.epidemic", "cov.cancellation"),
+                    facts=(0,),
                 ),
                 Ask(
                     "exclusions",
@@ -1535,6 +1676,7 @@ CLAIMS = PartDef(
                         " <abroad|on holiday>?",
                     ),
                     supports=("cov.medical", "clm.repatriation"),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1545,6 +1687,7 @@ CLAIMS = PartDef(
                         " into> hospital <in Turkey|abroad>?",
                     ),
                     also=("cov.medical",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1557,6 +1700,7 @@ CLAIMS = PartDef(
                     ),
                     supports=("cov.medical",),
                     hinge="assist_hours",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1589,6 +1733,7 @@ CLAIMS = PartDef(
                         "<What's|Do I need> a <PIR|property irregularity report>?",
                     ),
                     supports=("cov.baggage", "cov.delayed_baggage"),
+                    facts=(1,),
                 ),
                 Ask(
                     "procedures",
@@ -1600,6 +1745,7 @@ CLAIMS = PartDef(
                     ),
                     also=("cov.money",),
                     supports=("cov.baggage",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1611,6 +1757,7 @@ CLAIMS = PartDef(
                     ),
                     supports=("cov.delayed_baggage",),
                     hinge="wording",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1635,12 +1782,20 @@ CLAIMS = PartDef(
                     "procedures",
                     (
                         "What <paperwork|proof> do you need if I cancel because I'm ill?",
-                        "<Should I|Do I have to> tell the <travel company|airline> first <before"
-                        " I claim|when I cancel>?",
                         "<what do i|what do I> <send|need to send> you <when|if> we <cancel|pull"
                         " out of> the holiday?",
                     ),
                     supports=("cov.cancellation", "clm.documents", "exc.medical"),
+                    facts=(1, 2),
+                ),
+                Ask(
+                    "procedures",
+                    (
+                        "<Should I|Do I have to> tell the <travel company|airline> first <before"
+                        " I claim|when I cancel>?",
+                    ),
+                    also=("cov.cancellation",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1677,8 +1832,13 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("What <proof|evidence> do I need <to claim for|for> a delayed flight?",),
+                    supports=("cov.delay", "lim.delay", "exc.strike"),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "What <proof|evidence> do I need <to claim for|for> a delayed flight?",
                         "Do I still have to check in <if the flight is already delayed|when they"
                         " say it's late>?",
                         "<the airline|easyJet> texted <to say|saying> don't come to the airport"
@@ -1686,6 +1846,7 @@ CLAIMS = PartDef(
                         " cover>?",
                     ),
                     supports=("cov.delay", "lim.delay", "exc.strike"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1710,6 +1871,7 @@ CLAIMS = PartDef(
                         " late|is that ok>?",
                     ),
                     supports=("clm.documents",),
+                    facts=(0,),
                 ),
                 Ask(
                     "procedures",
@@ -1720,6 +1882,7 @@ CLAIMS = PartDef(
                         " {other[claim_days]}?",
                     ),
                     hinge="claim_days",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1749,6 +1912,7 @@ CLAIMS = PartDef(
                         " <last time|before> you wanted originals",
                     ),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1769,10 +1933,19 @@ CLAIMS = PartDef(
                     (
                         "Will you <fly me home|get me home> if I'm <seriously ill|in hospital>"
                         " <abroad|on holiday>?",
+                    ),
+                    also=("cov.medical",),
+                    supports=("clm.medical",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
+                    (
                         "What if I <don't want|refuse> to be <flown home|moved> when the doctor"
                         " says I can?",
                     ),
                     supports=("cov.medical", "clm.medical"),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1790,12 +1963,17 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("Do I have to <use|show> my <GHIC|health card> at the hospital?",),
+                    supports=("lim.medical",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "Do I have to <use|show> my <GHIC|health card> at the hospital?",
                         "<Should I|Do I need to> claim from the airline before <claiming from"
                         " you|I come to you>?",
                     ),
-                    supports=("lim.medical",),
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1814,10 +1992,18 @@ CLAIMS = PartDef(
             asks=(
                 Ask(
                     "procedures",
+                    ("What are the <opening hours|hours> of the <claims line|claims phone line>?",),
+                    supports=("clm.medical",),
+                    facts=(1,),
+                ),
+                Ask(
+                    "procedures",
+                    ("Can I <start|make> a <travel|holiday> claim <online|on the website>?",),
+                    facts=(0,),
+                ),
+                Ask(
+                    "procedures",
                     (
-                        "What are the <opening hours|hours> of the <claims line|claims phone"
-                        " line>?",
-                        "Can I <start|make> a <travel|holiday> claim <online|on the website>?",
                         "<whats|what's> the <number|phone number> for <claims|making a claim> and"
                         " is it open <sundays|on a Sunday>?",
                     ),
@@ -1832,6 +2018,7 @@ CLAIMS = PartDef(
                         " <shut|closed> at {other[helpline_close]}",
                     ),
                     hinge="helpline_close",
+                    facts=(1,),
                 ),
             ),
         ),
@@ -1863,6 +2050,7 @@ CLAIMS = PartDef(
                     ),
                     supports=("clm.medical",),
                     hinge="wording",
+                    facts=(0,),
                 ),
             ),
         ),
@@ -1899,6 +2087,7 @@ CONDITIONS = PartDef(
                         " know|tell you>?",
                     ),
                     supports=("exc.medical", "def.medical_condition", "cond.changes"),
+                    facts=(1,),
                 ),
             ),
         ),
