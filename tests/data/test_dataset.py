@@ -455,6 +455,10 @@ def test_missing_sample_generator_is_a_one_line_error(
 # every error kind: (id, breaker, file, line, field, words the message must hold)
 
 Case = tuple[str, Callable[[Path], None], str, int | None, str | None, str]
+#: a valid review/pool.jsonl row for the tiny fixture
+POOLED = {
+    "qid": "q02", "document": "home", "section": "2.2", "version": "2025", "systems": ["bm25"]
+}  # fmt: skip
 
 ERRORS: list[Case] = [
     # files and folders
@@ -1096,6 +1100,39 @@ ERRORS: list[Case] = [
         2,
         "grade",
         "outside {0, 1, 2}",
+    ),
+    # review/pool.jsonl
+    (
+        "pool question unknown",
+        lambda root: write_jsonl(root / "review/pool.jsonl", [POOLED, dict(POOLED, qid="q99")]),
+        "review/pool.jsonl",
+        2,
+        "qid",
+        "question 'q99' is not in questions.jsonl",
+    ),
+    (
+        "pool clause missing",
+        lambda root: write_jsonl(root / "review/pool.jsonl", [dict(POOLED, section="9.9")]),
+        "review/pool.jsonl",
+        1,
+        "section",
+        "clause home/9.9@2025 is not in the corpus snapshot",
+    ),
+    (
+        "pool pair twice",
+        lambda root: write_jsonl(root / "review/pool.jsonl", [POOLED, POOLED]),
+        "review/pool.jsonl",
+        2,
+        "qid",
+        "are pooled twice",
+    ),
+    (
+        "pool without systems",
+        lambda root: write_jsonl(root / "review/pool.jsonl", [dict(POOLED, systems=[])]),
+        "review/pool.jsonl",
+        1,
+        "systems",
+        "must list the names of the systems",
     ),
     # manifest (checked last, so a content error above is never masked by it)
     (

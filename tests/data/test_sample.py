@@ -272,7 +272,7 @@ def test_retrieval_difficulty_is_neither_trivial_nor_hopeless_and_differs_by_sli
     from ragsweep.data.samplegen.measure import measure
 
     table = measure(SAMPLE, ("bm25", "bm25-codes", "lsa"), ks=(5,))[5]
-    assert 0.4 <= table["bm25"]["all"] <= 0.85
+    assert 0.3 <= table["bm25"]["all"] <= 0.85
     diffs = [table["bm25"][s] - table["lsa"][s] for s in SLICES]
     assert max(diffs) - min(diffs) >= 0.05  # lexical and LSA retrieval rank differently by slice
 

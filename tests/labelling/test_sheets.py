@@ -272,7 +272,7 @@ def test_broken_dataset_is_refused_first(tiny: Path, tmp_path: Path) -> None:
 
 def test_manifest_is_refreshed(tmp_path: Path) -> None:
     ds_dir = Path(shutil.copytree(sample_path(), tmp_path / "sample"))
-    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "home", "1.3", "2024", "2")])
+    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "motor", "4.3", "2024", "2")])
     result = import_sheets(ds_dir, [sheet], judge="bob", at=AT)
     assert (result.added, result.changed) == (0, 1)
     manifest = (ds_dir / "MANIFEST.sha256").read_text(encoding="utf-8").splitlines()
@@ -288,7 +288,7 @@ def test_folder_off_its_manifest_is_refused(tmp_path: Path) -> None:
     with (ds_dir / "query_log.jsonl").open("a", encoding="utf-8") as fh:
         fh.write('{"ts": "2025-06-01T09:13:22Z", "session": "s1", "text": "edited"}\n')
     before = digest(ds_dir)
-    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "home", "1.3", "2024", "2")])
+    sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "motor", "4.3", "2024", "2")])
     with pytest.raises(UserError, match=r"MANIFEST\.sha256:\d+: sha256 of query_log\.jsonl"):
         import_sheets(ds_dir, [sheet], judge="bob", at=AT)
     assert digest(ds_dir) == before

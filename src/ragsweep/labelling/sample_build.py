@@ -12,7 +12,9 @@ them, in order:
    or comes from an anonymous session (no policy form, so no wording version) is what a labeller
    would set aside: it is recorded as such and the slice is topped up by drawing again, with
    the set-aside texts excluded, until it is full.
-2. **Label by construction** (`construct_labels`): see `relevance.md` in the sample.
+2. **Label by construction** (`construct_labels`), fact by fact: the generator knows which of
+   a clause's facts (its `core` sentences) every passage restates and which facts each question
+   asks; `relevance.md` in the sample is the rule in words.
 3. **Pool** (`labels pool`: `pool.pool`) over `POOL_SYSTEMS` at `POOL_DEPTH` clauses, filter on
    and off; every pooled candidate not already relevant is judged 0, so no pooled clause is left
    unjudged, and `review/pool.jsonl` records the pool so `ragsweep data check` can show it.
@@ -36,7 +38,7 @@ from ragsweep.data.samplegen.querylog import QueryLog, build_query_log
 from ragsweep.data.samplegen.questions import Candidate
 from ragsweep.data.samplegen.review import build_review
 from ragsweep.data.samplegen.spec import SLICES, VERSIONS
-from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus
+from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus, present_facts
 from ragsweep.labelling import sampling
 from ragsweep.labelling.pool import pool
 from ragsweep.labelling.scrub import scrub
@@ -58,9 +60,6 @@ POOL_SYSTEMS: dict[str, list[str]] = {
     "minilm": ["retriever=dense", "embedder=minilm"],
     "minilm-nofilter": ["retriever=dense", "embedder=minilm", "retriever.filter=false"],
 }
-
-#: documents whose `mentions` are pointers, not part of an answer (the product summary sheet)
-SUMMARY_SUFFIX = "-summary"
 
 Label = tuple[str, str, str, int]  # (document, section, version, grade)
 Progress = Callable[[str], None]
@@ -91,24 +90,37 @@ class Drawn:
 
 
 def construct_labels(corpus: Corpus, cand: Candidate, version: str) -> tuple[Label, ...]:
-    """Grade 2 on every passage of the question's product and version that states the answer
-    (`answers` holds the target or an `also` clause), grade 1 on those that state an exception,
-    condition or definition it needs (`supports`, the clauses the target cites) or state the
-    answer only in part (`mentions`; a summary sheet's line only says what a clause is about and
-    where it is, which states none of the answer); nothing else is relevant, whatever its
-    text."""
+    """The relevant passages of one question, from which facts each passage states.
+
+    The question asks facts F of its target clause (`Candidate.facts`, or every fact the clause
+    prints in `version`). Among the passages of its own product and version:
+    grade 2 if a passage states all of F, or all of an `also` clause;
+    grade 1 if it states some of F or some of an `also` clause, or all of a clause that bears on
+    the answer (`supports`: the exception, a condition, a definition; or a clause the target
+    cites); 0 otherwise: a passage stating only other facts of the target, a summary line that
+    only points to the clause, and every passage of another version or product, whatever its
+    text (relevance.md)."""
     product = cand.product.document
-    full = {cand.target, *cand.also}
-    part = (set(cand.supports) | set(corpus.cites.get((product, cand.target), ()))) - full
+
+    def facts(key: str) -> set[tuple[str, int]]:
+        return {(key, i) for i in present_facts(corpus, product, key, version)}
+
+    target = facts(cand.target)
+    asked = {(cand.target, i) for i in cand.facts} & target if cand.facts else target
+    also = [facts(k) for k in cand.also if facts(k)]
+    bearing = (set(cand.supports) | set(corpus.cites.get((product, cand.target), ()))) - {
+        cand.target,
+        *cand.also,
+    }
+    whole = [facts(k) for k in sorted(bearing) if facts(k)]
     twos, ones = [], []
     for (document, section, ver), passage in sorted(corpus.passages.items()):
-        if passage.product != product or ver != version:
+        if passage.product != product or ver != version or not passage.states:
             continue
-        if passage.answers & full:
+        states = set(passage.states)
+        if (asked and asked <= states) or any(a <= states for a in also):
             twos.append((document, section, ver, 2))
-        elif passage.answers & part or (
-            passage.mentions & full and not document.endswith(SUMMARY_SUFFIX)
-        ):
+        elif asked & states or any(a & states for a in also) or any(w <= states for w in whole):
             ones.append((document, section, ver, 1))
     return tuple(twos + ones)
 

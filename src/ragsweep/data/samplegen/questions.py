@@ -1,8 +1,9 @@
-"""The labelled set: 400 questions (80 per slice) with graded labels anchored to clauses.
+"""What policyholders ask: `Candidate`s (one `Ask` of a clause, or a code the wordings print,
+for one product version) and how a candidate is rendered as a question (`render`).
 
-Every question is drawn from an `Ask` of the clause that answers it (grade 2); the ask's
-`supports` become grade-1 labels when that clause exists in the question's version. Identifier
-questions are generated from the codes the wordings print: exclusion codes (`EXC-MT-12`),
+The query log (`querylog.py`) is written from these; the labelled set is then drawn from the log
+(`ragsweep.labelling.sample_build`), which labels each drawn question from its candidate.
+Identifier candidates come from the codes the wordings print: exclusion codes (`EXC-MT-12`),
 endorsement codes (`END-HM-07`, also listed in clause 1.3), form codes (`HM-PW-2025/01`, clause
 1.1) and clause numbers.
 
@@ -12,17 +13,14 @@ template uses the policy's own word (excess) rather than the customer's (deducti
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import re
 from dataclasses import dataclass
 
-from ragsweep.data.samplegen.prose import expand, sentence_case
-from ragsweep.data.samplegen.spec import SLICES, VERSIONS, Ask, ProductDef
-from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, exclusion_code
+from ragsweep.data.samplegen.prose import expand
+from ragsweep.data.samplegen.spec import VERSIONS, Ask, ProductDef
+from ragsweep.data.samplegen.wordings import Corpus, exclusion_code
 
-QUESTIONS_PER_SLICE = 80
-CORE_PER_SLICE = 48  # 60% of each slice is the frozen core
 #: chance that a `<lay|=formal>` group uses the policy's word rather than the customer's
 P_FORMAL = 0.3
 #: a question may not share this many consecutive words with any clause
@@ -75,18 +73,6 @@ class Candidate:
     also: tuple[str, ...] = ()  # other clauses answering fully (grade 2)
     hinge: str | None = None  # the version difference it turns on (`Ask.hinge`)
     facts: tuple[int, ...] = ()  # the target's core sentences it asks about (`Ask.facts`)
-
-
-@dataclass(frozen=True)
-class Question:
-    qid: str
-    text: str
-    slice: str
-    product: str
-    version: str
-    subset: str
-    added: str
-    labels: tuple[tuple[str, str, str, int], ...]  # (document, section, version, grade)
 
 
 def _words(text: str) -> list[str]:
@@ -173,31 +159,6 @@ def identifier_candidates(corpus: Corpus, product: ProductDef) -> dict[str, list
     return by_kind
 
 
-def _draw(
-    cands: list[Candidate], n: int, rng: random.Random, seen: set[str], runs: set[tuple[str, ...]]
-) -> list[tuple[Candidate, str]]:
-    """Draw `n` distinct question texts, cycling through shuffled candidates and templates."""
-    order = list(cands)
-    rng.shuffle(order)
-    out: list[tuple[Candidate, str]] = []
-    attempts = 0
-    while len(out) < n:
-        cand = order[attempts % len(order)]
-        attempts += 1
-        if attempts > 50 * n:
-            raise RuntimeError(f"cannot draw {n} distinct questions from {len(cands)} candidates")
-        text = _render(cand, rng)
-        if text.lower() in seen or shares_run(text, runs):
-            continue
-        seen.add(text.lower())
-        out.append((cand, text))
-    return out
-
-
-def _render(cand: Candidate, rng: random.Random) -> str:
-    return sentence_case(render(cand, rng, P_FORMAL))
-
-
 def render(cand: Candidate, rng: random.Random, p_formal: float) -> str:
     """One wording of `cand`: a template with its values and alternations resolved. No stock
     wrapper is added: a question names its product or year only where its template does."""
@@ -220,84 +181,3 @@ def version_values(product: ProductDef, version: str) -> dict[str, str]:
         name: value[index] if isinstance(value, tuple) else value
         for name, value in product.values.items()
     }
-
-
-def _added(rng: random.Random, product: ProductDef, version: str, subset: str) -> str:
-    """Core questions joined while their wording was current; rolling ones in the second half
-    of 2025."""
-    start = dt.datetime.strptime(product.starts[version], "%d %B %Y").date()
-    if subset == "core":
-        end = dt.date(int(version), 12, 20) if version == "2024" else dt.date(2025, 6, 30)
-    else:
-        start, end = dt.date(2025, 7, 1), dt.date(2025, 12, 19)
-    return (start + dt.timedelta(days=rng.randrange((end - start).days + 1))).isoformat()
-
-
-def build_questions(corpus: Corpus, seed: int) -> list[Question]:
-    """400 questions, 80 per slice, balanced over products; qids follow the date added."""
-    rng = random.Random(f"ragsweep-sample:{seed}:questions")
-    runs = copy_runs(corpus)
-    seen: set[str] = set()
-    drawn: list[tuple[Candidate, str]] = []
-    for s_index, slice_ in enumerate(SLICES):
-        for p_index, product in enumerate(PRODUCTS):
-            n = QUESTIONS_PER_SLICE // len(PRODUCTS) + (
-                1
-                if (p_index - s_index) % len(PRODUCTS) < QUESTIONS_PER_SLICE % len(PRODUCTS)
-                else 0
-            )
-            if slice_ == "identifiers":
-                by_kind = identifier_candidates(corpus, product)
-                counts = _split(n, [share for _, share in _ID_SHARES])
-                for (kind, _), k in zip(_ID_SHARES, counts, strict=True):
-                    drawn.extend(_draw(by_kind[kind], k, rng, seen, runs))
-            else:
-                cands = [c for c in ask_candidates(corpus, product) if c.slice == slice_]
-                drawn.extend(_draw(cands, n, rng, seen, runs))
-
-    # subset: 48 core per slice; the rest rolling
-    subsets: list[str] = []
-    for slice_ in SLICES:
-        idx = [i for i, (c, _) in enumerate(drawn) if c.slice == slice_]
-        core = set(rng.sample(idx, CORE_PER_SLICE))
-        subsets.extend("core" if i in core else "rolling" for i in idx)
-    rows = []
-    for (cand, text), subset in zip(drawn, subsets, strict=True):
-        added = _added(rng, cand.product, cand.version, subset)
-        rows.append((added, rng.random(), cand, text, subset))
-    rows.sort(key=lambda r: (r[0], r[1]))
-
-    questions = []
-    for i, (added, _, cand, text, subset) in enumerate(rows, start=1):
-        questions.append(
-            Question(
-                qid=f"q{i:04d}",
-                text=text,
-                slice=cand.slice,
-                product=cand.product.document,
-                version=cand.version,
-                subset=subset,
-                added=added,
-                labels=_labels(corpus, cand),
-            )
-        )
-    return questions
-
-
-def _split(n: int, shares: list[float]) -> list[int]:
-    """Largest-remainder split of `n` by `shares` (ties to the earlier share)."""
-    raw = [n * s / sum(shares) for s in shares]
-    counts = [int(r) for r in raw]
-    for i in sorted(range(len(raw)), key=lambda i: -(raw[i] - counts[i]))[: n - sum(counts)]:
-        counts[i] += 1
-    return counts
-
-
-def _labels(corpus: Corpus, cand: Candidate) -> tuple[tuple[str, str, str, int], ...]:
-    doc = cand.product.document
-    out = [(doc, corpus.refs[(doc, cand.target)].section, cand.version, 2)]
-    for key in cand.supports:
-        ref = corpus.refs[(doc, key)]
-        if key != cand.target and cand.version in ref.clause.versions:
-            out.append((doc, ref.section, cand.version, 1))
-    return tuple(out)

@@ -14,7 +14,8 @@ different grade depends on it (`REVIEWER2`, `PRELABELER`):
 - `limit without exception`: a limits question's grade-2 passage outside the wording (schedule,
   FAQ, summary) that states the limit but not the exception the wording prints with it (often
   judged 1);
-- `summary line`: a grade-1 one-line mention (summary sheet);
+- `summary line`: a grade-1 passage that states only some of the asked facts (a narrow FAQ
+  answer, a schedule row);
 - `same topic`: a rejected passage of the question's own policy and part kind (the pre-labeller
   over-grades these);
 - `other`.
@@ -42,14 +43,14 @@ Label = tuple[str, str, str, int]  # (document, section, version, grade)
 
 #: kind -> {first reviewer's grade: ((other grade, probability), ...)}
 REVIEWER2: dict[str, dict[int, tuple[tuple[int, float], ...]]] = {
-    "identical twin": {0: ((1, 0.45),)},
-    "changed twin": {0: ((1, 0.05),)},
-    "definition": {1: ((0, 0.35),)},
+    "identical twin": {0: ((1, 0.2),)},
+    "changed twin": {0: ((1, 0.03),)},
+    "definition": {1: ((0, 0.45),)},
     "two-part": {1: ((2, 0.5),)},
     "limit without exception": {2: ((1, 0.3),)},
-    "summary line": {1: ((0, 0.2), (2, 0.1))},
-    "same topic": {0: ((1, 0.06),)},
-    "other": {0: ((1, 0.02),), 1: ((2, 0.1), (0, 0.1)), 2: ((1, 0.04),)},
+    "summary line": {1: ((0, 0.15), (2, 0.1))},
+    "same topic": {0: ((1, 0.05),)},
+    "other": {0: ((1, 0.01),), 1: ((2, 0.08), (0, 0.08)), 2: ((1, 0.04),)},
 }
 #: what the pre-labeller does; `twin` kinds copy the right version's grade with this chance
 PRELABEL_IGNORES_VERSION = 0.9
