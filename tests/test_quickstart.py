@@ -85,18 +85,18 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
     assert counts[-1] <= 150 and len(parent.data.metrics) <= 40, counts
     arts = {a.path for a in mc.list_artifacts(parent.info.run_id, "report")}
     assert {"report/report.html", "report/forest.png"} <= arts
-    # on the sample, 512-word chunks beat the baseline on dev and are not confirmed on held-out
-    assert parent.data.tags["ragsweep.confirm"] == "not confirmed: 512"
+    # on the sample, 512-word chunks beat the baseline on dev and are confirmed on held-out
+    assert parent.data.tags["ragsweep.confirm"] == "confirmed: 512"
     (confirm,) = [r for r in runs if r.data.tags.get("ragsweep.stage") == "confirm"]
     assert confirm.data.tags["mlflow.parentRunId"] == parent.info.run_id
     assert confirm.data.tags["ragsweep.split_name"] == "heldout"
-    assert confirm.data.tags["ragsweep.verdict"] == "not confirmed"
+    assert confirm.data.tags["ragsweep.verdict"] == "confirmed"
     assert confirm.data.tags["ragsweep.winner"] == "512"
     assert confirm.info.run_name == "held-out confirm: 512 vs 128"
     # never "512 better" without its held-out verdict beside it
     decision = next(line for line in done.stdout.splitlines() if line.startswith("512: better"))
     after = done.stdout.splitlines()[done.stdout.splitlines().index(decision) + 1]
-    assert after.strip().startswith("held-out: NOT CONFIRMED: weighted recall@5")
+    assert after.strip().startswith("held-out: confirmed: weighted recall@5")
 
 
 @pytest.mark.slow

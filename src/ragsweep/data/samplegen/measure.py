@@ -27,7 +27,7 @@ KS = (5, 10)
 
 
 def default_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / "sample"
+    return Path(__file__).resolve().parent.parent / "sample"
 
 
 def load(
