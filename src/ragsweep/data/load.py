@@ -9,7 +9,10 @@ produces a traceback. `check_dataset` adds the statistics that `ragsweep data ch
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -57,7 +60,56 @@ def load_dataset(path: str | Path | None = None) -> Dataset:
             )
     else:
         root = Path(path)
-    return _load(root)
+    key = _content_key(root)
+    if key is not None and key in _LOADED:
+        _LOADED.move_to_end(key)
+        return _copy(_LOADED[key])
+    ds = _load(root)
+    if key is not None:
+        _LOADED[key] = _copy(ds)
+        while len(_LOADED) > _LOADED_MAX:
+            _LOADED.popitem(last=False)
+    return ds
+
+
+#: datasets already validated in this process, by (folder, digest of every file's path and
+#: bytes): a sweep worker, a report and a test load the same folder many times, and parsing a
+#: large labelled set costs far more than reading and hashing its bytes. Any change to any file
+#: changes the digest, so a changed folder is always validated again.
+_LOADED: OrderedDict[tuple[str, str], Dataset] = OrderedDict()
+_LOADED_MAX = 4
+
+
+def _content_key(root: Path) -> tuple[str, str] | None:
+    """(resolved folder, sha256 over every file's relative path and bytes), or None when the
+    folder cannot be read (then it is loaded, and its error reported, the usual way)."""
+    digest = hashlib.sha256()
+    try:
+        if not root.is_dir():
+            return None
+        for p in sorted(root.rglob("*")):
+            if p.is_file():
+                name, data = p.relative_to(root).as_posix().encode("utf-8"), p.read_bytes()
+                for part in (name, data):
+                    digest.update(len(part).to_bytes(8, "big"))
+                    digest.update(part)
+        return str(root.resolve()), digest.hexdigest()
+    except OSError:
+        return None
+
+
+def _copy(ds: Dataset) -> Dataset:
+    """`ds` with its own frames and metadata, so a caller that changes them changes nothing
+    another caller sees (the documents are frozen)."""
+    return dataclasses.replace(
+        ds,
+        meta=copy.deepcopy(ds.meta),
+        questions=ds.questions.copy(),
+        labels=ds.labels.copy(),
+        query_log=None if ds.query_log is None else ds.query_log.copy(),
+        reviews={name: frame.copy() for name, frame in ds.reviews.items()},
+        pool=None if ds.pool is None else ds.pool.copy(),
+    )
 
 
 def _load(root: Path) -> Dataset:

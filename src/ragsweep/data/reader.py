@@ -68,6 +68,11 @@ def entries(folder: Path) -> list[Path]:
     return sorted(folder.iterdir(), key=lambda p: p.name)
 
 
+#: a JSON object key: a string's closing quote, then the colon (also matches an escaped quote
+#: followed by a colon inside a string value, which only sends the line to the careful parse)
+_KEY_MARKER = re.compile(r'"\s*:')
+
+
 class _Duplicate(ValueError):
     """A key repeated inside one JSON object (json.loads would silently keep the last)."""
 
@@ -83,6 +88,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
+
+
+#: the first, quick parse of a JSON Lines line (NaN and Infinity refused, as in `parse`)
+_FAST_DECODER = json.JSONDecoder(parse_constant=_constant)
+#: Python types of the JSON types a `Spec` names (`bool` is not an `int` here)
+_PY_TYPES = {"str": str, "int": int, "list": list, "object": dict}
 
 
 class DataFile:
@@ -170,8 +181,15 @@ class DataFile:
         return obj
 
     def jsonl(self, data: bytes) -> list[dict[str, Any]]:
-        """The objects of a JSON Lines file, one per line (line n is element n - 1)."""
+        """The objects of a JSON Lines file, one per line (line n is element n - 1).
+
+        A line is first parsed by `json.loads` alone; it is accepted as it is when it gives an
+        object with as many keys as the line has `"...":` key markers (so no key can have been
+        repeated: a repeated key leaves fewer keys than markers). Anything else (a nested
+        object, a string holding `":`, a repeated key, bad JSON) is parsed again the careful
+        way, which reports the problem. Same result, a fraction of the time on large files."""
         out = []
+        decode, markers = _FAST_DECODER.raw_decode, _KEY_MARKER.findall
         for n, raw in enumerate(self.lines(data), start=1):
             if not raw.strip():
                 self.fail(
@@ -179,7 +197,12 @@ class DataFile:
                     "remove it",
                     n,
                 )
-            obj = self.parse(raw, n)
+            try:
+                obj, end = decode(raw)
+            except ValueError:
+                obj, end = None, 0
+            if not (end == len(raw) and isinstance(obj, dict) and len(markers(raw)) == len(obj)):
+                obj = self.parse(raw, n)
             if not isinstance(obj, dict):
                 self.fail(f"expected one JSON object per line, got {self.describe(obj)}", n)
             out.append(obj)
@@ -197,6 +220,13 @@ class DataFile:
     ) -> None:
         """Check keys and JSON types against `spec`; unknown keys fail, as do missing ones
         unless listed in `optional`. `prefix` leads the field names (`parts[0].`)."""
+        if obj.keys() == spec.keys():  # the common case, checked fast; anything odd below
+            for key, (kind, nullable) in spec.items():
+                value = obj[key]
+                if type(value) is not _PY_TYPES[kind] and not (value is None and nullable):
+                    break
+            else:
+                return
         for key in obj:
             if key not in spec:
                 self.fail(
