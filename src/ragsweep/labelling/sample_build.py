@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragsweep.data.samplegen import generate as gen
-from ragsweep.data.samplegen.querylog import QueryLog, build_query_log
+from ragsweep.data.samplegen.querylog import QueryLog, Truth, build_query_log
 from ragsweep.data.samplegen.questions import Candidate
 from ragsweep.data.samplegen.review import build_review
-from ragsweep.data.samplegen.spec import SLICES, VERSIONS
-from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus, present_facts
+from ragsweep.data.samplegen.spec import SLICES
+from ragsweep.data.samplegen.wordings import Corpus, build_corpus, present_facts
 from ragsweep.labelling import sampling
 from ragsweep.labelling.pool import pool
 from ragsweep.labelling.scrub import scrub
@@ -125,15 +125,6 @@ def construct_labels(corpus: Corpus, cand: Candidate, version: str) -> tuple[Lab
     return tuple(twos + ones)
 
 
-def _version_of(entry: dict) -> str | None:
-    form = entry.get("form")
-    for product in PRODUCTS:
-        for version, code in product.forms.items():
-            if code == form:
-                return version
-    return None
-
-
 def _write_log(path: Path, entries: list[dict]) -> None:
     path.write_text(
         "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries), encoding="utf-8"
@@ -197,7 +188,7 @@ def draw_questions(
     return kept, {"set_aside": dict(sorted(set_aside.items())), "rounds": rounds}
 
 
-def _leaks(raw: str, truth, scrubbed: str) -> bool:
+def _leaks(raw: str, truth: Truth, scrubbed: str) -> bool:
     """True when a personal item of the raw entry (the generator's span truth) is still in the
     scrubbed text: what a labeller reading the question would catch and set aside."""
     for start, end, _kind in truth.pii:
@@ -361,4 +352,4 @@ def generate(out: Path, seed: int = 0, progress: Progress | None = None) -> None
     gen.write_dataset(Path(out), build_files(seed, progress))
 
 
-__all__ = ["VERSIONS", "build_files", "construct_labels", "generate"]
+__all__ = ["build_files", "construct_labels", "generate"]

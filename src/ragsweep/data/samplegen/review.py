@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ragsweep.data.samplegen.spec import SLICES, VERSIONS
+from ragsweep.data.samplegen.spec import SLICES
 from ragsweep.data.samplegen.wordings import Corpus
 
 REVIEW_PER_SLICE = 10
@@ -208,4 +208,4 @@ def build_review(
     return Review(reviewer2, prelabels, notes)
 
 
-__all__ = ["PRELABEL_MODEL", "VERSIONS", "Review", "build_review", "cohen_kappa", "pair_kind"]
+__all__ = ["PRELABEL_MODEL", "Review", "build_review", "cohen_kappa", "pair_kind"]
