@@ -1223,7 +1223,7 @@ def test_each_error_is_one_line_naming_file_line_and_field(
 ) -> None:
     breaker(tiny)
     with pytest.raises(DatasetError) as caught:
-        load_dataset(tiny)
+        load_dataset(tiny, pool=True)
     err = caught.value
     assert (err.path, err.line, err.field) == (str(tiny / rel), line, field)
     assert words in err.detail
@@ -1257,6 +1257,34 @@ def unreadable_error(tmp: Path) -> DatasetError:
     return caught.value
 
 
+def test_the_pool_record_is_read_by_data_check_not_by_runs(tmp_path: Path) -> None:
+    """review/pool.jsonl is bookkeeping no run reads: a sweep's load skips it, `data check`
+    (and `load_dataset(..., pool=True)`) reads and checks it."""
+    root = Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    write_jsonl(root / "review/pool.jsonl", [POOLED])
+    assert load_dataset(root).pool is None
+    assert load_dataset(root, pool=True).pool["clause_id"].tolist() == ["home/2.2@2025"]
+    assert check_dataset(root)["pool_judged"]["candidates"] == 1
+    write_jsonl(root / "review/pool.jsonl", [dict(POOLED, qid="q99")])
+    assert load_dataset(root).pool is None  # not read, so not refused
+    with pytest.raises(DatasetError, match="q99"):
+        check_dataset(root)
+
+
+def test_a_dataset_loaded_twice_is_validated_again_when_a_file_changes(tmp_path: Path) -> None:
+    root = Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    first = load_dataset(root)
+    again = load_dataset(root)
+    assert again is not first and again.labels is not first.labels  # copies, not shared
+    again.labels.loc[0, "grade"] = 0  # a caller's change stays its own
+    assert load_dataset(root).labels.equals(first.labels)
+    rows = read_jsonl(root / "labels.jsonl")
+    rows[0]["grade"] = 7  # same size, same folder, different bytes
+    write_jsonl(root / "labels.jsonl", rows)
+    with pytest.raises(DatasetError, match="grade 7 is outside"):
+        load_dataset(root)
+
+
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     err = unreadable_error(tmp_path)
     assert (err.path, err.line, err.field) == (str(tmp_path / "tiny" / "labels.jsonl"), None, None)
@@ -1272,7 +1300,7 @@ def raised(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, Dat
         shutil.copytree(TINY, root)
         breaker(root)
         with pytest.raises(DatasetError) as caught:
-            load_dataset(root)
+            load_dataset(root, pool=True)
         out[name] = (str(caught.value).replace(str(root), ""), caught.value)
     tmp = tmp_path_factory.mktemp("case")
     err = unreadable_error(tmp)

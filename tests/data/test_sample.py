@@ -20,6 +20,7 @@ from ragsweep.cli import data_sample as sample_cli
 from ragsweep.data import load_dataset
 from ragsweep.data.load import statistics
 from ragsweep.data.samplegen.querylog import build_query_log
+from ragsweep.data.samplegen.questions import copy_runs, shares_run
 from ragsweep.data.samplegen.review import cohen_kappa
 from ragsweep.data.samplegen.wordings import build_corpus
 from ragsweep.errors import UserError
@@ -133,7 +134,7 @@ def test_sources_are_deterministic_per_seed() -> None:
 
 
 def test_data_check_statistics_show_what_the_issue_asks_for() -> None:
-    stats = statistics(load_dataset(SAMPLE))
+    stats = statistics(load_dataset(SAMPLE, pool=True))
     assert stats["questions_per_slice"] == dict.fromkeys(SLICES, 80)
     assert stats["questions_per_subset"] == {"core": 240, "rolling": 160}
     assert stats["multi_relevant_questions"] >= 300
@@ -214,6 +215,12 @@ def test_questions_read_like_the_log_not_like_templates(ds: dict) -> None:
     assert not any(w in t for t in texts for w in wrappers)
     assert sum(t[:1].islower() for t in texts) >= 60  # typed casually
     assert sum(not t.rstrip().endswith("?") for t in texts) >= 60
+
+
+def test_no_question_copies_eight_words_of_the_corpus(ds: dict) -> None:
+    """Questions are the policyholders' words, not the wording's (nor an FAQ heading's)."""
+    runs = copy_runs(build_corpus(0))
+    assert [q["qid"] for q in ds["questions"] if shares_run(q["text"], runs)] == []
 
 
 def test_core_and_rolling_dates_follow_the_log(ds: dict) -> None:

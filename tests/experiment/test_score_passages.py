@@ -68,7 +68,7 @@ def test_two_releases_scored_and_compared_per_slice(workdir, store, releases) ->
     text = " ".join(ran.out.split())
     assert "runs release-b against the baseline release-a" in text
     assert "Decided on recall@5, identifiers on RR" in text
-    for heading in ("limits", "(n=60, guard)", "(n=61, RR)", "weighted"):
+    for heading in ("limits", "(n=60, guard)", "(n=60, RR)", "weighted"):
         assert heading in text
     report = json.loads(
         cli_in(workdir, "report", "--runs", ids["release-a"], ids["release-b"], "--format", "json")

@@ -45,10 +45,12 @@ def sample_path() -> Path:
     return Path(str(resources.files("ragsweep") / "data" / "sample"))
 
 
-def load_dataset(path: str | Path | None = None) -> Dataset:
+def load_dataset(path: str | Path | None = None, *, pool: bool = False) -> Dataset:
     """Read and fully validate a dataset folder (None: the built-in sample).
 
-    Raises `DatasetError` naming the file, line and field of the first problem found.
+    `review/pool.jsonl`, a record of what a judging pool showed that no run reads, is read and
+    checked only with `pool=True` (`ragsweep data check` does): on the sample it is as large as
+    the labels. Raises `DatasetError` naming the file, line and field of the first problem found.
     """
     if path is None:
         root = sample_path()
@@ -60,11 +62,11 @@ def load_dataset(path: str | Path | None = None) -> Dataset:
             )
     else:
         root = Path(path)
-    key = _content_key(root)
+    key = _content_key(root, pool)
     if key is not None and key in _LOADED:
         _LOADED.move_to_end(key)
         return _copy(_LOADED[key])
-    ds = _load(root)
+    ds = _load(root, pool)
     if key is not None:
         _LOADED[key] = _copy(ds)
         while len(_LOADED) > _LOADED_MAX:
@@ -76,13 +78,13 @@ def load_dataset(path: str | Path | None = None) -> Dataset:
 #: bytes): a sweep worker, a report and a test load the same folder many times, and parsing a
 #: large labelled set costs far more than reading and hashing its bytes. Any change to any file
 #: changes the digest, so a changed folder is always validated again.
-_LOADED: OrderedDict[tuple[str, str], Dataset] = OrderedDict()
+_LOADED: OrderedDict[tuple[str, str, bool], Dataset] = OrderedDict()
 _LOADED_MAX = 4
 
 
-def _content_key(root: Path) -> tuple[str, str] | None:
-    """(resolved folder, sha256 over every file's relative path and bytes), or None when the
-    folder cannot be read (then it is loaded, and its error reported, the usual way)."""
+def _content_key(root: Path, pool: bool) -> tuple[str, str, bool] | None:
+    """(resolved folder, sha256 over every file's relative path and bytes, `pool`), or None
+    when the folder cannot be read (then it is loaded, and its error reported, the usual way)."""
     digest = hashlib.sha256()
     try:
         if not root.is_dir():
@@ -93,7 +95,7 @@ def _content_key(root: Path) -> tuple[str, str] | None:
                 for part in (name, data):
                     digest.update(len(part).to_bytes(8, "big"))
                     digest.update(part)
-        return str(root.resolve()), digest.hexdigest()
+        return str(root.resolve()), digest.hexdigest(), pool
     except OSError:
         return None
 
@@ -112,7 +114,7 @@ def _copy(ds: Dataset) -> Dataset:
     )
 
 
-def _load(root: Path) -> Dataset:
+def _load(root: Path, with_pool: bool) -> Dataset:
     """Check the files in this order, which decides the problem reported first: dataset.json,
     corpus/, the presence of questions and labels, their contents, relevance.md, the query log,
     review/, the top-level names, and last the manifest (so it never masks a content error)."""
@@ -136,7 +138,7 @@ def _load(root: Path) -> Dataset:
     rule = load_relevance(root)
     query_log = load_query_log(root)
     reviews = load_reviews(root, judged, documents)
-    pool = load_pool(root, set(questions["qid"]), documents)
+    pool = load_pool(root, set(questions["qid"]), documents) if with_pool else None
     check_root_files(root)
     check_manifest(root)
     return Dataset(
@@ -171,7 +173,7 @@ def check_dataset(path: str | Path | None = None) -> dict[str, Any]:
     review_questions (distinct qids per review file present), relevance_rule (the first 12
     hex digits of relevance.md's sha256, None without the file), snapshot_hash, labels_hash.
     """
-    return statistics(load_dataset(path))
+    return statistics(load_dataset(path, pool=True))
 
 
 def statistics(ds: Dataset) -> dict[str, Any]:
