@@ -161,7 +161,7 @@ def draw_questions(
                 path,
                 scrubbed,
                 existing=seen_texts,
-                target={s: n for s, n in need.items()},
+                target=dict(need),
                 seed=seed * 1000 + round_ + (500 if subset == "rolling" else 0),
             )
             if not result.rows:
@@ -305,12 +305,15 @@ def build_files(seed: int = 0, progress: Progress | None = None) -> dict[str, by
         relevant = {q.qid: list(q.labels) for q in questions}
         files = gen.assemble(corpus, log, _question_rows(questions), relevant, seed)
         pooled = pool_candidates(files, tmp, systems, say)
-    judged = {q.qid: {(d, s, v) for d, s, v, _ in q.labels} for q in questions}
-    labels = {q.qid: list(q.labels) for q in questions}
+    # every pooled pair not already relevant is judged 0 (pool rows are unique per pair)
+    relevant_keys = {qid: {(d, s, v) for d, s, v, _ in labs} for qid, labs in relevant.items()}
+    labels = {qid: list(labs) for qid, labs in relevant.items()}
+    already_relevant = 0
     for row in pooled:
         key = (row["document"], row["section"], row["version"])
-        if key not in judged[row["qid"]]:
-            judged[row["qid"]].add(key)
+        if key in relevant_keys[row["qid"]]:
+            already_relevant += 1
+        else:
             labels[row["qid"]].append((*key, 0))
     review = build_review(corpus, questions, labels, seed)
     notes = {
@@ -326,12 +329,7 @@ def build_files(seed: int = 0, progress: Progress | None = None) -> dict[str, by
             "skipped": sorted(set(POOL_SYSTEMS) - set(systems)),
             "depth": POOL_DEPTH,
             "candidates": len(pooled),
-            "already_relevant": sum(
-                1
-                for row in pooled
-                if (row["document"], row["section"], row["version"])
-                in {(d, s, v) for d, s, v, _ in relevant[row["qid"]]}
-            ),
+            "already_relevant": already_relevant,
         },
     }
     return gen.assemble(
