@@ -139,3 +139,42 @@ def test_weights_summing_to_1_need_no_flag_and_equal_the_normalised_ones():
     a = evaluate(compose([*UNWEIGHTED, text, "cache.dir=null"]))
     b = evaluate(compose([*UNWEIGHTED, WEIGHTS_OVERRIDE, "eval.normalise_weights=true"]))
     assert a.summary.loc["weighted"].to_dict() == pytest.approx(b.summary.loc["weighted"].to_dict())
+
+
+def test_a_folder_dataset_needs_no_weights_and_gets_equal_shares():
+    """`ragsweep data=folder data.path=DIR` as the README writes it: no eval.traffic_weights
+    on the command line, and the headline is the plain mean of the slice means."""
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    result = evaluate(compose([*UNWEIGHTED, "cache.dir=null"]))
+    assert result.config["eval"]["traffic_weights"] is None
+    table = result.summary
+    slices = [s for s in table.index if s not in ("all", "weighted")]
+    assert len(slices) == 5
+    assert table.loc["weighted"].to_numpy() == pytest.approx(table.loc[slices].mean().to_numpy())
+
+
+def test_the_shares_dataset_json_declares_weigh_the_headline_unless_the_config_says(tmp_path):
+    import json
+    import shutil
+
+    from toy import TINY
+
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    data = tmp_path / "tiny"
+    shutil.copytree(TINY, data)
+    meta = json.loads((data / "dataset.json").read_text())
+    meta["traffic_weights"] = {"limits": 3, "exclusions": 1}  # the others: no traffic
+    (data / "dataset.json").write_text(json.dumps(meta))
+    base = [o if not o.startswith("data.path=") else f"data.path={data}" for o in UNWEIGHTED]
+    declared = evaluate(compose([*base, "cache.dir=null"])).summary
+    want = 0.75 * declared.loc["limits"] + 0.25 * declared.loc["exclusions"]
+    assert declared.loc["weighted"].to_numpy() == pytest.approx(want.to_numpy())
+    assert not declared.loc["weighted"].equals(declared.loc["all"])
+    # a weight on the command line still wins over what the dataset declares
+    flags = [WEIGHTS_OVERRIDE, "eval.normalise_weights=true"]
+    chosen = evaluate(compose([*base, "cache.dir=null", *flags])).summary
+    shares = normalised(WEIGHTS)
+    want = sum(shares[s] * chosen.loc[s] for s in SLICES)
+    assert chosen.loc["weighted"].to_numpy() == pytest.approx(want.to_numpy())

@@ -1,4 +1,5 @@
-"""dataset.json: the schema version, the name, the slices in report order, the generator."""
+"""dataset.json: the schema version, the name, the slices in report order, the generator, and
+optionally each slice's share of production traffic (`traffic_weights`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ _SPEC: Spec = {
     "slices": ("list", False),
     "generator": ("object", True),
     "notes": ("object", False),
+    "traffic_weights": ("object", False),
 }
 _GENERATOR: Spec = {"name": ("str", False), "version": ("str", False), "seed": ("int", True)}
 
@@ -34,9 +36,11 @@ def load_meta(root: Path) -> dict[str, Any]:
             f"{SCHEMA_VERSION}; upgrade ragsweep or convert the dataset",
             field="schema_version",
         )
-    f.fields(meta, _SPEC, optional=("notes",))
+    f.fields(meta, _SPEC, optional=("notes", "traffic_weights"))
     f.nonblank(meta["name"], None, "name")
     _check_slices(f, meta["slices"])
+    if "traffic_weights" in meta:
+        _check_weights(f, meta["traffic_weights"], meta["slices"])
     if meta["generator"] is not None:
         f.fields(meta["generator"], _GENERATOR, prefix="generator.")
     return meta
@@ -64,3 +68,15 @@ def _check_slices(f: DataFile, slices: list[Any]) -> None:
                 field=where,
             )
         seen.add(s)
+
+
+def _check_weights(f: DataFile, weights: dict[str, Any], slices: list[str]) -> None:
+    """Each listed slice's share of traffic, a number >= 0, some > 0; slices left out get 0."""
+    for s, w in weights.items():
+        where = f"traffic_weights.{s}"
+        if s not in slices:
+            f.fail(f"names no slice of this set (its slices: {', '.join(slices)})", field=where)
+        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < float("inf"):
+            f.fail(f"expected a share >= 0, got {describe(w)}", field=where)
+    if not any(w > 0 for w in weights.values()):
+        f.fail("gives no slice a share > 0; give each slice its share", field="traffic_weights")

@@ -32,6 +32,7 @@ from ragsweep.compare.text import print_report
 from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import logged, tracking
+from ragsweep.experiment.plan import SweepFolder, shared_dataset
 from ragsweep.experiment.single import payload
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_version
@@ -137,6 +138,7 @@ def confirm_sweep(
     dev_report: Any = None,
     records: Mapping[str, RunRecord] | None = None,
     print_table: bool = True,
+    folder: SweepFolder | None = None,
 ) -> Confirmation:
     """Run the confirm stage for a logged sweep (name or parent run id); see the module doc.
 
@@ -144,14 +146,15 @@ def confirm_sweep(
     and resolved config, from the sweep folder) come from the finish step, which logs the dev
     report with the verdict beside its decisions. `ragsweep confirm` run later reads both back
     from MLflow and logs the dev report again, with the verdict. `print_table` prints the
-    held-out report and the verdict (`print_confirmation`).
+    held-out report and the verdict (`print_confirmation`). `folder`, the sweep's folder at the
+    end of a sweep, holds the dataset the sweep read (`plan.shared_dataset`), scored again here.
     """
     store, mc = logged.store_client(store)
     parent, _ = logged.find_parent(mc, sweep)
     standalone = dev_report is None
     if dev_report is None:
         dev_report = logged.report_sweep(parent.info.run_id, store=store, print_table=False)
-    done = _confirm(mc, store, parent, dev_report, records)
+    done = _confirm(mc, store, parent, dev_report, records, folder)
     if standalone:
         factor = parent.data.tags.get(cv.tag("factor"))
         logged.log_comparison(mc, parent.info.run_id, dev_report, factor, done.held)
@@ -189,6 +192,7 @@ def _confirm(
     parent: Any,
     dev_report: Any,
     records: Mapping[str, RunRecord] | None,
+    folder: SweepFolder | None = None,
 ) -> Confirmation:
     pid = parent.info.run_id
     winner = pick_winner(dev_report)
@@ -205,7 +209,8 @@ def _confirm(
             }
     logged_runs = {name: records[name] for name in pair_names}
     cfgs = {name: _heldout(run.config) for name, run in logged_runs.items()}
-    dataset = load_dataset(cfgs[winner].data.path)
+    shared = None if folder is None else shared_dataset(folder, cfgs[winner])
+    dataset = shared if shared is not None else load_dataset(cfgs[winner].data.path)
     _, split_hash = select_questions(cfgs[winner], dataset, allow_heldout=True)
     now = {"snapshot": dataset.snapshot_hash, "labels": dataset.labels_hash, "split": split_hash}
     _check_pins(parent, winner, {cv.tag(k): v for k, v in now.items()})

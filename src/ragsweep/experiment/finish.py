@@ -4,7 +4,9 @@ Everything here reads what the workers wrote into the sweep folder (their status
 per-question rows); nothing is downloaded back from MLflow. When every configuration
 finished, the confirm stage runs on the held-out questions; then the report, with its verdict,
 is logged: files and a few summary metrics on the parent run, each configuration's own
-difference and interval on its run (`logged.log_comparison`).
+difference and interval on its run (`logged.log_comparison`). Last, the parent run gets what
+the sweep cost: `cost/sweep_seconds` (launch to here) and `cost/sweep_mlflow_seconds` (the
+launcher's and every worker's time in MLflow calls).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from typing import Any
 
 from ragsweep import conventions as cv
@@ -33,7 +36,7 @@ from ragsweep.secrets import mask_text
 def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None) -> int:
     """Summarise the sweep, close its parent run, release the lock; return the exit code."""
     try:
-        return _finish(plan, interrupted)
+        return _finish(plan, interrupted, lock.began)
     finally:
         lock.release()
 
@@ -99,7 +102,26 @@ def _records(plan: Plan, statuses: dict[str, dict[str, Any]]) -> dict[str, RunRe
     }
 
 
-def _finish(plan: Plan, interrupted: BaseException | None) -> int:
+def _log_cost(plan: Plan, statuses: dict[str, dict[str, Any]], began: tuple[float, float]) -> None:
+    """The sweep's wall time and its time in MLflow (launcher and workers), on the parent."""
+    workers = sum(float(s.get("mlflow_seconds", 0.0)) for s in statuses.values())
+    mc = tracking.client(plan.store)
+    seconds = time.perf_counter() - began[0]
+    spent = tracking.seconds_in_mlflow() - began[1] + workers
+    for name, value in (("sweep_seconds", seconds), ("sweep_mlflow_seconds", spent)):
+        mc.log_metric(plan.parent_run_id, f"{cv.COST}/{name}", value)
+
+
+def _finish(
+    plan: Plan, interrupted: BaseException | None, began: tuple[float, float] | None = None
+) -> int:
+    code = _finish_steps(plan, interrupted)
+    if began is not None:
+        _log_cost(plan, _statuses(plan), began)
+    return code
+
+
+def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     statuses = _statuses(plan)
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
     status = "FAILED" if failed or interrupted else "FINISHED"
@@ -190,6 +212,7 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
                 dev_report=report,
                 records=records,
                 print_table=False,
+                folder=plan.folder,
             )
         except UserError as err:
             why_not = f"the confirm stage stopped: {err}"

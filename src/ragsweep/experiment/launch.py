@@ -9,9 +9,12 @@ lock, then does what must happen once and before any worker starts:
 2. under the store's lock, refuses the sweep if a live launch of it owns its parent run (from
    any folder sharing the store), marks runs whose owner is gone as KILLED (`owners`), and
    claims the parent run; then keeps a heartbeat on the runs it owns;
-3. builds the stages all configurations share into the stage cache;
-4. writes the plan into the sweep folder, where every worker reads it (and the launcher to
-   watch: workers exit when it dies).
+3. writes the plan and the dataset it loaded into the sweep folder, where every worker reads
+   them (and the launcher watches: workers exit when it dies);
+4. builds the stages all configurations share into the stage cache (chunks, indexes, and the
+   first-stage lists of every question, which the confirm stage reads too).
+Hydra's launcher gets the values most expensive first (`execution_order`), so the last worker
+to start does not start the longest job.
 It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
 """
 
@@ -36,6 +39,7 @@ from ragsweep.experiment.plan import (
     draft,
     factor_prefix,
     quote,
+    share_dataset,
 )
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
@@ -52,6 +56,8 @@ class SweepLock:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.handle = open(path, "a+")  # noqa: SIM115 (held for the sweep's lifetime)
         self.heartbeat: owners.Heartbeat | None = None
+        #: when the launch began, and this process's seconds in MLflow by then
+        self.began = (time.perf_counter(), tracking.seconds_in_mlflow())
         try:
             fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -188,6 +194,18 @@ def _sweep_dir(args: Sequence[str], name: str) -> str:
     return str((Path("multirun") / f"{stamp}-{cv.metric_safe(name)}").resolve())
 
 
+def execution_order(d: Draft) -> list[str]:
+    """The values in the order workers take them: most passages first (a chunker of smaller
+    `size` cuts more, and every later stage costs more), else as given. With fewer workers than
+    values, the longest jobs start first and the short ones fill in behind them."""
+
+    def size(value: str) -> float:
+        got = OmegaConf.select(d.cfgs[value], "chunker.size", default=None)
+        return float(got) if isinstance(got, int | float) and got > 0 else float("inf")
+
+    return sorted(d.values, key=size)  # stable: values of one size keep their order
+
+
 def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
     d = draft(args)
@@ -225,13 +243,15 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
             owner=owners.me(),
         )
         plan.save()
+        share_dataset(plan.folder, d.dataset)
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
     except BaseException:
         lock.release()
         raise
     hydra_args = [
         *args_without_sweep(args, d.factor),
-        f"{factor_prefix(args, d.factor)}{d.factor}={','.join(quote(v) for v in d.values)}",
+        f"{factor_prefix(args, d.factor)}{d.factor}="
+        + ",".join(quote(v) for v in execution_order(d)),
         f"hydra.sweep.dir={sweep_dir}",
         "--multirun",
     ]

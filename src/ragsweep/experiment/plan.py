@@ -8,7 +8,10 @@ factor spares it). Which stages the factor touches comes from the stages' own ke
 (`ragsweep.retrieval.pipeline.Pipeline.stage_keys`), in one place.
 
 The `Plan` is written into the sweep folder, where the workers, the launcher's live view and
-the finish step find it; `SweepFolder` names every file in that folder in one place.
+the finish step find it; `SweepFolder` names every file in that folder in one place. So is the
+dataset the launcher loaded and checked (`share_dataset`): every configuration of a sweep
+reads that one copy (`shared_dataset`), so none re-reads and re-validates the folder, and all
+of them see the same snapshot even if the folder is edited while the sweep runs.
 """
 
 from __future__ import annotations
@@ -16,16 +19,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import joblib
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.config import compose
-from ragsweep.data import Dataset, load_dataset
+from ragsweep.data import Dataset, load_dataset, sample_path
 from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of
@@ -63,6 +68,37 @@ class SweepFolder:
     def rows(self, value: str) -> Path:
         """A value's results, laid out as its run's artifacts (results/, config/)."""
         return self.root / "results" / cv.metric_safe(value)
+
+    @property
+    def dataset(self) -> Path:
+        """The dataset the launcher loaded, as every configuration reads it."""
+        return self.root / "dataset.joblib"
+
+
+def share_dataset(folder: SweepFolder, ds: Dataset) -> None:
+    """Write `ds` into the sweep folder (a temporary file renamed into place)."""
+    folder.root.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder.root, prefix=".dataset-", suffix=".joblib")
+    os.close(fd)
+    try:
+        joblib.dump(ds, tmp)
+        os.replace(tmp, folder.dataset)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def shared_dataset(folder: SweepFolder, cfg: DictConfig) -> Dataset | None:
+    """The dataset the launcher shared, when `cfg` reads that folder; None otherwise (or when
+    the file is missing or damaged: the configuration then loads the folder itself)."""
+    try:
+        ds = joblib.load(folder.dataset)
+    except Exception:  # missing, or damaged by a full disk: load the folder instead
+        return None
+    wanted = Path(cfg.data.path) if cfg.data.path is not None else sample_path()
+    if not isinstance(ds, Dataset) or wanted.resolve() != Path(ds.root).resolve():
+        return None
+    return ds
 
 
 def write_json(path: Path, record: dict[str, Any]) -> None:

@@ -1,6 +1,8 @@
 """MLflow tracking: where the store is, creating it safely, and logging a run in batches.
 
 MLflow is imported lazily (about 1.7 s and 200 MB): nothing that does not log pays for it.
+Every call through a `client` is timed (`seconds_in_mlflow`), so a sweep can say what share
+of its time went to tracking.
 
 The default store is `sqlite:///<cwd>/mlruns/mlflow.db` with artifacts under `mlruns/artifacts`
 (MLflow 3 refuses its old file store). `MLFLOW_TRACKING_URI` or `tracking.uri` override it. The
@@ -17,6 +19,7 @@ import json
 import math
 import os
 import re
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -100,12 +103,52 @@ def store_lock(store: Store) -> AbstractContextManager[None]:
     return _store_lock(db) if db is not None else nullcontext()
 
 
+_SPENT_LOCK = threading.Lock()
+_SPENT = [0.0]  # seconds this process spent in MLflow calls made through `client`
+
+
+def seconds_in_mlflow() -> float:
+    """Seconds this process has spent so far in MLflow calls (opening clients included)."""
+    return _SPENT[0]
+
+
+@contextmanager
+def _timed() -> Iterator[None]:
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        took = time.perf_counter() - t0
+        with _SPENT_LOCK:
+            _SPENT[0] += took
+
+
+class TimedClient:
+    """An MlflowClient whose method calls add their wall time to `seconds_in_mlflow`."""
+
+    def __init__(self, mc: Any) -> None:
+        self._mc = mc
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._mc, name)
+        if not callable(attr) or name.startswith("__"):
+            return attr
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with _timed():
+                return attr(*args, **kwargs)
+
+        return timed
+
+
 def _open(make: Any, uri: str) -> Any:
-    """`make(tracking_uri=uri)`, with MLflow's refusal of the URI as a one-line UserError."""
+    """`make(tracking_uri=uri)` as a `TimedClient`, with MLflow's refusal of the URI as a
+    one-line UserError."""
     from mlflow.exceptions import MlflowException
 
     try:
-        return make(tracking_uri=uri)
+        with _timed():
+            return TimedClient(make(tracking_uri=uri))
     except MlflowException as err:
         first = (str(err).strip().splitlines() or [type(err).__name__])[0]
         raise UserError(
@@ -128,7 +171,8 @@ def client(store: Store) -> Any:
     processes may start at once on a fresh folder."""
     # MLflow draws a progress bar on stderr for every artifact download: noise in our output
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
-    from mlflow.tracking import MlflowClient
+    with _timed():  # the first import costs about 1.7 s: part of what tracking costs
+        from mlflow.tracking import MlflowClient
 
     db = _local_db(store.uri)
     if db is None or store.uri in _OPENED:

@@ -26,12 +26,15 @@ from ragsweep import conventions as cv
 from ragsweep.config import use_working_folder
 from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
-from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, write_json
+from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
 from ragsweep.experiment.single import write_payload
 from ragsweep.provenance import code_version
 from ragsweep.scoring.evaluate import config_hash, evaluate
 
 FINISHED, SKIPPED, FAILED = "finished", "skipped", "failed"
+#: value -> this process's `tracking.seconds_in_mlflow` when its job began (what its status
+#: file reports is the difference: the job's own time in MLflow)
+_MLFLOW_AT_START: dict[str, float] = {}
 
 
 def progress(plan: Plan, value: str, stage: str) -> None:
@@ -40,7 +43,9 @@ def progress(plan: Plan, value: str, stage: str) -> None:
 
 
 def _record(plan: Plan, value: str, status: str, stage: str, **extra: Any) -> str:
-    write_json(plan.folder.status(value), {"value": value, "status": status, **extra})
+    record = {"value": value, "status": status, **extra}
+    record["mlflow_seconds"] = tracking.seconds_in_mlflow() - _MLFLOW_AT_START.get(value, 0.0)
+    write_json(plan.folder.status(value), record)
     progress(plan, value, stage)
     return status
 
@@ -83,6 +88,7 @@ def run_job(
         os.chdir(plan.launch_dir)
         use_working_folder(plan.launch_dir)
     value = factor_value(plan, overrides)
+    _MLFLOW_AT_START[value] = tracking.seconds_in_mlflow()
     chash = config_hash(cfg)
     if plan.config_hashes.get(value) not in (None, chash):
         error = (
@@ -122,7 +128,11 @@ def run_job(
         owner=plan.owner,
     )
     try:
-        result = evaluate(cfg, progress=lambda stage: progress(plan, value, stage))
+        result = evaluate(
+            cfg,
+            dataset=shared_dataset(plan.folder, cfg),
+            progress=lambda stage: progress(plan, value, stage),
+        )
         progress(plan, value, "logging")
         p = write_payload(result, cfg, plan.folder.rows(value), hydra_dir)
         tracking.finish_run(

@@ -284,53 +284,78 @@ def _timed_build(retriever: Retriever, texts: list[str]) -> Built:
     return Built(index=retriever, seconds=seconds, size_bytes=len(pickle.dumps(retriever, 5)))
 
 
-def build_indexes(
-    pipe: Pipeline,
-    snapshot: str,
-    chunks: Sequence[Chunk],
-    cache: StageCache,
-    only: Sequence[str] | None = None,
-) -> dict[str, Built]:
-    """The first-stage indexes (`<retriever>_index` -> Built), from the cache when present;
-    `only` restricts them to some of those stages. `chunks` in `TieOrder` (as `rank` indexes
-    them), so that what is cached is what `rank` builds."""
-    texts = [c.text for c in chunks]
-    keys = pipe.stage_keys(snapshot)
-    out = {}
-    for name, retriever in pipe.first.retrievers.items():
-        stage = f"{name}_index"
-        if only is None or stage in only:
-            out[stage] = cache.get_or_compute(
-                stage, keys[stage], lambda r=retriever: _timed_build(r, texts)
-            )
-    return out
+#: questions whose one-at-a-time search is timed for `cost/latency_*`
+LATENCY_QUESTIONS = 24
+
+
+def latency_picks(n_queries: int, n: int = LATENCY_QUESTIONS) -> np.ndarray:
+    """The questions timed for latency: up to `n`, spread evenly through the `n_queries`."""
+    if n_queries == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.linspace(0, n_queries - 1, num=min(n, n_queries)).astype(np.int64))
+
+
+@dataclass
+class Searched:
+    """One index's first-stage lists with what they cost: the seconds the batch search took,
+    the seconds each `latency_picks` question took searched alone on the warm index, and the
+    index's build seconds and serialised size (so a run reading cached lists needs no index)."""
+
+    ranked: Ranked
+    seconds: float
+    single: np.ndarray
+    index_seconds: float
+    index_bytes: int
+
+
+def _search(built: Built, queries: Sequence[str], depth: int, allowed: Allowed) -> Searched:
+    t0 = time.perf_counter()
+    ranked = built.index.search(list(queries), depth, allowed)
+    seconds = time.perf_counter() - t0
+    picks = latency_picks(len(queries)).tolist()
+    single = np.zeros(len(picks))
+    for j, i in enumerate(picks[:1] + picks):  # the first call warms up, untimed
+        a = None if allowed is None else [allowed[i]]
+        t1 = time.perf_counter()
+        built.index.search([queries[i]], depth, a)
+        if j:
+            single[j - 1] = time.perf_counter() - t1
+    return Searched(ranked, seconds, single, built.seconds, built.size_bytes)
 
 
 def first_stage(
     pipe: Pipeline,
     snapshot: str,
-    indexes: Mapping[str, Built],
+    chunks: Sequence[Chunk],
     queries: Sequence[str],
     allowed: Allowed,
     cache: StageCache,
-) -> tuple[list[Ranked], dict[str, float]]:
-    """Each index's ranked list for `queries` (cached), and the seconds each search took."""
-    depth = pipe.first.depth
-    qkey = questions_key(queries, allowed)
+    only: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Searched]:
+    """Each first-stage index's lists for `queries` (`<retriever>_index` -> `Searched`),
+    cached; an index is built (or read from the cache) only when its lists are not cached.
+    `only` restricts them to some of those stages. `chunks` and `allowed` in `TieOrder` (as
+    `rank` indexes them), so that what is cached is what `rank` builds."""
+    say = progress or (lambda stage: None)
+    texts = [c.text for c in chunks]
     keys = pipe.stage_keys(snapshot)
-    lists, seconds = [], {}
-    for stage, built in indexes.items():
+    qkey = questions_key(queries, allowed)
+    out = {}
+    for name, retriever in pipe.first.retrievers.items():
+        stage = f"{name}_index"
+        if only is not None and stage not in only:
+            continue
 
-        def search(built: Built = built) -> tuple[Ranked, float]:
-            t0 = time.perf_counter()
-            ranked = built.index.search(list(queries), depth, allowed)
-            return ranked, time.perf_counter() - t0
+        def search(stage: str = stage, retriever: Retriever = retriever) -> Searched:
+            say("indexing")
+            built = cache.get_or_compute(stage, keys[stage], lambda: _timed_build(retriever, texts))
+            say("first-stage retrieval")
+            return _search(built, queries, pipe.first.depth, allowed)
 
         key = {**keys[f"first_stage_{stage}"], "questions": qkey}
-        ranked, took = cache.get_or_compute(f"first_stage_{stage}", key, search)
-        lists.append(ranked)
-        seconds[f"search_{stage.removesuffix('_index')}"] = took
-    return lists, seconds
+        out[stage] = cache.get_or_compute(f"first_stage_{stage}", key, search)
+    return out
 
 
 def second_stage(
@@ -345,27 +370,22 @@ def second_stage(
 
 
 def query_latency(
-    pipe: Pipeline,
-    indexes: Mapping[str, Built],
-    queries: Sequence[str],
-    allowed: Allowed,
-    texts: Sequence[str],
-    n: int = 24,
+    pipe: Pipeline, searched: Mapping[str, Searched], queries: Sequence[str], texts: Sequence[str]
 ) -> tuple[float, float]:
-    """p50 and p95 seconds to answer one question end to end (all stages), over up to `n`
-    questions spread evenly through the set, one at a time. Timings vary with the machine; they
-    are cost indicators beside the metrics, never part of a comparison's verdict. The reranker
+    """p50 and p95 seconds to answer one question through every stage, as a served system
+    would: per index built and loaded once, each of the `latency_picks` questions is searched
+    alone on every index (`Searched.single`, timed when the lists were made, after one warm-up
+    search), then fused and reranked alone; its latency is the sum. Timings vary with the
+    machine; they are cost indicators beside the metrics, never part of a verdict. The reranker
     is the one the full run used (built and fitted once)."""
-    depth = pipe.first.depth
-    picks = np.unique(np.linspace(0, len(queries) - 1, num=min(n, len(queries))).astype(int))
-    took = []
-    for i in picks:
-        q = [queries[i]]
-        a = None if allowed is None else [allowed[i]]
+    picks = latency_picks(len(queries))
+    took = np.sum([s.single for s in searched.values()], axis=0)
+    lists = [s.ranked for s in searched.values()]
+    for j, i in enumerate(picks):
+        one = [Ranked(r.ids[i : i + 1], r.scores[i : i + 1]) for r in lists]
         t0 = time.perf_counter()
-        lists = [b.index.search(q, depth, a) for b in indexes.values()]
-        second_stage(pipe, lists, q, texts)
-        took.append(time.perf_counter() - t0)
+        second_stage(pipe, one, [queries[i]], texts)
+        took[j] += time.perf_counter() - t0
     return float(np.percentile(took, 50)), float(np.percentile(took, 95))
 
 
@@ -378,31 +398,37 @@ def rank(
     cache: StageCache | None = None,
     progress: Callable[[str], None] | None = None,
     measure_latency: bool = True,
+    rows: np.ndarray | None = None,
 ) -> Ranking:
     """Run every stage of `pipe` for `queries` over `chunks`; `progress` hears each stage.
 
     `allowed` and the returned ids index `chunks` as given; the stages see the chunks in
     `TieOrder`, so equal scores rank by the hash of the chunk id whatever order `chunks` is in.
+    `rows` (indices into `queries`, default all) are the questions whose final ranking is
+    wanted: the first stage searches every query (one cached list serves every split, so the
+    confirm stage reuses what the sweep searched), the later stages only those rows. Each
+    query is searched on its own terms, so its list does not depend on the others.
     """
     say = progress or (lambda stage: None)
     cache = cache or StageCache(None)
     ties = TieOrder.of(chunks)
     chunks, allowed = ties.chunks(chunks), ties.allowed(allowed)
     texts = [c.text for c in chunks]
-    say("indexing")
-    indexes = build_indexes(pipe, snapshot, chunks, cache)
     say("first-stage retrieval")
-    lists, seconds = first_stage(pipe, snapshot, indexes, queries, allowed, cache)
+    searched = first_stage(pipe, snapshot, chunks, queries, allowed, cache, progress=say)
+    seconds = {f"search_{st.removesuffix('_index')}": s.seconds for st, s in searched.items()}
+    rows = np.arange(len(queries)) if rows is None else np.asarray(rows, dtype=np.int64)
+    lists = [Ranked(s.ranked.ids[rows], s.ranked.scores[rows]) for s in searched.values()]
     say("fusion and reranking")
     t0 = time.perf_counter()
-    ranked = second_stage(pipe, lists, queries, texts)
+    ranked = second_stage(pipe, lists, [queries[i] for i in rows], texts)
     seconds["second_stage"] = time.perf_counter() - t0
     cost = {
-        "index_build_seconds": float(sum(b.seconds for b in indexes.values())),
-        "index_size_bytes": float(sum(b.size_bytes for b in indexes.values())),
+        "index_build_seconds": float(sum(s.index_seconds for s in searched.values())),
+        "index_size_bytes": float(sum(s.index_bytes for s in searched.values())),
     }
     if measure_latency:
         say("measuring latency")
-        p50, p95 = query_latency(pipe, indexes, queries, allowed, texts)
+        p50, p95 = query_latency(pipe, searched, queries, texts)
         cost.update({"latency_p50_ms": 1000 * p50, "latency_p95_ms": 1000 * p95})
     return Ranking(ids=ties.back(ranked.ids), scores=ranked.scores, seconds=seconds, cost=cost)

@@ -152,10 +152,15 @@ def select_questions(
 
 
 def slice_weights(
-    cfg: DictConfig, slices: Sequence[str], known: Sequence[str] | None = None
+    cfg: DictConfig,
+    slices: Sequence[str],
+    known: Sequence[str] | None = None,
+    declared: dict[str, float] | None = None,
 ) -> dict[str, float]:
-    """Traffic weights of the slices scored (`slices`), as shares summing to 1; equal shares
-    when `eval.traffic_weights` is null.
+    """Traffic weights of the slices scored (`slices`), as shares summing to 1. When
+    `eval.traffic_weights` is null (the default of `data=folder`): the shares the dataset
+    declares (`declared`, dataset.json's `traffic_weights`; a slice it leaves out weighs 0),
+    else equal shares.
 
     What the user configured is checked, never silently changed: a weight for a slice the
     labelled set does not have (`known`), a slice scored without a weight, and weights that do
@@ -164,6 +169,8 @@ def slice_weights(
     the remaining shares are rescaled to sum to 1 over the slices scored.
     """
     raw = cfg.eval.get("traffic_weights")
+    if raw is None and declared is not None:
+        return _declared_shares(declared, slices)
     if raw is None:
         return {s: 1.0 / len(slices) for s in slices}
     weights = OmegaConf.to_container(raw) if isinstance(raw, DictConfig) else raw
@@ -205,6 +212,14 @@ def slice_weights(
         )
     scored = sum(values[s] for s in slices)
     return {s: values[s] / scored for s in slices}
+
+
+def _declared_shares(declared: dict[str, float], slices: Sequence[str]) -> dict[str, float]:
+    """dataset.json's traffic shares (checked when loaded) over the slices scored."""
+    total = sum(float(declared.get(s, 0.0)) for s in slices)
+    if total <= 0:  # this split holds only slices the dataset gives no traffic
+        return {s: 1.0 / len(slices) for s in slices}
+    return {s: float(declared.get(s, 0.0)) / total for s in slices}
 
 
 def summarise(
@@ -256,11 +271,19 @@ def stage_cache(cfg: DictConfig) -> StageCache:
 
 
 def chunk_and_filter(
-    pipe: pipeline.Pipeline, ds: Dataset, questions: pd.DataFrame
+    pipe: pipeline.Pipeline,
+    ds: Dataset,
+    questions: pd.DataFrame,
+    cache: StageCache | None = None,
 ) -> tuple[list[Chunk], list[np.ndarray | None] | None]:
-    """The chunks of the corpus under the pipeline's chunker, and each question's allowed
-    chunks (None when the retriever does not filter)."""
-    chunks = chunk_corpus(ds.documents, pipe.chunker)
+    """The chunks of the corpus under the pipeline's chunker (from `cache` when given and
+    present: stage `chunks`), and each question's allowed chunks (None when the retriever does
+    not filter)."""
+    cache = cache or StageCache(None)
+    key = pipe.stage_keys(ds.snapshot_hash)[pipeline.CHUNKS]
+    chunks = cache.get_or_compute(
+        pipeline.CHUNKS, key, lambda: chunk_corpus(ds.documents, pipe.chunker)
+    )
     if not chunks:
         raise UserError(f"the chunker produced no passages from {ds.root / 'corpus'}")
     allowed = None
@@ -271,27 +294,37 @@ def chunk_and_filter(
     return chunks, allowed
 
 
+def question_rows(ds: Dataset, questions: pd.DataFrame) -> np.ndarray:
+    """Positions in `ds.questions` of `questions` (a selection of them, in file order)."""
+    return np.flatnonzero(ds.questions["qid"].isin(set(questions["qid"])).to_numpy())
+
+
 def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list[str]:
-    """Build, once, the stages every configuration in `cfgs` shares (indexes, first-stage
-    lists) into `cache`, so parallel workers find them instead of each building them. Returns
-    the stages built or found. Nothing is shared when the chunking differs."""
+    """Build, once, the stages every configuration in `cfgs` shares (chunks, indexes,
+    first-stage lists of every question, held-out ones included, so the confirm stage finds
+    them too) into `cache`, so parallel workers read them instead of each building them.
+    Returns the stages built or found. Nothing is shared when the chunking differs."""
     if cache.directory is None or not cfgs:
         return []
     pipes = [pipeline.Pipeline.from_config(c) for c in cfgs]
     pipe, snapshot = pipes[0], ds.snapshot_hash
     shared = set(pipeline.shared_stages(pipes, snapshot))
-    only = [st for st in pipe.index_keys(snapshot) if st in shared and st != pipeline.CHUNKS]
-    if pipeline.CHUNKS not in shared or not only:
+    if pipeline.CHUNKS not in shared:
         return []
-    questions, _ = select_questions(cfgs[0], ds)
-    chunks, allowed = chunk_and_filter(pipe, ds, questions)
-    ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
-    chunks, allowed = ties.chunks(chunks), ties.allowed(allowed)
-    built = pipeline.build_indexes(pipe, snapshot, chunks, cache, only=only)
-    searched = {st: b for st, b in built.items() if f"first_stage_{st}" in shared}
-    if searched:
-        pipeline.first_stage(pipe, snapshot, searched, list(questions["text"]), allowed, cache)
-    return [*sorted(built), *sorted(f"first_stage_{st}" for st in searched)]
+    chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
+    only = [st for st in pipe.index_keys(snapshot) if f"first_stage_{st}" in shared]
+    if only:
+        ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
+        pipeline.first_stage(
+            pipe,
+            snapshot,
+            ties.chunks(chunks),
+            list(ds.questions["text"]),
+            ties.allowed(allowed),
+            cache,
+            only=only,
+        )
+    return [pipeline.CHUNKS, *sorted(f"first_stage_{st}" for st in only)]
 
 
 @dataclass(frozen=True)
@@ -317,7 +350,7 @@ def scoring(cfg: DictConfig, ds: Dataset, allow_heldout: bool = False) -> Scorin
         raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
     questions, split_hash = select_questions(cfg, ds, allow_heldout)
     scored = [s for s in ds.slices if (questions["slice"] == s).any()]
-    weights = slice_weights(cfg, scored, known=ds.slices)
+    weights = slice_weights(cfg, scored, known=ds.slices, declared=ds.meta.get("traffic_weights"))
     return Scoring(measures, gain, float(cfg.eval.min_overlap), questions, split_hash, weights)
 
 
@@ -433,10 +466,19 @@ def evaluate(
 
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
-    chunks, allowed = chunk_and_filter(pipe, ds, questions)
     cache = stage_cache(cfg)
+    # every question goes through the first stage (one cached list for every split); the
+    # later stages and the scores only see the selected ones
+    chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
     ranking = pipeline.rank(
-        pipe, ds.snapshot_hash, chunks, list(questions["text"]), allowed, cache, say
+        pipe,
+        ds.snapshot_hash,
+        chunks,
+        list(ds.questions["text"]),
+        allowed,
+        cache,
+        say,
+        rows=question_rows(ds, questions),
     )
 
     say("scoring")
