@@ -93,6 +93,14 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
     assert confirm.data.tags["ragsweep.verdict"] == "confirmed"
     assert confirm.data.tags["ragsweep.winner"] == "512"
     assert confirm.info.run_name == "held-out confirm: 512 vs 128"
+    # the confirm stage scored what the sweep had searched: every question's first-stage
+    # lists and the chunks came from the cache, no index was built or loaded
+    hits = sorted(confirm.data.tags["ragsweep.cache_hits"].split(","))
+    assert hits == ["chunks", "first_stage_bm25_index", "first_stage_dense_index"], hits
+    # what the sweep cost, and MLflow's part of it, on the parent run
+    seconds = parent.data.metrics["cost/sweep_seconds"]
+    in_mlflow = parent.data.metrics["cost/sweep_mlflow_seconds"]
+    assert 0 < in_mlflow < seconds, (in_mlflow, seconds)
     # never "512 better" without its held-out verdict beside it
     decision = next(line for line in done.stdout.splitlines() if line.startswith("512: better"))
     after = done.stdout.splitlines()[done.stdout.splitlines().index(decision) + 1]
