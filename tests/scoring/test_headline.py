@@ -158,9 +158,8 @@ def test_the_shares_dataset_json_declares_weigh_the_headline_unless_the_config_s
     import json
     import shutil
 
-    from toy import TINY
-
     from ragsweep.scoring.evaluate import compose, evaluate
+    from toy import TINY
 
     data = tmp_path / "tiny"
     shutil.copytree(TINY, data)
