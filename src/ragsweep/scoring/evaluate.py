@@ -383,7 +383,7 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     )
 
     top = max([m.k or 10 for m in measures] + [10])
-    covered = [cov.chunk_clauses(i) for i in range(len(chunks))]
+    covered = {int(i): cov.chunk_clauses(int(i)) for i in np.unique(ranked[ranked >= 0])}
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
     columns["ranked"] = [
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
