@@ -114,7 +114,11 @@ class Retriever(Protocol):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Texts to L2-normalised float32 rows; `fit` learns from the corpus (or does nothing)."""
+    """Texts to L2-normalised float32 rows; `fit` learns from the corpus (or does nothing).
+
+    An embedder may also define `fit_encode(texts)`, returning exactly `fit(texts)` then
+    `encode(texts)` in one pass (LSA counts the corpus once that way); `DenseRetriever.index`
+    uses it when present."""
 
     def fit(self, texts: Sequence[str]) -> None: ...
 

@@ -65,6 +65,14 @@ class LSAEmbedder:
     fingerprint then carries `dim_effective` (fit adds keys, never changes the others, so the
     pre-fit fingerprint is a valid cache key). `seed` is the SVD's `random_state`. A text with no
     known term (e.g. an empty query) gets the zero vector.
+
+    The numbers are those of `TfidfVectorizer` + `TruncatedSVD.transform`, bit for bit, computed
+    from their parts so that `fit_encode` counts the corpus once: the SVD is fitted on the TF-IDF
+    matrix exactly as `TfidfVectorizer.fit_transform` returns it, and texts are projected as
+    `TruncatedSVD.transform` does (the TF-IDF rows of `TfidfVectorizer.transform`, whose terms are
+    in index order, times the components), not as `fit_transform`'s U * Sigma, which differs in
+    the last bits. The components are kept transposed and C-ordered (`_projection`), so
+    projecting a query does not copy them (scipy would, at every call).
     """
 
     def __init__(
@@ -84,51 +92,72 @@ class LSAEmbedder:
             raise UserError(f"LSA sublinear_tf must be true or false, got {sublinear_tf!r}")
         self.sublinear_tf = sublinear_tf
         self.ngram_max = check_depth(ngram_max, "LSA ngram_max")
-        self._vectorizer: Any = None
-        self._svd: Any = None
+        self._counter: Any = None  # CountVectorizer: texts -> term counts
+        self._tfidf: Any = None  # TfidfTransformer: counts -> TF-IDF rows
+        self._projection: np.ndarray | None = None  # (features x dim) float64, C order
         self._fitted: dict[str, int] = {}
 
     def fit(self, texts: Sequence[str]) -> None:
         """Fit TF-IDF and the SVD on `texts` (the corpus)."""
+        self._fit(texts)
+
+    def fit_encode(self, texts: Sequence[str]) -> np.ndarray:
+        """`fit(texts)` then `encode(texts)`, with the same bits, counting the texts once."""
+        counts = self._fit(texts)
+        return self._project(self._tfidf.transform(counts, copy=False))
+
+    def _fit(self, texts: Sequence[str]) -> Any:
+        """Fit on `texts`; returns their term counts as `CountVectorizer.transform` gives them
+        (CSR, terms in index order), for `fit_encode`."""
         from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("LSA: nothing to fit on (no texts)")
-        vectorizer = TfidfVectorizer(
-            min_df=self.min_df,
-            sublinear_tf=self.sublinear_tf,
-            ngram_range=(1, self.ngram_max),
-            dtype=np.float64,
+        # TfidfVectorizer(min_df, sublinear_tf, ngram_range, dtype) is exactly these two parts.
+        counter = CountVectorizer(
+            min_df=self.min_df, ngram_range=(1, self.ngram_max), dtype=np.float64
         )
         try:
-            x = vectorizer.fit_transform(texts)
+            counts = counter.fit_transform(texts)
         except ValueError as err:  # empty vocabulary, or min_df above the number of texts
             raise UserError(
                 f"LSA cannot fit on these {len(texts)} texts with min_df={self.min_df}: {err}"
             ) from err
-        n_texts, n_features = x.shape
+        n_texts, n_features = counts.shape
         if n_features < 2:
             raise UserError(
                 f"LSA needs at least 2 distinct terms in the indexed texts, found {n_features}"
             )
+        tfidf = TfidfTransformer(sublinear_tf=self.sublinear_tf).fit(counts)
+        # fit_transform leaves each row's terms in first-seen order; transform sorts them. The
+        # row norms (hence the bits) follow that order, so the SVD sees the first and texts are
+        # encoded from the second, as TfidfVectorizer does.
+        in_index_order = counts.copy()
+        in_index_order.sort_indices()
         dim = min(self.dim, n_texts, n_features)
         svd = TruncatedSVD(n_components=dim, algorithm="randomized", random_state=self.seed)
         with threadpool_limits(limits=1):
-            svd.fit(x)
-        self._vectorizer, self._svd = vectorizer, svd
+            svd.fit(tfidf.transform(counts, copy=False))
+        self._counter, self._tfidf = counter, tfidf
+        self._projection = np.ascontiguousarray(svd.components_.T)
         self._fitted = {"dim_effective": dim, "n_features": n_features, "n_texts": n_texts}
+        return in_index_order
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """(len(texts), dim_effective) float32, L2-normalised rows (zero where no known term)."""
-        if self._svd is None:
+        if self._projection is None:
             raise RuntimeError("LSAEmbedder.encode called before fit")
         texts = check_texts(texts, "texts")
         if not texts:
             return np.zeros((0, self._fitted["dim_effective"]), dtype=np.float32)
+        return self._project(self._tfidf.transform(self._counter.transform(texts), copy=False))
+
+    def _project(self, x: Any) -> np.ndarray:
+        """TF-IDF rows (CSR) to L2-normalised float32 rows: `TruncatedSVD.transform`'s product."""
         with threadpool_limits(limits=1):
-            z = self._svd.transform(self._vectorizer.transform(texts))
+            z = x @ self._projection
         return l2_normalise(z)
 
     def fingerprint(self) -> dict[str, Any]:
@@ -265,12 +294,16 @@ class DenseRetriever:
         self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings
 
     def index(self, texts: Sequence[str]) -> None:
-        """Fit the embedder on `texts` and embed them."""
+        """Fit the embedder on `texts` and embed them (by its `fit_encode` when it has one)."""
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("dense retriever: nothing to index (no texts)")
-        self.embedder.fit(texts)
-        self.index_embeddings(self.embedder.encode(texts))
+        fit_encode = getattr(self.embedder, "fit_encode", None)
+        if callable(fit_encode):
+            self.index_embeddings(fit_encode(texts))
+        else:
+            self.embedder.fit(texts)
+            self.index_embeddings(self.embedder.encode(texts))
 
     def index_embeddings(self, matrix: np.ndarray) -> None:
         """Use precomputed text embeddings: (texts x dim), rows of unit L2 norm (or zero)."""
