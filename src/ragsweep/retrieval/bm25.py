@@ -11,10 +11,12 @@ is a sparse matrix product done here, so filtering, candidates and tie order fol
 from __future__ import annotations
 
 import re
+from array import array
+from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib.metadata import version
-from typing import Any
+from typing import Any, NamedTuple
 
 import bm25s
 import numpy as np
@@ -53,6 +55,17 @@ _PART = re.compile(r"\w+")
 # A thousands separator: "1,500" -> "1500" so a question writing 1500 matches a wording's 1,500.
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DIGIT = re.compile(r"\d")
+#: `Tokenizer` forgets the words it has seen beyond this many (a memory bound, not a result).
+WORD_CACHE_LIMIT = 1 << 20
+
+
+class Word(NamedTuple):
+    """What `Tokenizer` makes of one whitespace-separated word: its tokens, the run (within the
+    word) each token comes from, and the number of runs in the word."""
+
+    tokens: tuple[str, ...]
+    runs_of: tuple[int, ...]
+    n_runs: int
 
 
 class Tokenizer:
@@ -66,6 +79,12 @@ class Tokenizer:
     - a part is kept if it has 2+ characters or is a number (`5 days`), and dropped if it is a
       stop word; parts without digits are stemmed (PyStemmer), parts with digits never are.
     Thousands separators between digits are removed first (`£1,500` -> `1500`).
+
+    How it is computed (the tokens are the rules' tokens, whatever the path): no run, separator
+    or lower-casing context crosses whitespace, so a text's tokens are those of its
+    whitespace-separated words in turn, and each distinct word is tokenized once and remembered
+    (`Word`). `token_ids` tokenizes a whole corpus that way, stemming its new parts in one
+    PyStemmer call.
     """
 
     def __init__(self, stemmer: str | None = "english", stopwords: str | None = "en") -> None:
@@ -82,8 +101,9 @@ class Tokenizer:
         self.stemmer = stemmer
         self.stopwords = stopwords
         self._stop = frozenset(_infer_stopwords(stopwords)) if stopwords else frozenset()
-        self._stem = Stemmer.Stemmer(stemmer).stemWord if stemmer else None
-        self._seen: dict[str, str | None] = {}  # part -> token: corpora repeat their words
+        self._stemmer = Stemmer.Stemmer(stemmer) if stemmer else None
+        self._parts: dict[str, str | None] = {}  # part -> its token, None when dropped
+        self._words: dict[str, Word] = {}  # whitespace-separated word -> what it gives
 
     def __reduce__(self) -> tuple[type[Tokenizer], tuple[str | None, str | None]]:
         # PyStemmer's stemmer does not pickle; rebuild it from the names (indexes get cached).
@@ -91,7 +111,12 @@ class Tokenizer:
 
     def __call__(self, text: str) -> list[str]:
         """The tokens of `text`, in text order (a code's whole form precedes its parts)."""
-        return [token for token, _ in self.with_positions(text)]
+        words = self._words
+        out: list[str] = []
+        for word in text.split():
+            known = words.get(word) or self._learn([word])[0]
+            out.extend(known.tokens)
+        return out
 
     def with_positions(self, text: str) -> list[tuple[str, int]]:
         """(token, word position) pairs; a code's whole form and its parts share one position.
@@ -99,28 +124,87 @@ class Tokenizer:
         Positions count the runs of `text` (stop words included), so they measure distance in
         the original wording, which is what proximity scoring needs.
         """
+        words = self._words
         out: list[tuple[str, int]] = []
-        for pos, match in enumerate(_WORD.finditer(_THOUSANDS.sub("", text).lower())):
-            run = match.group()
-            parts = _PART.findall(run)
-            if len(parts) > 1 and _DIGIT.search(run):
-                out.append((run, pos))
-            for part in parts:
-                token = self._seen.get(part, "")
-                if token == "":
-                    token = self._seen[part] = self._token(part)
-                if token:
-                    out.append((token, pos))
+        pos = 0
+        for word in text.split():
+            known = words.get(word) or self._learn([word])[0]
+            out.extend((token, pos + run) for token, run in zip(known.tokens, known.runs_of))
+            pos += known.n_runs
         return out
 
-    def _token(self, part: str) -> str | None:
-        if len(part) < 2 and not part.isdigit():
-            return None
-        if part in self._stop:
-            return None
-        if self._stem is None or _DIGIT.search(part):
-            return part
-        return self._stem(part)
+    def token_ids(self, texts: Sequence[str]) -> tuple[list[str], list[list[int]]]:
+        """The sorted vocabulary of `texts` and each text's tokens as indices into it, in text
+        order: `[vocabulary.index(t) for t in self(text)]` for every text, computed per distinct
+        word rather than per occurrence."""
+        index: defaultdict[str, int] = defaultdict()
+        index.default_factory = index.__len__  # a new word gets the next id
+        occurrences = array("q")  # the word id of every word of every text, in order
+        words_per_text = np.empty(len(texts), dtype=np.int64)
+        for i, text in enumerate(texts):
+            words = text.split()
+            words_per_text[i] = len(words)
+            occurrences.extend(map(index.__getitem__, words))
+        learned = self._learn(list(index))  # by word id
+        vocabulary = sorted({t for word in learned for t in word.tokens})
+        token_id = {t: i for i, t in enumerate(vocabulary)}
+        n_tokens = np.fromiter((len(w.tokens) for w in learned), np.int64, len(learned))
+        word_start = np.concatenate(([0], np.cumsum(n_tokens)))
+        word_tokens = np.fromiter(
+            (token_id[t] for w in learned for t in w.tokens), np.int64, int(word_start[-1])
+        )
+        # Each occurrence expands to its word's tokens: a ragged gather of word_tokens.
+        occ = np.frombuffer(occurrences, dtype=np.int64) if occurrences else np.zeros(0, np.int64)
+        occ_tokens = n_tokens[occ]
+        occ_start = np.cumsum(occ_tokens) - occ_tokens  # where each occurrence's tokens go
+        flat = word_tokens[
+            np.repeat(word_start[occ] - occ_start, occ_tokens) + np.arange(int(occ_tokens.sum()))
+        ].tolist()
+        tokens_before = np.concatenate(([0], np.cumsum(occ_tokens)))  # per word occurrence
+        last_word = np.cumsum(words_per_text)
+        starts = tokens_before[last_word - words_per_text].tolist()
+        ends = tokens_before[last_word].tolist()
+        return vocabulary, [flat[a:b] for a, b in zip(starts, ends, strict=True)]
+
+    def _learn(self, words: list[str]) -> list[Word]:
+        """What each of `words` gives (remembered); new parts are stemmed in one call."""
+        known = self._words
+        if len(known) + len(words) > WORD_CACHE_LIMIT:
+            known.clear()
+            self._parts.clear()
+        new = [w for w in dict.fromkeys(words) if w not in known]
+        runs_of_word = [_WORD.findall(_THOUSANDS.sub("", w).lower()) for w in new]
+        self._learn_parts({p for runs in runs_of_word for run in runs for p in _PART.findall(run)})
+        parts = self._parts
+        for word, runs in zip(new, runs_of_word, strict=True):
+            tokens: list[str] = []
+            runs_of: list[int] = []
+            for r, run in enumerate(runs):
+                pieces = _PART.findall(run)
+                if len(pieces) > 1 and _DIGIT.search(run):
+                    tokens.append(run)
+                    runs_of.append(r)
+                for piece in pieces:
+                    token = parts[piece]
+                    if token:
+                        tokens.append(token)
+                        runs_of.append(r)
+            known[word] = Word(tuple(tokens), tuple(runs_of), len(runs))
+        return [known[w] for w in words]
+
+    def _learn_parts(self, pieces: set[str]) -> None:
+        """Each new part's token (None: dropped); the parts to stem go to PyStemmer at once."""
+        new = sorted(p for p in pieces if p not in self._parts)
+        to_stem = []
+        for part in new:
+            if (len(part) < 2 and not part.isdigit()) or part in self._stop:
+                self._parts[part] = None
+            elif self._stemmer is None or _DIGIT.search(part):
+                self._parts[part] = part
+            else:
+                to_stem.append(part)
+        if to_stem:
+            self._parts.update(zip(to_stem, self._stemmer.stemWords(to_stem), strict=True))
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -176,8 +260,8 @@ class BM25Retriever:
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("BM25: nothing to index (no texts)")
-        tokens = [self.tokenizer(t) for t in texts]
-        vocab = {tok: i for i, tok in enumerate(sorted({t for doc in tokens for t in doc}))}
+        vocabulary, ids = self.tokenizer.token_ids(texts)
+        vocab = {tok: i for i, tok in enumerate(vocabulary)}
         self._n_texts = len(texts)
         self._vocab = vocab
         if not vocab:  # no text holds a single token: every query finds nothing
@@ -187,7 +271,6 @@ class BM25Retriever:
         model = bm25s.BM25(
             k1=self.k1, b=self.b, method=self.method, dtype="float64", int_dtype="int64"
         )
-        ids = [[vocab[t] for t in doc] for doc in tokens]
         model.index((ids, vocab), create_empty_token=False, show_progress=False)
         s = model.scores  # CSC of (texts x vocab) == CSR of (vocab x texts)
         shape = (len(vocab), s["num_docs"])
