@@ -139,3 +139,70 @@ def test_token_ids_of_no_texts_and_of_texts_without_tokens():
     tok = Tokenizer()
     assert tok.token_ids([]) == ([], [])
     assert tok.token_ids(["", "the of", "   "]) == ([], [[], [], []])
+
+
+# --------------------------------------------------------------------------- search
+
+METHODS = ["lucene", "robertson", "atire", "bm25l", "bm25+"]
+
+
+def reference_scores(r: BM25Retriever, queries: list[str]) -> np.ndarray:
+    """BM25 as ragsweep scored it before: scipy's sparse products over the whole index."""
+    q = r.query_matrix(queries)
+    w = r._weights
+    present = sp.csr_matrix((np.ones_like(w.data), w.indices, w.indptr), shape=w.shape)
+    scores = (q @ w).toarray()
+    if r._absent is not None:
+        scores += (q @ r._absent)[:, None]
+    scores[~((q @ present).toarray() > 0)] = -np.inf
+    return scores
+
+
+def reference_search(r: BM25Retriever, queries: list[str], depth: int, allowed=None):
+    scores = reference_scores(r, queries)
+    mask_disallowed(scores, check_allowed(allowed, len(queries), r._n_texts))
+    return top_k(scores, depth)
+
+
+def same_bits(a, b) -> bool:
+    return a.ids.tobytes() == b.ids.tobytes() and a.scores.tobytes() == b.scores.tobytes()
+
+
+@pytest.fixture(scope="module")
+def sample_chunks_and_questions() -> tuple[list[str], list[str]]:
+    ds = load_dataset()
+    chunks = chunk_corpus(ds.documents, FixedTokenChunker(size=128, overlap=16))
+    extra = ["excess excess excess water", "", "zzzz", "the of", "5.3 5.3 HM-PW-2025/01 claim"]
+    return [c.text for c in chunks], list(ds.questions["text"]) + extra
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_search_equals_the_sparse_product_bit_for_bit(method, sample_chunks_and_questions):
+    texts, queries = sample_chunks_and_questions
+    r = BM25Retriever(method=method, k1=1.2, b=0.6)
+    r.index(texts)
+    n = len(texts)
+    assert same_bits(r.search(queries, 100), reference_search(r, queries, 100))
+    assert same_bits(r.search(queries, n + 3), reference_search(r, queries, n + 3))
+    rng = np.random.default_rng(1)
+    filters = [np.sort(rng.choice(n, size=s, replace=False)) for s in (n // 2, 40, 0)]
+    allowed = [filters[i % 4] if i % 4 < 3 else None for i in range(len(queries))]
+    assert same_bits(r.search(queries, 10, allowed), reference_search(r, queries, 10, allowed))
+    want = reference_scores(r, queries)
+    assert want.tobytes() == r.scores(queries).tobytes()
+    ids = np.where(rng.random((len(queries), 30)) < 0.1, -1, rng.integers(0, n, (len(queries), 30)))
+    got = r.score_ids(queries, ids)
+    assert got.tobytes() == np.where(ids == -1, -np.inf, np.take_along_axis(want, ids, 1)).tobytes()
+
+
+def test_a_text_holding_a_term_of_weight_zero_is_still_a_candidate():
+    """Robertson's idf is ln((N - df + 0.5) / (df + 0.5)) = 0 for a term in half the texts: the
+    texts holding it score exactly 0 (scipy drops such sums from its product) and still rank,
+    in index order, ahead of the texts that hold no query term (never returned)."""
+    r = BM25Retriever(method="robertson")
+    r.index(["aa bb", "cc dd", "aa ee", "ff gg"])
+    got = r.search(["aa", "aa bb"], 4)
+    assert got.ids.tolist()[0] == [0, 2, -1, -1]
+    assert got.scores[0, :2].tolist() == [0.0, 0.0]
+    assert got.ids.tolist()[1][:2] == [0, 2] and got.scores[1, 0] > 0.0
+    assert same_bits(got, reference_search(r, ["aa", "aa bb"], 4))

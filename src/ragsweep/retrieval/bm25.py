@@ -4,8 +4,9 @@ bm25s' default tokenizer (`\\b\\w\\w+\\b`) splits `HM-PW-2025/01` into `hm pw 20
 clause number `5.3` entirely (both parts are one character) and turns `£1,500` into `500`.
 Identifier questions quote exactly such strings, so `Tokenizer` keeps a code whole *and* emits its
 parts (see its docstring). bm25s builds the index (its per-term, per-text BM25 weights); scoring
-is a sparse matrix product done here, so filtering, candidates and tie order follow
-`ragsweep.retrieval.base`.
+is done here, so filtering, candidates and tie order follow `ragsweep.retrieval.base`: each query
+adds up the postings of its own terms (the sums of the sparse product query x weights, bit for
+bit), and only the texts it touched are ranked.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib.metadata import version
 from typing import Any, NamedTuple
@@ -28,14 +29,12 @@ from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     PAD_SCORE,
     Allowed,
+    AllowedMasks,
     Ranked,
     check_allowed,
     check_depth,
     check_texts,
-    concat_rows,
-    mask_disallowed,
-    query_blocks,
-    top_k,
+    top_k_candidates,
 )
 
 #: bm25s scoring variants accepted by `BM25Retriever(method=...)`.
@@ -129,7 +128,9 @@ class Tokenizer:
         pos = 0
         for word in text.split():
             known = words.get(word) or self._learn([word])[0]
-            out.extend((token, pos + run) for token, run in zip(known.tokens, known.runs_of))
+            out.extend(
+                (token, pos + run) for token, run in zip(known.tokens, known.runs_of, strict=True)
+            )
             pos += known.n_runs
         return out
 
@@ -278,6 +279,8 @@ class BM25Retriever:
         indptr = np.asarray(s["indptr"], dtype=np.int64)
         data = np.asarray(s["data"], dtype=np.float64)
         self._weights = sp.csr_matrix((data, indices, indptr), shape=shape)
+        if not self._weights.has_canonical_format:  # `_candidates` adds each posting once
+            raise RuntimeError("bm25s gave a text twice in one term's postings")
         absent = getattr(model, "nonoccurrence_array", None)
         self._absent = None if absent is None else np.asarray(absent, dtype=np.float64)
 
@@ -302,53 +305,69 @@ class BM25Retriever:
     def scores(self, queries: Sequence[str]) -> np.ndarray:
         """Dense (queries x texts) BM25 scores, -inf for texts that hold no query token."""
         queries = check_texts(queries, "queries")
-        return self._block_scores(self.query_matrix(queries), self._presence())
+        out = np.full((len(queries), self._n_texts), PAD_SCORE)
+        for q, (ids, scores) in enumerate(self._candidates(queries)):
+            out[q, ids] = scores
+        return out
 
     def score_ids(self, queries: Sequence[str], ids: np.ndarray) -> np.ndarray:
         """BM25 score of text `ids[q, j]` for query q, shaped like `ids`; -inf where the id is
-        -1 (padding) or the text holds no query token. Memory stays bounded by blocks."""
+        -1 (padding) or the text holds no query token."""
         queries = check_texts(queries, "queries")
         ids = np.asarray(ids, dtype=np.int64)
         if ids.ndim != 2 or len(ids) != len(queries):
             raise ValueError(f"ids must be (n_queries, m), got shape {ids.shape}")
-        q = self.query_matrix(queries)
-        present = self._presence()
         out = np.full(ids.shape, PAD_SCORE)
-        for block in query_blocks(len(queries), self._n_texts):
-            s = self._block_scores(q[block], present)
-            rows = ids[block]
-            got = np.take_along_axis(s, np.where(rows == -1, 0, rows), axis=1)
-            out[block] = np.where(rows == -1, PAD_SCORE, got)
+        for q, (found, scores) in enumerate(self._candidates(queries)):
+            at = np.minimum(np.searchsorted(found, ids[q]), max(len(found) - 1, 0))
+            hit = (ids[q] != -1) & (found[at] == ids[q]) if len(found) else np.zeros(0, bool)
+            out[q, hit] = scores[at[hit]]
         return out
 
-    def _presence(self) -> sp.csr_matrix:
-        """The index's pattern with 1.0 where a term occurs (to find texts holding a token)."""
-        w = self._weights
-        return sp.csr_matrix((np.ones_like(w.data), w.indices, w.indptr), shape=w.shape)
+    def _candidates(self, queries: list[str]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Per query, the texts holding one of its tokens (ascending) and their BM25 scores.
 
-    def _block_scores(self, q: sp.csr_matrix, present: sp.csr_matrix) -> np.ndarray:
-        # Each score sums its query's terms in term-id order, whatever else is in the block, so a
-        # query's scores do not depend on which queries share its batch.
-        scores = (q @ self._weights).toarray()
-        if self._absent is not None:
-            scores += (q @ self._absent)[:, None]
-        hit = (q @ present).toarray() > 0
-        scores[~hit] = PAD_SCORE
-        return scores
+        The sums of scipy's sparse product `query_matrix @ weights`, bit for bit: a text's
+        score starts at 0 and adds count * weight term by term in term-id order (then the
+        bm25l/bm25+ absent-term part), so it does not depend on the other queries. Only the
+        query's own postings are read: nothing is rebuilt per call.
+        """
+        q = self.query_matrix(queries)
+        w = self._weights
+        absent = None if self._absent is None else q @ self._absent
+        total = np.zeros(self._n_texts)  # scratch rows, cleared after each query
+        holds = np.zeros(self._n_texts, dtype=bool)
+        for i in range(len(queries)):
+            terms = q.indices[q.indptr[i] : q.indptr[i + 1]].tolist()
+            counts = q.data[q.indptr[i] : q.indptr[i + 1]].tolist()
+            for term, count in zip(terms, counts, strict=True):
+                lo, hi = w.indptr[term], w.indptr[term + 1]
+                texts = w.indices[lo:hi]
+                total[texts] += count * w.data[lo:hi]
+                holds[texts] = True
+            ids = np.flatnonzero(holds)
+            scores = total[ids]
+            total[ids] = 0.0
+            holds[ids] = False
+            if absent is not None:
+                scores += absent[i]
+            yield ids, scores
 
     def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
         """Top `depth` texts per query, score descending, ties by text index ascending."""
         queries = check_texts(queries, "queries")
         depth = check_depth(depth)
-        q = self.query_matrix(queries)
+        if self._vocab is None:
+            raise RuntimeError("BM25Retriever.search called before index")
         allowed_list = check_allowed(allowed, len(queries), self._n_texts)
-        present = self._presence()
-        parts = []
-        for block in query_blocks(len(queries), self._n_texts):
-            s = self._block_scores(q[block], present)
-            mask_disallowed(s, allowed_list[block])
-            parts.append(top_k(s, depth))
-        return concat_rows(parts, depth)
+        keep = AllowedMasks(self._n_texts)
+        rows = []
+        for a, (ids, scores) in zip(allowed_list, self._candidates(queries), strict=True):
+            if a is not None:
+                inside = keep(a)[ids]
+                ids, scores = ids[inside], scores[inside]
+            rows.append((ids, scores))
+        return top_k_candidates(rows, depth)
 
     def fingerprint(self) -> dict[str, Any]:
         return {
