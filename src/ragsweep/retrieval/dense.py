@@ -6,7 +6,10 @@ Determinism, bit for bit:
   thread was also the faster choice at this corpus size.
 - Cosine scores are `numpy.einsum` sums in float64 over float32 vectors (products exact), not a
   BLAS matmul: OpenBLAS gave different bits for a query scored alone, in a batch, or with 1 vs 2
-  threads. With einsum a query's scores depend only on the query and the index.
+  threads. With einsum a query's scores depend only on the query and the index. Search is fast
+  all the same: a float32 BLAS product only *chooses* the candidates (every text within twice a
+  rounding bound of the depth-th float32 cosine), and only those get the einsum cosine, which is
+  a per-pair sum: the same bits as scoring every text (see `DenseRetriever._block_candidates`).
 - MiniLM: same texts, same `batch_size` -> same bits (checked; also across 1 and 2 torch
   threads). A text's vector can differ at the 1e-7 level depending on which texts share its
   batch (padding), so cache embeddings of whole lists, not of single texts.
@@ -27,23 +30,27 @@ from threadpoolctl import threadpool_limits
 from ragsweep.config import check_protocol
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
+    BLOCK_ELEMENTS,
     PAD_SCORE,
     Allowed,
+    AllowedMasks,
     Embedder,
     Ranked,
     check_allowed,
     check_depth,
     check_texts,
-    concat_rows,
-    mask_disallowed,
     query_blocks,
     stage_identity,
-    top_k,
+    top_k_candidates,
 )
 
 MINILM_INSTALL = "pip install torch==2.13.0 'ragsweep[minilm]'"
 #: Embedding rows must have this L2 norm (or be all zero), within this tolerance.
 NORM_TOLERANCE = 1e-3
+#: Dense search trusts a float32 cosine to within ERROR_FACTOR * (dim + 2) * 2**-24 * |q| * |t|
+#: of the exact one; the rounding bound of a float32 dot product plus a float64 one is below
+#: 1.01 times (dim + 2) * 2**-24 * |q| * |t|, whatever the summation order.
+ERROR_FACTOR = 2.0
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -291,7 +298,8 @@ class DenseRetriever:
     def __init__(self, embedder: Embedder) -> None:
         check_protocol(embedder, Embedder, "config key embedder (the dense retriever's embedder)")
         self.embedder = embedder
-        self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings
+        self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings, C order
+        self._max_norm = 0.0  # the largest L2 norm of its rows (for the float32 error bound)
 
     def index(self, texts: Sequence[str]) -> None:
         """Fit the embedder on `texts` and embed them (by its `fit_encode` when it has one)."""
@@ -308,6 +316,8 @@ class DenseRetriever:
     def index_embeddings(self, matrix: np.ndarray) -> None:
         """Use precomputed text embeddings: (texts x dim), rows of unit L2 norm (or zero)."""
         self._matrix = _check_embeddings(matrix, "text embeddings").astype(np.float32)
+        m = self._matrix.astype(np.float64)
+        self._max_norm = float(np.sqrt(np.einsum("ij,ij->i", m, m)).max()) if len(m) else 0.0
 
     def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
         """Embed `queries` and return the top `depth` texts per query."""
@@ -332,13 +342,56 @@ class DenseRetriever:
             )
         n_texts = self._matrix.shape[0]
         allowed_list = check_allowed(allowed, len(q), n_texts)
-        matrix = self._matrix.astype(np.float64)
-        parts = []
+        masks = AllowedMasks(n_texts)
+        rows: list[tuple[np.ndarray, np.ndarray]] = []
         for block in query_blocks(len(q), n_texts):
-            s = _cosines(q[block], matrix)
-            mask_disallowed(s, allowed_list[block])
-            parts.append(top_k(s, depth))
-        return concat_rows(parts, depth)
+            rows.extend(self._block_candidates(q[block], depth, allowed_list[block], masks))
+        return top_k_candidates(rows, depth)
+
+    def _block_candidates(
+        self,
+        q: np.ndarray,
+        depth: int,
+        allowed: Sequence[np.ndarray | None],
+        masks: AllowedMasks,
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per query of the block, the texts that may reach its top `depth` and their exact
+        cosines (the float64 einsum's, see `_exact_cosines`).
+
+        A float32 BLAS product chooses them: each of its cosines is within `slack` of the
+        exact one (a dot product's rounding bound, `ERROR_FACTOR` times over), so every text
+        scoring within 2 * slack of the depth-th best float32 cosine holds all of the exact top
+        `depth`, ties at the cut included, whatever BLAS's bits. Should a candidate's float32
+        cosine be further than `slack` from its exact one, that query scores every text.
+        """
+        matrix = self._matrix
+        n_texts, dim = matrix.shape
+        approx = q @ matrix.T  # float32; its bits may change with threads and batch: only chooses
+        for i, a in enumerate(allowed):
+            if a is not None:
+                approx[i, ~masks(a)] = PAD_SCORE
+        approx[~q.any(axis=1)] = PAD_SCORE  # a zero query vector has nothing to compare
+        if depth < n_texts:
+            kth = np.partition(approx, n_texts - depth, axis=1)[:, n_texts - depth]
+        else:
+            kth = np.full(len(q), PAD_SCORE, dtype=np.float32)
+        q64 = q.astype(np.float64)
+        slack = ERROR_FACTOR * (dim + 2) * 2.0**-24 * np.sqrt(np.einsum("qd,qd->q", q64, q64))
+        slack *= self._max_norm
+        floor = kth.astype(np.float64) - 2 * slack
+        below = floor.astype(np.float32)  # rounded down, and finite so -inf never qualifies
+        below = np.where(below > floor, np.nextafter(below, np.float32(-np.inf)), below)
+        below = np.maximum(below, np.finfo(np.float32).min)
+        out = []
+        for i in range(len(q)):
+            ids = np.flatnonzero(approx[i] >= below[i])
+            exact = _exact_cosines(q64[i], matrix, ids)
+            if np.any(np.abs(approx[i, ids] - exact) > slack[i]):
+                keep = ~np.isneginf(approx[i])  # outside the bound: score every allowed text
+                ids = np.flatnonzero(keep)
+                exact = _exact_cosines(q64[i], matrix, ids)
+            out.append((ids, exact))
+        return out
 
     def scores_embeddings(self, queries: np.ndarray) -> np.ndarray:
         """Dense (queries x texts) cosines, float64; -inf rows for zero query vectors."""
@@ -352,6 +405,19 @@ class DenseRetriever:
             "similarity": "cosine",
             "embedder": stage_identity(self.embedder),
         }
+
+
+def _exact_cosines(query: np.ndarray, matrix: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The float64 cosines of one query (float64 row) with the float32 rows `ids` of `matrix`,
+    bit for bit those of `_cosines`: einsum reduces each (query, text) pair over the dimension
+    by the same kernel whatever the other rows, so the gathered rows give the full product's
+    values (tested). Gathered in slices to bound memory."""
+    step = max(1, BLOCK_ELEMENTS // max(1, matrix.shape[1]))
+    parts = [
+        np.einsum("d,cd->c", query, matrix[ids[s : s + step]].astype(np.float64))
+        for s in range(0, len(ids), step)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def _cosines(queries: np.ndarray, matrix: np.ndarray) -> np.ndarray:
