@@ -241,7 +241,7 @@ def test_search_equals_the_float64_path_on_the_sample(sample_dense, sample_quest
     assert (want.ids[-2:] == -1).all(), "no known term: nothing to compare"
 
 
-def test_search_bits_do_not_depend_on_threads_or_batch_size():
+def test_search_bits_do_not_depend_on_threads_or_batch_size(monkeypatch):
     texts, queries = near_ties(4, n=6000, dim=256)
     queries = np.concatenate([queries, unit(texts[:40] + 1e-3)])
     r = indexed(texts)
@@ -256,6 +256,8 @@ def test_search_bits_do_not_depend_on_threads_or_batch_size():
         ]
         assert np.concatenate([p.ids for p in parts]).tobytes() == default.ids.tobytes()
         assert np.concatenate([p.scores for p in parts]).tobytes() == default.scores.tobytes()
+    monkeypatch.setattr(dense_module, "CANDIDATE_BLOCK_ELEMENTS", 3 * len(texts))
+    assert same_bits(r.search_embeddings(queries, 50), default), "blocks of 3 queries"
 
 
 def rescored(monkeypatch) -> list[int]:

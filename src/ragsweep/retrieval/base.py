@@ -256,9 +256,9 @@ class AllowedMasks:
         return mask
 
 
-def query_blocks(n_queries: int, n_texts: int) -> list[slice]:
-    """Consecutive query slices whose (queries x texts) score block stays under BLOCK_ELEMENTS."""
-    rows = max(1, BLOCK_ELEMENTS // max(1, n_texts))
+def query_blocks(n_queries: int, n_texts: int, elements: int = BLOCK_ELEMENTS) -> list[slice]:
+    """Consecutive query slices whose (queries x texts) score block stays under `elements`."""
+    rows = max(1, elements // max(1, n_texts))
     return [slice(s, min(s + rows, n_queries)) for s in range(0, n_queries, rows)]
 
 

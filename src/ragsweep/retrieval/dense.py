@@ -1,9 +1,10 @@
 """Dense first stage: embedders (LSA in the default install, MiniLM as an extra) and cosine search.
 
 Determinism, bit for bit:
-- LSA fits and projects with BLAS limited to one thread: a randomized SVD's bits otherwise change
-  with the BLAS thread count (measured: 1 and 2 threads gave different components), and one
-  thread was also the faster choice at this corpus size.
+- LSA fits with BLAS limited to one thread: a randomized SVD's bits otherwise change with the
+  BLAS thread count (measured: 1 and 2 threads gave different components), and one thread was
+  also the faster choice at this corpus size. Projecting is scipy's sparse x dense product,
+  which calls no BLAS.
 - Cosine scores are `numpy.einsum` sums in float64 over float32 vectors (products exact), not a
   BLAS matmul: OpenBLAS gave different bits for a query scored alone, in a batch, or with 1 vs 2
   threads. With einsum a query's scores depend only on the query and the index. Search is fast
@@ -51,6 +52,10 @@ NORM_TOLERANCE = 1e-3
 #: of the exact one; the rounding bound of a float32 dot product plus a float64 one is below
 #: 1.01 times (dim + 2) * 2**-24 * |q| * |t|, whatever the summation order.
 ERROR_FACTOR = 2.0
+#: Elements of one (queries x texts) float32 block of that pass (128 MB): BLAS packs the whole
+#: index once per block, so 41-query blocks (base.BLOCK_ELEMENTS at 100k texts) cost 1.9x the
+#: time of one 300-query block, 164-query blocks 1.2x (measured, 100k x 256).
+CANDIDATE_BLOCK_ELEMENTS = 1 << 25
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -162,10 +167,10 @@ class LSAEmbedder:
         return self._project(self._tfidf.transform(self._counter.transform(texts), copy=False))
 
     def _project(self, x: Any) -> np.ndarray:
-        """TF-IDF rows (CSR) to L2-normalised float32 rows: `TruncatedSVD.transform`'s product."""
-        with threadpool_limits(limits=1):
-            z = x @ self._projection
-        return l2_normalise(z)
+        """TF-IDF rows (CSR) to L2-normalised float32 rows: `TruncatedSVD.transform`'s product.
+        scipy's sparse x dense product calls no BLAS, so no thread limit is needed (setting
+        one costs ~15 ms per call: threadpoolctl scans the loaded libraries)."""
+        return l2_normalise(x @ self._projection)
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -344,7 +349,7 @@ class DenseRetriever:
         allowed_list = check_allowed(allowed, len(q), n_texts)
         masks = AllowedMasks(n_texts)
         rows: list[tuple[np.ndarray, np.ndarray]] = []
-        for block in query_blocks(len(q), n_texts):
+        for block in query_blocks(len(q), n_texts, CANDIDATE_BLOCK_ELEMENTS):
             rows.extend(self._block_candidates(q[block], depth, allowed_list[block], masks))
         return top_k_candidates(rows, depth)
 
@@ -371,10 +376,10 @@ class DenseRetriever:
             if a is not None:
                 approx[i, ~masks(a)] = PAD_SCORE
         approx[~q.any(axis=1)] = PAD_SCORE  # a zero query vector has nothing to compare
+        kth = np.full(len(q), PAD_SCORE, dtype=np.float32)  # the depth-th best float32 cosine
         if depth < n_texts:
-            kth = np.partition(approx, n_texts - depth, axis=1)[:, n_texts - depth]
-        else:
-            kth = np.full(len(q), PAD_SCORE, dtype=np.float32)
+            for i, row in enumerate(approx):  # row by row: no copy of the whole block
+                kth[i] = np.partition(row, n_texts - depth)[n_texts - depth]
         q64 = q.astype(np.float64)
         slack = ERROR_FACTOR * (dim + 2) * 2.0**-24 * np.sqrt(np.einsum("qd,qd->q", q64, q64))
         slack *= self._max_norm
