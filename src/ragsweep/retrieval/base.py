@@ -114,7 +114,11 @@ class Retriever(Protocol):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Texts to L2-normalised float32 rows; `fit` learns from the corpus (or does nothing)."""
+    """Texts to L2-normalised float32 rows; `fit` learns from the corpus (or does nothing).
+
+    An embedder may also define `fit_encode(texts)`, returning exactly `fit(texts)` then
+    `encode(texts)` in one pass (LSA counts the corpus once that way); `DenseRetriever.index`
+    uses it when present."""
 
     def fit(self, texts: Sequence[str]) -> None: ...
 
@@ -233,9 +237,28 @@ def mask_disallowed(scores: np.ndarray, allowed: Sequence[np.ndarray | None]) ->
             scores[q, ~keep] = PAD_SCORE
 
 
-def query_blocks(n_queries: int, n_texts: int) -> list[slice]:
-    """Consecutive query slices whose (queries x texts) score block stays under BLOCK_ELEMENTS."""
-    rows = max(1, BLOCK_ELEMENTS // max(1, n_texts))
+class AllowedMasks:
+    """`allowed` arrays as boolean masks over `n_texts` texts, each built once per array object:
+    the pipeline hands every question of one product and version the same array, so a search
+    pays for one mask per filter, not one per question."""
+
+    def __init__(self, n_texts: int) -> None:
+        self.n_texts = n_texts
+        self._masks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id -> (array, mask)
+
+    def __call__(self, allowed: np.ndarray) -> np.ndarray:
+        known = self._masks.get(id(allowed))
+        if known is not None and known[0] is allowed:
+            return known[1]
+        mask = np.zeros(self.n_texts, dtype=bool)
+        mask[allowed] = True
+        self._masks[id(allowed)] = (allowed, mask)  # holding the array keeps its id unique
+        return mask
+
+
+def query_blocks(n_queries: int, n_texts: int, elements: int = BLOCK_ELEMENTS) -> list[slice]:
+    """Consecutive query slices whose (queries x texts) score block stays under `elements`."""
+    rows = max(1, elements // max(1, n_texts))
     return [slice(s, min(s + rows, n_queries)) for s in range(0, n_queries, rows)]
 
 
@@ -273,6 +296,42 @@ def top_k(scores: np.ndarray, depth: int) -> Ranked:
         ids = np.pad(ids, ((0, 0), (0, depth - n)), constant_values=PAD_ID)
         vals = np.pad(vals, ((0, 0), (0, depth - n)), constant_values=PAD_SCORE)
     return Ranked(np.ascontiguousarray(ids), np.ascontiguousarray(vals))
+
+
+def top_k_candidates(rows: Sequence[tuple[np.ndarray, np.ndarray]], depth: int) -> Ranked:
+    """`top_k` for rows given by their candidates only: per query, the text indices that may
+    rank (int64, ascending, distinct) and their float64 scores; every other text scores -inf.
+
+    Same result as `top_k` on the full row, bit for bit: score descending, ties by text index
+    ascending, -inf candidates dropped, short rows padded. The work is per candidate, not per
+    indexed text, so a query touching few texts costs little.
+    """
+    depth = check_depth(depth)
+    ids_out = np.full((len(rows), depth), PAD_ID, dtype=np.int64)
+    scores_out = np.full((len(rows), depth), PAD_SCORE, dtype=np.float64)
+    for q, (ids, scores) in enumerate(rows):
+        ids = np.asarray(ids, dtype=np.int64)
+        scores = np.asarray(scores, dtype=np.float64)
+        if ids.ndim != 1 or scores.shape != ids.shape:
+            raise ValueError(f"row {q}: ids {ids.shape} and scores {scores.shape} must be 1-D")
+        if (ids[1:] <= ids[:-1]).any():
+            raise ValueError(f"row {q}: candidate ids must be ascending and distinct")
+        if np.isnan(scores).any():
+            raise ValueError(f"row {q}: scores contain NaN")
+        real = scores != PAD_SCORE
+        if not real.all():
+            ids, scores = ids[real], scores[real]
+        n = len(scores)
+        if n > depth:  # as in top_k: all above the depth-th value, then its ties by index
+            kth = np.partition(scores, n - depth)[n - depth]
+            keep = scores > kth
+            tied = np.flatnonzero(scores == kth)
+            keep[tied[: depth - int(np.count_nonzero(keep))]] = True
+            ids, scores = ids[keep], scores[keep]
+        order = np.argsort(-scores, kind="stable")
+        ids_out[q, : len(order)] = ids[order]
+        scores_out[q, : len(order)] = scores[order]
+    return Ranked(ids_out, scores_out)
 
 
 def tie_keys(ids: Sequence[str]) -> np.ndarray:

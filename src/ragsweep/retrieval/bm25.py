@@ -4,17 +4,20 @@ bm25s' default tokenizer (`\\b\\w\\w+\\b`) splits `HM-PW-2025/01` into `hm pw 20
 clause number `5.3` entirely (both parts are one character) and turns `£1,500` into `500`.
 Identifier questions quote exactly such strings, so `Tokenizer` keeps a code whole *and* emits its
 parts (see its docstring). bm25s builds the index (its per-term, per-text BM25 weights); scoring
-is a sparse matrix product done here, so filtering, candidates and tie order follow
-`ragsweep.retrieval.base`.
+is done here, so filtering, candidates and tie order follow `ragsweep.retrieval.base`: each query
+adds up the postings of its own terms (the sums of the sparse product query x weights, bit for
+bit), and only the texts it touched are ranked.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from array import array
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib.metadata import version
-from typing import Any
+from typing import Any, NamedTuple
 
 import bm25s
 import numpy as np
@@ -26,14 +29,12 @@ from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     PAD_SCORE,
     Allowed,
+    AllowedMasks,
     Ranked,
     check_allowed,
     check_depth,
     check_texts,
-    concat_rows,
-    mask_disallowed,
-    query_blocks,
-    top_k,
+    top_k_candidates,
 )
 
 #: bm25s scoring variants accepted by `BM25Retriever(method=...)`.
@@ -53,6 +54,17 @@ _PART = re.compile(r"\w+")
 # A thousands separator: "1,500" -> "1500" so a question writing 1500 matches a wording's 1,500.
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DIGIT = re.compile(r"\d")
+#: `Tokenizer` forgets the words it has seen beyond this many (a memory bound, not a result).
+WORD_CACHE_LIMIT = 1 << 20
+
+
+class Word(NamedTuple):
+    """What `Tokenizer` makes of one whitespace-separated word: its tokens, the run (within the
+    word) each token comes from, and the number of runs in the word."""
+
+    tokens: tuple[str, ...]
+    runs_of: tuple[int, ...]
+    n_runs: int
 
 
 class Tokenizer:
@@ -66,6 +78,12 @@ class Tokenizer:
     - a part is kept if it has 2+ characters or is a number (`5 days`), and dropped if it is a
       stop word; parts without digits are stemmed (PyStemmer), parts with digits never are.
     Thousands separators between digits are removed first (`£1,500` -> `1500`).
+
+    How it is computed (the tokens are the rules' tokens, whatever the path): no run, separator
+    or lower-casing context crosses whitespace, so a text's tokens are those of its
+    whitespace-separated words in turn, and each distinct word is tokenized once and remembered
+    (`Word`). `token_ids` tokenizes a whole corpus that way, stemming its new parts in one
+    PyStemmer call.
     """
 
     def __init__(self, stemmer: str | None = "english", stopwords: str | None = "en") -> None:
@@ -82,8 +100,9 @@ class Tokenizer:
         self.stemmer = stemmer
         self.stopwords = stopwords
         self._stop = frozenset(_infer_stopwords(stopwords)) if stopwords else frozenset()
-        self._stem = Stemmer.Stemmer(stemmer).stemWord if stemmer else None
-        self._seen: dict[str, str | None] = {}  # part -> token: corpora repeat their words
+        self._stemmer = Stemmer.Stemmer(stemmer) if stemmer else None
+        self._parts: dict[str, str | None] = {}  # part -> its token, None when dropped
+        self._words: dict[str, Word] = {}  # whitespace-separated word -> what it gives
 
     def __reduce__(self) -> tuple[type[Tokenizer], tuple[str | None, str | None]]:
         # PyStemmer's stemmer does not pickle; rebuild it from the names (indexes get cached).
@@ -91,7 +110,12 @@ class Tokenizer:
 
     def __call__(self, text: str) -> list[str]:
         """The tokens of `text`, in text order (a code's whole form precedes its parts)."""
-        return [token for token, _ in self.with_positions(text)]
+        words = self._words
+        out: list[str] = []
+        for word in text.split():
+            known = words.get(word) or self._learn([word])[0]
+            out.extend(known.tokens)
+        return out
 
     def with_positions(self, text: str) -> list[tuple[str, int]]:
         """(token, word position) pairs; a code's whole form and its parts share one position.
@@ -99,28 +123,89 @@ class Tokenizer:
         Positions count the runs of `text` (stop words included), so they measure distance in
         the original wording, which is what proximity scoring needs.
         """
+        words = self._words
         out: list[tuple[str, int]] = []
-        for pos, match in enumerate(_WORD.finditer(_THOUSANDS.sub("", text).lower())):
-            run = match.group()
-            parts = _PART.findall(run)
-            if len(parts) > 1 and _DIGIT.search(run):
-                out.append((run, pos))
-            for part in parts:
-                token = self._seen.get(part, "")
-                if token == "":
-                    token = self._seen[part] = self._token(part)
-                if token:
-                    out.append((token, pos))
+        pos = 0
+        for word in text.split():
+            known = words.get(word) or self._learn([word])[0]
+            out.extend(
+                (token, pos + run) for token, run in zip(known.tokens, known.runs_of, strict=True)
+            )
+            pos += known.n_runs
         return out
 
-    def _token(self, part: str) -> str | None:
-        if len(part) < 2 and not part.isdigit():
-            return None
-        if part in self._stop:
-            return None
-        if self._stem is None or _DIGIT.search(part):
-            return part
-        return self._stem(part)
+    def token_ids(self, texts: Sequence[str]) -> tuple[list[str], list[list[int]]]:
+        """The sorted vocabulary of `texts` and each text's tokens as indices into it, in text
+        order: `[vocabulary.index(t) for t in self(text)]` for every text, computed per distinct
+        word rather than per occurrence."""
+        index: defaultdict[str, int] = defaultdict()
+        index.default_factory = index.__len__  # a new word gets the next id
+        occurrences = array("q")  # the word id of every word of every text, in order
+        words_per_text = np.empty(len(texts), dtype=np.int64)
+        for i, text in enumerate(texts):
+            words = text.split()
+            words_per_text[i] = len(words)
+            occurrences.extend(map(index.__getitem__, words))
+        learned = self._learn(list(index))  # by word id
+        vocabulary = sorted({t for word in learned for t in word.tokens})
+        token_id = {t: i for i, t in enumerate(vocabulary)}
+        n_tokens = np.fromiter((len(w.tokens) for w in learned), np.int64, len(learned))
+        word_start = np.concatenate(([0], np.cumsum(n_tokens)))
+        word_tokens = np.fromiter(
+            (token_id[t] for w in learned for t in w.tokens), np.int64, int(word_start[-1])
+        )
+        # Each occurrence expands to its word's tokens: a ragged gather of word_tokens.
+        occ = np.frombuffer(occurrences, dtype=np.int64) if occurrences else np.zeros(0, np.int64)
+        occ_tokens = n_tokens[occ]
+        occ_start = np.cumsum(occ_tokens) - occ_tokens  # where each occurrence's tokens go
+        flat = word_tokens[
+            np.repeat(word_start[occ] - occ_start, occ_tokens) + np.arange(int(occ_tokens.sum()))
+        ].tolist()
+        tokens_before = np.concatenate(([0], np.cumsum(occ_tokens)))  # per word occurrence
+        last_word = np.cumsum(words_per_text)
+        starts = tokens_before[last_word - words_per_text].tolist()
+        ends = tokens_before[last_word].tolist()
+        return vocabulary, [flat[a:b] for a, b in zip(starts, ends, strict=True)]
+
+    def _learn(self, words: list[str]) -> list[Word]:
+        """What each of `words` gives (remembered); new parts are stemmed in one call."""
+        known = self._words
+        if len(known) + len(words) > WORD_CACHE_LIMIT:
+            known.clear()
+            self._parts.clear()
+        new = [w for w in dict.fromkeys(words) if w not in known]
+        runs_of_word = [_WORD.findall(_THOUSANDS.sub("", w).lower()) for w in new]
+        self._learn_parts({p for runs in runs_of_word for run in runs for p in _PART.findall(run)})
+        parts = self._parts
+        for word, runs in zip(new, runs_of_word, strict=True):
+            tokens: list[str] = []
+            runs_of: list[int] = []
+            for r, run in enumerate(runs):
+                pieces = _PART.findall(run)
+                if len(pieces) > 1 and _DIGIT.search(run):
+                    tokens.append(run)
+                    runs_of.append(r)
+                for piece in pieces:
+                    token = parts[piece]
+                    if token:
+                        tokens.append(token)
+                        runs_of.append(r)
+            known[word] = Word(tuple(tokens), tuple(runs_of), len(runs))
+        return [known[w] for w in words]
+
+    def _learn_parts(self, pieces: set[str]) -> None:
+        """Each new part's token (None: dropped); the parts to stem go to PyStemmer at once."""
+        new = sorted(p for p in pieces if p not in self._parts)
+        to_stem = []
+        for part in new:
+            if (len(part) < 2 and not part.isdigit()) or part in self._stop:
+                self._parts[part] = None
+            elif self._stemmer is None or _DIGIT.search(part):
+                self._parts[part] = part
+            else:
+                to_stem.append(part)
+        if to_stem:
+            self._parts.update(zip(to_stem, self._stemmer.stemWords(to_stem), strict=True))
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -176,8 +261,8 @@ class BM25Retriever:
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("BM25: nothing to index (no texts)")
-        tokens = [self.tokenizer(t) for t in texts]
-        vocab = {tok: i for i, tok in enumerate(sorted({t for doc in tokens for t in doc}))}
+        vocabulary, ids = self.tokenizer.token_ids(texts)
+        vocab = {tok: i for i, tok in enumerate(vocabulary)}
         self._n_texts = len(texts)
         self._vocab = vocab
         if not vocab:  # no text holds a single token: every query finds nothing
@@ -187,7 +272,6 @@ class BM25Retriever:
         model = bm25s.BM25(
             k1=self.k1, b=self.b, method=self.method, dtype="float64", int_dtype="int64"
         )
-        ids = [[vocab[t] for t in doc] for doc in tokens]
         model.index((ids, vocab), create_empty_token=False, show_progress=False)
         s = model.scores  # CSC of (texts x vocab) == CSR of (vocab x texts)
         shape = (len(vocab), s["num_docs"])
@@ -195,6 +279,8 @@ class BM25Retriever:
         indptr = np.asarray(s["indptr"], dtype=np.int64)
         data = np.asarray(s["data"], dtype=np.float64)
         self._weights = sp.csr_matrix((data, indices, indptr), shape=shape)
+        if not self._weights.has_canonical_format:  # `_candidates` adds each posting once
+            raise RuntimeError("bm25s gave a text twice in one term's postings")
         absent = getattr(model, "nonoccurrence_array", None)
         self._absent = None if absent is None else np.asarray(absent, dtype=np.float64)
 
@@ -219,53 +305,69 @@ class BM25Retriever:
     def scores(self, queries: Sequence[str]) -> np.ndarray:
         """Dense (queries x texts) BM25 scores, -inf for texts that hold no query token."""
         queries = check_texts(queries, "queries")
-        return self._block_scores(self.query_matrix(queries), self._presence())
+        out = np.full((len(queries), self._n_texts), PAD_SCORE)
+        for q, (ids, scores) in enumerate(self._candidates(queries)):
+            out[q, ids] = scores
+        return out
 
     def score_ids(self, queries: Sequence[str], ids: np.ndarray) -> np.ndarray:
         """BM25 score of text `ids[q, j]` for query q, shaped like `ids`; -inf where the id is
-        -1 (padding) or the text holds no query token. Memory stays bounded by blocks."""
+        -1 (padding) or the text holds no query token."""
         queries = check_texts(queries, "queries")
         ids = np.asarray(ids, dtype=np.int64)
         if ids.ndim != 2 or len(ids) != len(queries):
             raise ValueError(f"ids must be (n_queries, m), got shape {ids.shape}")
-        q = self.query_matrix(queries)
-        present = self._presence()
         out = np.full(ids.shape, PAD_SCORE)
-        for block in query_blocks(len(queries), self._n_texts):
-            s = self._block_scores(q[block], present)
-            rows = ids[block]
-            got = np.take_along_axis(s, np.where(rows == -1, 0, rows), axis=1)
-            out[block] = np.where(rows == -1, PAD_SCORE, got)
+        for q, (found, scores) in enumerate(self._candidates(queries)):
+            at = np.minimum(np.searchsorted(found, ids[q]), max(len(found) - 1, 0))
+            hit = (ids[q] != -1) & (found[at] == ids[q]) if len(found) else np.zeros(0, bool)
+            out[q, hit] = scores[at[hit]]
         return out
 
-    def _presence(self) -> sp.csr_matrix:
-        """The index's pattern with 1.0 where a term occurs (to find texts holding a token)."""
-        w = self._weights
-        return sp.csr_matrix((np.ones_like(w.data), w.indices, w.indptr), shape=w.shape)
+    def _candidates(self, queries: list[str]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Per query, the texts holding one of its tokens (ascending) and their BM25 scores.
 
-    def _block_scores(self, q: sp.csr_matrix, present: sp.csr_matrix) -> np.ndarray:
-        # Each score sums its query's terms in term-id order, whatever else is in the block, so a
-        # query's scores do not depend on which queries share its batch.
-        scores = (q @ self._weights).toarray()
-        if self._absent is not None:
-            scores += (q @ self._absent)[:, None]
-        hit = (q @ present).toarray() > 0
-        scores[~hit] = PAD_SCORE
-        return scores
+        The sums of scipy's sparse product `query_matrix @ weights`, bit for bit: a text's
+        score starts at 0 and adds count * weight term by term in term-id order (then the
+        bm25l/bm25+ absent-term part), so it does not depend on the other queries. Only the
+        query's own postings are read: nothing is rebuilt per call.
+        """
+        q = self.query_matrix(queries)
+        w = self._weights
+        absent = None if self._absent is None else q @ self._absent
+        total = np.zeros(self._n_texts)  # scratch rows, cleared after each query
+        holds = np.zeros(self._n_texts, dtype=bool)
+        for i in range(len(queries)):
+            terms = q.indices[q.indptr[i] : q.indptr[i + 1]].tolist()
+            counts = q.data[q.indptr[i] : q.indptr[i + 1]].tolist()
+            for term, count in zip(terms, counts, strict=True):
+                lo, hi = w.indptr[term], w.indptr[term + 1]
+                texts = w.indices[lo:hi]
+                total[texts] += count * w.data[lo:hi]
+                holds[texts] = True
+            ids = np.flatnonzero(holds)
+            scores = total[ids]
+            total[ids] = 0.0
+            holds[ids] = False
+            if absent is not None:
+                scores += absent[i]
+            yield ids, scores
 
     def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
         """Top `depth` texts per query, score descending, ties by text index ascending."""
         queries = check_texts(queries, "queries")
         depth = check_depth(depth)
-        q = self.query_matrix(queries)
+        if self._vocab is None:
+            raise RuntimeError("BM25Retriever.search called before index")
         allowed_list = check_allowed(allowed, len(queries), self._n_texts)
-        present = self._presence()
-        parts = []
-        for block in query_blocks(len(queries), self._n_texts):
-            s = self._block_scores(q[block], present)
-            mask_disallowed(s, allowed_list[block])
-            parts.append(top_k(s, depth))
-        return concat_rows(parts, depth)
+        keep = AllowedMasks(self._n_texts)
+        rows = []
+        for a, (ids, scores) in zip(allowed_list, self._candidates(queries), strict=True):
+            if a is not None:
+                inside = keep(a)[ids]
+                ids, scores = ids[inside], scores[inside]
+            rows.append((ids, scores))
+        return top_k_candidates(rows, depth)
 
     def fingerprint(self) -> dict[str, Any]:
         return {

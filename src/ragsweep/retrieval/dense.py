@@ -1,12 +1,16 @@
 """Dense first stage: embedders (LSA in the default install, MiniLM as an extra) and cosine search.
 
 Determinism, bit for bit:
-- LSA fits and projects with BLAS limited to one thread: a randomized SVD's bits otherwise change
-  with the BLAS thread count (measured: 1 and 2 threads gave different components), and one
-  thread was also the faster choice at this corpus size.
+- LSA fits with BLAS limited to one thread: a randomized SVD's bits otherwise change with the
+  BLAS thread count (measured: 1 and 2 threads gave different components), and one thread was
+  also the faster choice at this corpus size. Projecting is scipy's sparse x dense product,
+  which calls no BLAS.
 - Cosine scores are `numpy.einsum` sums in float64 over float32 vectors (products exact), not a
   BLAS matmul: OpenBLAS gave different bits for a query scored alone, in a batch, or with 1 vs 2
-  threads. With einsum a query's scores depend only on the query and the index.
+  threads. With einsum a query's scores depend only on the query and the index. Search is fast
+  all the same: a float32 BLAS product only *chooses* the candidates (every text within twice a
+  rounding bound of the depth-th float32 cosine), and only those get the einsum cosine, which is
+  a per-pair sum: the same bits as scoring every text (see `DenseRetriever._block_candidates`).
 - MiniLM: same texts, same `batch_size` -> same bits (checked; also across 1 and 2 torch
   threads). A text's vector can differ at the 1e-7 level depending on which texts share its
   batch (padding), so cache embeddings of whole lists, not of single texts.
@@ -27,23 +31,31 @@ from threadpoolctl import threadpool_limits
 from ragsweep.config import check_protocol
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
+    BLOCK_ELEMENTS,
     PAD_SCORE,
     Allowed,
+    AllowedMasks,
     Embedder,
     Ranked,
     check_allowed,
     check_depth,
     check_texts,
-    concat_rows,
-    mask_disallowed,
     query_blocks,
     stage_identity,
-    top_k,
+    top_k_candidates,
 )
 
 MINILM_INSTALL = "pip install torch==2.13.0 'ragsweep[minilm]'"
 #: Embedding rows must have this L2 norm (or be all zero), within this tolerance.
 NORM_TOLERANCE = 1e-3
+#: Dense search trusts a float32 cosine to within ERROR_FACTOR * (dim + 2) * 2**-24 * |q| * |t|
+#: of the exact one; the rounding bound of a float32 dot product plus a float64 one is below
+#: 1.01 times (dim + 2) * 2**-24 * |q| * |t|, whatever the summation order.
+ERROR_FACTOR = 2.0
+#: Elements of one (queries x texts) float32 block of that pass (128 MB): BLAS packs the whole
+#: index once per block, so 41-query blocks (base.BLOCK_ELEMENTS at 100k texts) cost 1.9x the
+#: time of one 300-query block, 164-query blocks 1.2x (measured, 100k x 256).
+CANDIDATE_BLOCK_ELEMENTS = 1 << 25
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -65,6 +77,14 @@ class LSAEmbedder:
     fingerprint then carries `dim_effective` (fit adds keys, never changes the others, so the
     pre-fit fingerprint is a valid cache key). `seed` is the SVD's `random_state`. A text with no
     known term (e.g. an empty query) gets the zero vector.
+
+    The numbers are those of `TfidfVectorizer` + `TruncatedSVD.transform`, bit for bit, computed
+    from their parts so that `fit_encode` counts the corpus once: the SVD is fitted on the TF-IDF
+    matrix exactly as `TfidfVectorizer.fit_transform` returns it, and texts are projected as
+    `TruncatedSVD.transform` does (the TF-IDF rows of `TfidfVectorizer.transform`, whose terms are
+    in index order, times the components), not as `fit_transform`'s U * Sigma, which differs in
+    the last bits. The components are kept transposed and C-ordered (`_projection`), so
+    projecting a query does not copy them (scipy would, at every call).
     """
 
     def __init__(
@@ -84,52 +104,73 @@ class LSAEmbedder:
             raise UserError(f"LSA sublinear_tf must be true or false, got {sublinear_tf!r}")
         self.sublinear_tf = sublinear_tf
         self.ngram_max = check_depth(ngram_max, "LSA ngram_max")
-        self._vectorizer: Any = None
-        self._svd: Any = None
+        self._counter: Any = None  # CountVectorizer: texts -> term counts
+        self._tfidf: Any = None  # TfidfTransformer: counts -> TF-IDF rows
+        self._projection: np.ndarray | None = None  # (features x dim) float64, C order
         self._fitted: dict[str, int] = {}
 
     def fit(self, texts: Sequence[str]) -> None:
         """Fit TF-IDF and the SVD on `texts` (the corpus)."""
+        self._fit(texts)
+
+    def fit_encode(self, texts: Sequence[str]) -> np.ndarray:
+        """`fit(texts)` then `encode(texts)`, with the same bits, counting the texts once."""
+        counts = self._fit(texts)
+        return self._project(self._tfidf.transform(counts, copy=False))
+
+    def _fit(self, texts: Sequence[str]) -> Any:
+        """Fit on `texts`; returns their term counts as `CountVectorizer.transform` gives them
+        (CSR, terms in index order), for `fit_encode`."""
         from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("LSA: nothing to fit on (no texts)")
-        vectorizer = TfidfVectorizer(
-            min_df=self.min_df,
-            sublinear_tf=self.sublinear_tf,
-            ngram_range=(1, self.ngram_max),
-            dtype=np.float64,
+        # TfidfVectorizer(min_df, sublinear_tf, ngram_range, dtype) is exactly these two parts.
+        counter = CountVectorizer(
+            min_df=self.min_df, ngram_range=(1, self.ngram_max), dtype=np.float64
         )
         try:
-            x = vectorizer.fit_transform(texts)
+            counts = counter.fit_transform(texts)
         except ValueError as err:  # empty vocabulary, or min_df above the number of texts
             raise UserError(
                 f"LSA cannot fit on these {len(texts)} texts with min_df={self.min_df}: {err}"
             ) from err
-        n_texts, n_features = x.shape
+        n_texts, n_features = counts.shape
         if n_features < 2:
             raise UserError(
                 f"LSA needs at least 2 distinct terms in the indexed texts, found {n_features}"
             )
+        tfidf = TfidfTransformer(sublinear_tf=self.sublinear_tf).fit(counts)
+        # fit_transform leaves each row's terms in first-seen order; transform sorts them. The
+        # row norms (hence the bits) follow that order, so the SVD sees the first and texts are
+        # encoded from the second, as TfidfVectorizer does.
+        in_index_order = counts.copy()
+        in_index_order.sort_indices()
         dim = min(self.dim, n_texts, n_features)
         svd = TruncatedSVD(n_components=dim, algorithm="randomized", random_state=self.seed)
         with threadpool_limits(limits=1):
-            svd.fit(x)
-        self._vectorizer, self._svd = vectorizer, svd
+            svd.fit(tfidf.transform(counts, copy=False))
+        self._counter, self._tfidf = counter, tfidf
+        self._projection = np.ascontiguousarray(svd.components_.T)
         self._fitted = {"dim_effective": dim, "n_features": n_features, "n_texts": n_texts}
+        return in_index_order
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """(len(texts), dim_effective) float32, L2-normalised rows (zero where no known term)."""
-        if self._svd is None:
+        if self._projection is None:
             raise RuntimeError("LSAEmbedder.encode called before fit")
         texts = check_texts(texts, "texts")
         if not texts:
             return np.zeros((0, self._fitted["dim_effective"]), dtype=np.float32)
-        with threadpool_limits(limits=1):
-            z = self._svd.transform(self._vectorizer.transform(texts))
-        return l2_normalise(z)
+        return self._project(self._tfidf.transform(self._counter.transform(texts), copy=False))
+
+    def _project(self, x: Any) -> np.ndarray:
+        """TF-IDF rows (CSR) to L2-normalised float32 rows: `TruncatedSVD.transform`'s product.
+        scipy's sparse x dense product calls no BLAS, so no thread limit is needed (setting
+        one costs ~15 ms per call: threadpoolctl scans the loaded libraries)."""
+        return l2_normalise(x @ self._projection)
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -262,19 +303,26 @@ class DenseRetriever:
     def __init__(self, embedder: Embedder) -> None:
         check_protocol(embedder, Embedder, "config key embedder (the dense retriever's embedder)")
         self.embedder = embedder
-        self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings
+        self._matrix: np.ndarray | None = None  # (texts x dim) float32 embeddings, C order
+        self._max_norm = 0.0  # the largest L2 norm of its rows (for the float32 error bound)
 
     def index(self, texts: Sequence[str]) -> None:
-        """Fit the embedder on `texts` and embed them."""
+        """Fit the embedder on `texts` and embed them (by its `fit_encode` when it has one)."""
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("dense retriever: nothing to index (no texts)")
-        self.embedder.fit(texts)
-        self.index_embeddings(self.embedder.encode(texts))
+        fit_encode = getattr(self.embedder, "fit_encode", None)
+        if callable(fit_encode):
+            self.index_embeddings(fit_encode(texts))
+        else:
+            self.embedder.fit(texts)
+            self.index_embeddings(self.embedder.encode(texts))
 
     def index_embeddings(self, matrix: np.ndarray) -> None:
         """Use precomputed text embeddings: (texts x dim), rows of unit L2 norm (or zero)."""
         self._matrix = _check_embeddings(matrix, "text embeddings").astype(np.float32)
+        m = self._matrix.astype(np.float64)
+        self._max_norm = float(np.sqrt(np.einsum("ij,ij->i", m, m)).max()) if len(m) else 0.0
 
     def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
         """Embed `queries` and return the top `depth` texts per query."""
@@ -299,13 +347,56 @@ class DenseRetriever:
             )
         n_texts = self._matrix.shape[0]
         allowed_list = check_allowed(allowed, len(q), n_texts)
-        matrix = self._matrix.astype(np.float64)
-        parts = []
-        for block in query_blocks(len(q), n_texts):
-            s = _cosines(q[block], matrix)
-            mask_disallowed(s, allowed_list[block])
-            parts.append(top_k(s, depth))
-        return concat_rows(parts, depth)
+        masks = AllowedMasks(n_texts)
+        rows: list[tuple[np.ndarray, np.ndarray]] = []
+        for block in query_blocks(len(q), n_texts, CANDIDATE_BLOCK_ELEMENTS):
+            rows.extend(self._block_candidates(q[block], depth, allowed_list[block], masks))
+        return top_k_candidates(rows, depth)
+
+    def _block_candidates(
+        self,
+        q: np.ndarray,
+        depth: int,
+        allowed: Sequence[np.ndarray | None],
+        masks: AllowedMasks,
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per query of the block, the texts that may reach its top `depth` and their exact
+        cosines (the float64 einsum's, see `_exact_cosines`).
+
+        A float32 BLAS product chooses them: each of its cosines is within `slack` of the
+        exact one (a dot product's rounding bound, `ERROR_FACTOR` times over), so every text
+        scoring within 2 * slack of the depth-th best float32 cosine holds all of the exact top
+        `depth`, ties at the cut included, whatever BLAS's bits. Should a candidate's float32
+        cosine be further than `slack` from its exact one, that query scores every text.
+        """
+        matrix = self._matrix
+        n_texts, dim = matrix.shape
+        approx = q @ matrix.T  # float32; its bits may change with threads and batch: only chooses
+        for i, a in enumerate(allowed):
+            if a is not None:
+                approx[i, ~masks(a)] = PAD_SCORE
+        approx[~q.any(axis=1)] = PAD_SCORE  # a zero query vector has nothing to compare
+        kth = np.full(len(q), PAD_SCORE, dtype=np.float32)  # the depth-th best float32 cosine
+        if depth < n_texts:
+            for i, row in enumerate(approx):  # row by row: no copy of the whole block
+                kth[i] = np.partition(row, n_texts - depth)[n_texts - depth]
+        q64 = q.astype(np.float64)
+        slack = ERROR_FACTOR * (dim + 2) * 2.0**-24 * np.sqrt(np.einsum("qd,qd->q", q64, q64))
+        slack *= self._max_norm
+        floor = kth.astype(np.float64) - 2 * slack
+        below = floor.astype(np.float32)  # rounded down, and finite so -inf never qualifies
+        below = np.where(below > floor, np.nextafter(below, np.float32(-np.inf)), below)
+        below = np.maximum(below, np.finfo(np.float32).min)
+        out = []
+        for i in range(len(q)):
+            ids = np.flatnonzero(approx[i] >= below[i])
+            exact = _exact_cosines(q64[i], matrix, ids)
+            if np.any(np.abs(approx[i, ids] - exact) > slack[i]):
+                keep = ~np.isneginf(approx[i])  # outside the bound: score every allowed text
+                ids = np.flatnonzero(keep)
+                exact = _exact_cosines(q64[i], matrix, ids)
+            out.append((ids, exact))
+        return out
 
     def scores_embeddings(self, queries: np.ndarray) -> np.ndarray:
         """Dense (queries x texts) cosines, float64; -inf rows for zero query vectors."""
@@ -319,6 +410,19 @@ class DenseRetriever:
             "similarity": "cosine",
             "embedder": stage_identity(self.embedder),
         }
+
+
+def _exact_cosines(query: np.ndarray, matrix: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The float64 cosines of one query (float64 row) with the float32 rows `ids` of `matrix`,
+    bit for bit those of `_cosines`: einsum reduces each (query, text) pair over the dimension
+    by the same kernel whatever the other rows, so the gathered rows give the full product's
+    values (tested). Gathered in slices to bound memory."""
+    step = max(1, BLOCK_ELEMENTS // max(1, matrix.shape[1]))
+    parts = [
+        np.einsum("d,cd->c", query, matrix[ids[s : s + step]].astype(np.float64))
+        for s in range(0, len(ids), step)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def _cosines(queries: np.ndarray, matrix: np.ndarray) -> np.ndarray:
