@@ -589,7 +589,9 @@ def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
     assert children["60"].data.metrics["delta/recall_at_5/weighted"] == 0.0
     # the parent holds a few summary numbers, no per-value copies
     assert not any(k.startswith(("delta/", "ci_low/", "ci_high/")) for k in parent.data.metrics)
-    assert parent.data.metrics == pytest.approx(summary_metrics(report))
+    summary = {k: v for k, v in parent.data.metrics.items() if not k.startswith("cost/")}
+    assert summary == pytest.approx(summary_metrics(report))
+    assert parent.data.metrics["cost/sweep_seconds"] > 0  # what the sweep cost, beside it
     assert parent.data.tags["ragsweep.decisions"] == "; ".join(
         f"{d.config}: {d.decision}" for d in report.decisions
     )
