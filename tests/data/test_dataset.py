@@ -8,6 +8,7 @@ line and the field, through the real CLI entry point and through `load_dataset`.
 from __future__ import annotations
 
 import ast
+import builtins
 import hashlib
 import json
 import shutil
@@ -1241,18 +1242,28 @@ def test_each_error_is_one_line_naming_file_line_and_field(
 
 def unreadable_error(tmp: Path) -> DatasetError:
     """The error for a labels.jsonl that exists but cannot be read (simulated: chmod does not
-    stop root, who may run the tests)."""
+    stop root, who may run the tests). Both ways the loader reads a file refuse it: `open`
+    (the one pass over the folder) and `Path.read_bytes` (a file read on its own)."""
     root = tmp / "tiny"
     shutil.copytree(TINY, root)
-    real = Path.read_bytes
+    real_read_bytes, real_open = Path.read_bytes, builtins.open
+
+    def refused(path: object) -> bool:
+        return Path(str(path)).name == "labels.jsonl"
 
     def read_bytes(path: Path) -> bytes:
-        if path.name == "labels.jsonl":
+        if refused(path):
             raise PermissionError(13, "Permission denied")
-        return real(path)
+        return real_read_bytes(path)
+
+    def open_(file: object, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, str | Path) and refused(file):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as mp, pytest.raises(DatasetError) as caught:
         mp.setattr(Path, "read_bytes", read_bytes)
+        mp.setattr(builtins, "open", open_)
         load_dataset(root)
     return caught.value
 

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from ragsweep.data.reader import DataFile, Spec, describe, entries, hint
+from ragsweep.data.reader import DataFile, Spec, describe, hint
 from ragsweep.data.schema import (
     CORPUS_FILE_RE,
     DOCUMENT_RE,
@@ -34,8 +36,11 @@ _PART: Spec = {
 _CLAUSE: Spec = {"section": ("str", False), "heading": ("str", False), "text": ("str", False)}
 
 
-def load_corpus(root: Path) -> tuple[Document, ...]:
-    """Every wording in `root`/corpus, checked, sorted by doc_id. corpus/ holds nothing else."""
+def load_corpus(root: Path, contents: Mapping[str, bytes] | None = None) -> tuple[Document, ...]:
+    """Every wording in `root`/corpus, checked, sorted by doc_id. corpus/ holds nothing else.
+
+    `contents` holds the bytes of corpus files the caller has already read, by file name; the
+    other files are read here."""
     folder = DataFile(root, "corpus")
     if not folder.path.is_dir():
         state = "is not a folder" if folder.path.exists() else "is missing"
@@ -44,25 +49,35 @@ def load_corpus(root: Path) -> tuple[Document, ...]:
             "<document>@<version>.json per wording version"
         )
     docs = []
-    for p in entries(folder.path):
-        f = DataFile(root, f"corpus/{p.name}")
-        if p.is_dir():
+    for name, is_dir in _listing(folder.path):
+        f = DataFile(root, f"corpus/{name}")
+        if is_dir:
             f.fail("is a folder; corpus/ holds only <document>@<version>.json files: move it out")
-        m = CORPUS_FILE_RE.fullmatch(p.name)
+        m = CORPUS_FILE_RE.fullmatch(name)
         if m is None:
             f.fail(
                 f"is not named <document>@<version>.json (document {DOCUMENT_RE.pattern}, "
                 f"version {VERSION_RE.pattern}): rename it or move it out of corpus/"
             )
-        docs.append(_document(f, m["document"], m["version"]))
+        data = None if contents is None else contents.get(name)
+        if data is None:
+            data = f.read("a wording")
+        docs.append(_document(f, m["document"], m["version"], data))
     if not docs:
         folder.fail("holds no wording; add <document>@<version>.json files")
     return tuple(sorted(docs, key=lambda d: d.doc_id))
 
 
-def _document(f: DataFile, document: str, version: str) -> Document:
-    """The wording in file `f`, whose name says its document and version."""
-    obj = f.json_object(f.read("a wording"))
+def _listing(folder: Path) -> list[tuple[str, bool]]:
+    """(name, is a folder) of each entry of `folder`, in name order (as `entries`, without a
+    `stat` per entry where the file system says the type)."""
+    with os.scandir(folder) as it:
+        return sorted((e.name, e.is_dir()) for e in it)
+
+
+def _document(f: DataFile, document: str, version: str, data: bytes) -> Document:
+    """The wording in file `f` (its bytes `data`), whose name says its document and version."""
+    obj = f.json_object(data)
     f.fields(obj, _SPEC)
     for key, expected in (("document", document), ("version", version)):
         if obj[key] != expected:

@@ -9,6 +9,7 @@ file and, where there is one, the line and the field, and saying how to fix it.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -90,6 +91,8 @@ def _constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: the parse `parse` makes (json.loads with these hooks), as one reusable decoder
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
 #: the first, quick parse of a JSON Lines line (NaN and Infinity refused, as in `parse`)
 _FAST_DECODER = json.JSONDecoder(parse_constant=_constant)
 #: Python types of the JSON types a `Spec` names (`bool` is not an `int` here)
@@ -100,9 +103,15 @@ class DataFile:
     """One file or folder of the dataset folder `root`, at `rel` (POSIX, relative to root)."""
 
     def __init__(self, root: Path, rel: str, *, private: bool = False) -> None:
-        self.path = root / rel
+        self._root, self._rel = root, rel
         #: the file holds raw user text (a query log): no message ever quotes a value of it
         self.private = private
+
+    @functools.cached_property
+    def path(self) -> Path:
+        """The file's path (`root / rel`), built when first needed: a loader checking many
+        files from bytes already read only needs it for an error."""
+        return self._root / self._rel
 
     def describe(self, value: Any) -> str:
         """`describe(value)`, with a private file's strings not shown."""
@@ -175,7 +184,11 @@ class DataFile:
 
     def json_object(self, data: bytes) -> dict[str, Any]:
         """The one JSON object a JSON file holds."""
-        obj = self.parse(self.decode(data), None)
+        text = self.decode(data)
+        try:
+            obj = _DECODER.decode(text)  # `parse`'s result, without a decoder built per file
+        except ValueError:
+            obj = self.parse(text, None)  # which says what is wrong
         if not isinstance(obj, dict):
             self.fail(f"expected a JSON object, got {self.describe(obj)}")
         return obj
