@@ -125,6 +125,27 @@ def first_line(root: Path) -> str:
     return (root / "MANIFEST.sha256").read_text(encoding="utf-8").split("\n", 1)[0]
 
 
+def to_lines(
+    target: str,
+    *wordings: str,
+    line: int = 1,
+    change: Callable[[dict[str, Any]], None] = lambda d: None,
+    keep: bool = False,
+) -> Callable[[Path], None]:
+    """A breaker that writes the corpus files `wordings` as the lines of corpus/`target` (a
+    file of many wordings), in that order, applying `change` to the object on 1-based `line`;
+    the files themselves are removed unless `keep`."""
+
+    def breaker(root: Path) -> None:
+        rows = [json.loads((root / "corpus" / w).read_text(encoding="utf-8")) for w in wordings]
+        change(rows[line - 1])
+        write_jsonl(root / "corpus" / target, rows)
+        for w in set(wordings) if not keep else ():
+            (root / "corpus" / w).unlink()
+
+    return breaker
+
+
 def then(*breakers: Callable[[Path], None]) -> Callable[[Path], None]:
     def breaker(root: Path) -> None:
         for b in breakers:
@@ -847,6 +868,44 @@ ERRORS: list[Case] = [
         None,
         "parts[0].clauses[0].section",
         "not a valid section",
+    ),
+    (
+        "wording in a file and a line",
+        to_lines("extra.jsonl", "home@2025.json", keep=True),
+        "corpus/home@2025.json",
+        None,
+        None,
+        "wording home@2025 is already in corpus/extra.jsonl line 1; keep one of them",
+    ),
+    (
+        "wording on two lines",
+        to_lines("all.jsonl", "home@2024.json", "home@2025.json", "home@2024.json"),
+        "corpus/all.jsonl",
+        3,
+        "document",
+        "wording home@2024 is already in corpus/all.jsonl line 1",
+    ),
+    (
+        "bad part kind on a line",
+        to_lines(
+            "all.jsonl",
+            "home@2024.json",
+            "motor@2024.json",
+            line=2,
+            change=lambda d: d["parts"][2].update(kind="exclusion"),
+        ),
+        "corpus/all.jsonl",
+        2,
+        "parts[2].kind",
+        "did you mean 'exclusions'",
+    ),
+    (
+        "bad document id on a line",
+        to_lines("all.jsonl", "home@2024.json", change=lambda d: d.update(document="Home")),
+        "corpus/all.jsonl",
+        1,
+        "document",
+        "'Home' is not a valid document id",
     ),
     # questions
     (

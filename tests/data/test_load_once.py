@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import gc
 import hashlib
 import json
 import shutil
@@ -163,3 +164,18 @@ def test_a_wording_read_in_the_pass_is_the_file_as_written(tiny: Path) -> None:
     )
     doc = next(d for d in load_dataset(tiny).documents if d.doc_id == "home@2025")
     assert doc.title == "Home \u00a3 policy" and doc.text.startswith("Home \u00a3 policy\n\n")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collectors_state_is_restored_after_a_load(tiny: Path, enabled: bool) -> None:
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        assert len(load_dataset(tiny).documents) == 4
+        assert gc.isenabled() is enabled
+        (tiny / "labels.jsonl").write_text("{}\n", encoding="utf-8")
+        with pytest.raises(DatasetError):
+            load_dataset(tiny)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

@@ -24,10 +24,8 @@ def snapshot_hash(corpus_dir: str | Path) -> str:
 def snapshot_hash_of(file_hashes: Mapping[str, str]) -> str:
     """`snapshot_hash` from every file's sha256 (lowercase hex), by POSIX path relative to the
     corpus folder: for a loader that has already read and hashed the files."""
-    h = hashlib.sha256()
-    for rel in sorted(file_hashes):
-        h.update(f"{rel}\t{file_hashes[rel]}\n".encode())
-    return h.hexdigest()
+    lines = "".join(f"{rel}\t{file_hashes[rel]}\n" for rel in sorted(file_hashes))
+    return hashlib.sha256(lines.encode()).hexdigest()
 
 
 def labels_hash(questions: bytes, labels: bytes, relevance: bytes | None = None) -> str:
