@@ -8,6 +8,7 @@ line and the field, through the real CLI entry point and through `load_dataset`.
 from __future__ import annotations
 
 import ast
+import builtins
 import hashlib
 import json
 import shutil
@@ -122,6 +123,27 @@ def write_manifest(root: Path) -> None:
 def first_line(root: Path) -> str:
     """The first line of the folder's MANIFEST.sha256."""
     return (root / "MANIFEST.sha256").read_text(encoding="utf-8").split("\n", 1)[0]
+
+
+def to_lines(
+    target: str,
+    *wordings: str,
+    line: int = 1,
+    change: Callable[[dict[str, Any]], None] = lambda d: None,
+    keep: bool = False,
+) -> Callable[[Path], None]:
+    """A breaker that writes the corpus files `wordings` as the lines of corpus/`target` (a
+    file of many wordings), in that order, applying `change` to the object on 1-based `line`;
+    the files themselves are removed unless `keep`."""
+
+    def breaker(root: Path) -> None:
+        rows = [json.loads((root / "corpus" / w).read_text(encoding="utf-8")) for w in wordings]
+        change(rows[line - 1])
+        write_jsonl(root / "corpus" / target, rows)
+        for w in set(wordings) if not keep else ():
+            (root / "corpus" / w).unlink()
+
+    return breaker
 
 
 def then(*breakers: Callable[[Path], None]) -> Callable[[Path], None]:
@@ -871,6 +893,44 @@ ERRORS: list[Case] = [
         "parts[0].clauses[0].section",
         "not a valid section",
     ),
+    (
+        "wording in a file and a line",
+        to_lines("extra.jsonl", "home@2025.json", keep=True),
+        "corpus/home@2025.json",
+        None,
+        None,
+        "wording home@2025 is already in corpus/extra.jsonl line 1; keep one of them",
+    ),
+    (
+        "wording on two lines",
+        to_lines("all.jsonl", "home@2024.json", "home@2025.json", "home@2024.json"),
+        "corpus/all.jsonl",
+        3,
+        "document",
+        "wording home@2024 is already in corpus/all.jsonl line 1",
+    ),
+    (
+        "bad part kind on a line",
+        to_lines(
+            "all.jsonl",
+            "home@2024.json",
+            "motor@2024.json",
+            line=2,
+            change=lambda d: d["parts"][2].update(kind="exclusion"),
+        ),
+        "corpus/all.jsonl",
+        2,
+        "parts[2].kind",
+        "did you mean 'exclusions'",
+    ),
+    (
+        "bad document id on a line",
+        to_lines("all.jsonl", "home@2024.json", change=lambda d: d.update(document="Home")),
+        "corpus/all.jsonl",
+        1,
+        "document",
+        "'Home' is not a valid document id",
+    ),
     # questions
     (
         "no questions",
@@ -1265,18 +1325,28 @@ def test_each_error_is_one_line_naming_file_line_and_field(
 
 def unreadable_error(tmp: Path) -> DatasetError:
     """The error for a labels.jsonl that exists but cannot be read (simulated: chmod does not
-    stop root, who may run the tests)."""
+    stop root, who may run the tests). Both ways the loader reads a file refuse it: `open`
+    (the one pass over the folder) and `Path.read_bytes` (a file read on its own)."""
     root = tmp / "tiny"
     shutil.copytree(TINY, root)
-    real = Path.read_bytes
+    real_read_bytes, real_open = Path.read_bytes, builtins.open
+
+    def refused(path: object) -> bool:
+        return Path(str(path)).name == "labels.jsonl"
 
     def read_bytes(path: Path) -> bytes:
-        if path.name == "labels.jsonl":
+        if refused(path):
             raise PermissionError(13, "Permission denied")
-        return real(path)
+        return real_read_bytes(path)
+
+    def open_(file: object, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, str | Path) and refused(file):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as mp, pytest.raises(DatasetError) as caught:
         mp.setattr(Path, "read_bytes", read_bytes)
+        mp.setattr(builtins, "open", open_)
         load_dataset(root)
     return caught.value
 

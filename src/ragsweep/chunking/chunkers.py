@@ -4,12 +4,12 @@ Every chunk keeps its document, version and character span in the document's ren
 clause labels can be mapped onto any chunking afterwards (`ragsweep.chunking.anchors`). Tokens
 here are whitespace-separated words (`\\S+`): simple, deterministic and needing no tokenizer
 download; a 256-token chunk is therefore 256 words, which is roughly 330 model tokens of English
-prose.
+prose. Whitespace is what `str.isspace` (and so `re`'s `\\s`) says it is; tokens and windows are
+found with array operations over a document's code points, never a Python step per token.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -18,7 +18,10 @@ import numpy as np
 
 from ragsweep.errors import UserError
 
-_TOKEN = re.compile(r"\S+")
+#: no code point above this one is whitespace (tests check every code point against `re`)
+_LAST_SPACE = 0x3000
+#: whether each code point up to _LAST_SPACE + 1 is whitespace; the last entry stands for all above
+_IS_SPACE = np.array([chr(c).isspace() for c in range(_LAST_SPACE + 1)] + [False])
 
 
 @dataclass(frozen=True)
@@ -44,45 +47,49 @@ class Chunker(Protocol):
     def fingerprint(self) -> dict[str, Any]: ...
 
 
-def _token_spans(text: str, start: int = 0, end: int | None = None) -> np.ndarray:
-    """(n, 2) array of [start, end) character spans of the tokens of text[start:end]."""
-    end = len(text) if end is None else end
-    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
-    return np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+def _tokens(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) character offsets of the tokens of `text`: its `\\S+` runs."""
+    code_points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    word = ~_IS_SPACE[np.minimum(code_points, _LAST_SPACE + 1)]
+    edges = np.diff(word.view(np.int8), prepend=0, append=0)
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
 
-def _windows(spans: np.ndarray, size: int, overlap: int) -> list[tuple[int, int]]:
-    """Character spans of windows of `size` tokens, each starting `size - overlap` after the last.
+def _windows(text: str, ranges: np.ndarray, size: int, overlap: int) -> list[tuple[int, int]]:
+    """Character spans of windows of `size` tokens cut in each [start, end) row of `ranges`.
 
-    The last window ends at the last token; a final window that would only repeat tokens already
-    covered by the previous one is not emitted.
+    The tokens of a range are those of text[start:end]. Each window starts `size - overlap`
+    tokens after the last; the last window ends at the range's last token, and a final window
+    that would only repeat tokens already covered by the previous one is not emitted. A range
+    without tokens has no window. Windows follow in range order, then position.
     """
-    n = len(spans)
-    if n == 0:
-        return []
+    tok_start, tok_end = _tokens(text)
+    lo, hi = ranges[:, 0], ranges[:, 1]
+    first = np.searchsorted(tok_end, lo, side="right")  # first token ending after lo
+    stop = np.searchsorted(tok_start, hi, side="left")  # tokens starting before hi
+    n = np.where(hi > lo, np.maximum(stop - first, 0), 0)  # tokens of each range
     step = size - overlap
-    out = []
-    first = 0
-    while True:
-        last = min(first + size, n) - 1
-        out.append((int(spans[first, 0]), int(spans[last, 1])))
-        if last == n - 1:
-            return out
-        first += step
+    n_windows = np.where(n > 0, 1 + np.maximum(0, -(-(n - size) // step)), 0)
+    of = np.repeat(np.arange(len(ranges)), n_windows)  # the range of each window
+    k = np.arange(of.size) - np.repeat(np.cumsum(n_windows) - n_windows, n_windows)
+    a = first[of] + k * step  # first and last token of each window
+    b = np.minimum(a + size, stop[of]) - 1
+    # a token cut by the range's edge counts only its part inside the range
+    starts = np.maximum(tok_start[a], lo[of])
+    ends = np.minimum(tok_end[b], hi[of])
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def _make(document: Any, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
+    doc_id, name, version, product = (
+        document.doc_id,
+        document.document,
+        document.version,
+        document.product,
+    )
+    text = document.text
     return [
-        Chunk(
-            chunk_id=f"{document.doc_id}#{i}",
-            doc_id=document.doc_id,
-            document=document.document,
-            version=document.version,
-            product=document.product,
-            start=s,
-            end=e,
-            text=document.text[s:e],
-        )
+        Chunk(f"{doc_id}#{i}", doc_id, name, version, product, s, e, text[s:e])
         for i, (s, e) in enumerate(spans)
     ]
 
@@ -110,7 +117,8 @@ class FixedTokenChunker:
         self.overlap = overlap
 
     def chunk(self, document: Any) -> list[Chunk]:
-        return _make(document, _windows(_token_spans(document.text), self.size, self.overlap))
+        whole = np.array([[0, len(document.text)]])
+        return _make(document, _windows(document.text, whole, self.size, self.overlap))
 
     def fingerprint(self) -> dict[str, Any]:
         return {"kind": "fixed", "size": self.size, "overlap": self.overlap}
@@ -128,15 +136,10 @@ class SectionChunker:
         self.overlap = overlap
 
     def chunk(self, document: Any) -> list[Chunk]:
-        spans: list[tuple[int, int]] = []
-        for start, end in document.spans:
-            if self.size is None:
-                spans.append((start, end))
-            else:
-                spans.extend(
-                    _windows(_token_spans(document.text, start, end), self.size, self.overlap)
-                )
-        return _make(document, spans)
+        if self.size is None:
+            return _make(document, document.spans)
+        clauses = np.array(document.spans, dtype=np.int64).reshape(-1, 2)
+        return _make(document, _windows(document.text, clauses, self.size, self.overlap))
 
     def fingerprint(self) -> dict[str, Any]:
         return {"kind": "section", "size": self.size, "overlap": self.overlap}

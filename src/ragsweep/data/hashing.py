@@ -4,6 +4,7 @@ set (docs/schema.md). Lowercase hex sha256."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -11,13 +12,20 @@ def snapshot_hash(corpus_dir: str | Path) -> str:
     """sha256 of a corpus snapshot: over `<path>\\t<file sha256>\\n` for every file below
     `corpus_dir`, paths relative to it in POSIX form, sorted by path (code point order)."""
     corpus_dir = Path(corpus_dir)
-    files = sorted(
-        (p.relative_to(corpus_dir).as_posix(), p) for p in corpus_dir.rglob("*") if p.is_file()
+    return snapshot_hash_of(
+        {
+            p.relative_to(corpus_dir).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in corpus_dir.rglob("*")
+            if p.is_file()
+        }
     )
-    h = hashlib.sha256()
-    for rel, p in files:
-        h.update(f"{rel}\t{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
-    return h.hexdigest()
+
+
+def snapshot_hash_of(file_hashes: Mapping[str, str]) -> str:
+    """`snapshot_hash` from every file's sha256 (lowercase hex), by POSIX path relative to the
+    corpus folder: for a loader that has already read and hashed the files."""
+    lines = "".join(f"{rel}\t{file_hashes[rel]}\n" for rel in sorted(file_hashes))
+    return hashlib.sha256(lines.encode()).hexdigest()
 
 
 def labels_hash(questions: bytes, labels: bytes, relevance: bytes | None = None) -> str:

@@ -52,6 +52,8 @@ QID_RE = re.compile(r"\S+")
 CORPUS_FILE_RE = re.compile(
     rf"(?P<document>{DOCUMENT_RE.pattern})@(?P<version>{VERSION_RE.pattern})\.json"
 )
+#: the name of a file of many wordings in corpus/, one per line: `<name>.jsonl`
+CORPUS_LINES_RE = re.compile(rf"(?P<name>{DOCUMENT_RE.pattern})\.jsonl")
 
 
 def clause_id(document: str, section: str, version: str) -> str:

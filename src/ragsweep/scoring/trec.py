@@ -7,9 +7,9 @@ document id descending (string order); relevant means grade >= 1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count, repeat
 
 import numpy as np
 
@@ -44,15 +44,29 @@ class TrecArrays:
     ignored_qids: tuple[str, ...]  # run queries absent from the qrels (string order): not scored
 
 
-def _positions(sorted_codes: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its run of equal values (input sorted)."""
-    starts = np.searchsorted(sorted_codes, sorted_codes, side="left")
-    return np.arange(sorted_codes.size) - starts
+def _positions(sorted_codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """0-based position of each element among its equals (codes sorted; `counts` per code)."""
+    return np.arange(sorted_codes.size) - (np.cumsum(counts) - counts)[sorted_codes]
 
 
 def _remap(names: tuple[str, ...], index: Mapping[str, int]) -> np.ndarray:
     """Global code of each local name (-1 if absent): one lookup per distinct name."""
     return np.fromiter(map(index.get, names, repeat(-1)), dtype=np.int64, count=len(names))
+
+
+def _distinct(codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """The distinct values of `codes` (each in 0..n_codes-1), ascending."""
+    present = np.zeros(n_codes, dtype=bool)
+    present[codes] = True
+    return np.flatnonzero(present)
+
+
+def _string_ranks(names: Sequence[str], codes: np.ndarray) -> np.ndarray:
+    """Rank of each of the distinct `codes` (ascending) in string order of its name."""
+    by_name = sorted(range(codes.size), key=[names[c] for c in codes.tolist()].__getitem__)
+    ranks = np.empty(codes.size, dtype=np.int64)
+    ranks[by_name] = np.arange(codes.size)
+    return ranks
 
 
 def trec_order(qcodes: np.ndarray, scores: np.ndarray, dcodes: np.ndarray) -> np.ndarray:
@@ -72,6 +86,49 @@ def trec_order(qcodes: np.ndarray, scores: np.ndarray, dcodes: np.ndarray) -> np
     return np.lexsort((-dcodes, -scores, qcodes))
 
 
+def _in_trec_order(
+    qcodes: np.ndarray, scores: np.ndarray, dcodes: np.ndarray, doc_names: Sequence[str]
+) -> bool:
+    """Whether rows grouped by query, in query code order, are in `trec_order` already.
+
+    Within a query scores must not rise, and tied neighbours must have document ids in
+    descending string order (equal ids allowed). Only the ids of tied neighbours are compared,
+    so a run without ties costs a few vectorised comparisons and no string is touched.
+    """
+    same_query = qcodes[1:] == qcodes[:-1]
+    if (same_query & (scores[1:] > scores[:-1])).any():
+        return False
+    tied = np.flatnonzero(same_query & (scores[1:] == scores[:-1]))
+    if tied.size == 0:
+        return True
+    involved = _distinct(np.concatenate((dcodes[tied], dcodes[tied + 1])), len(doc_names))
+    ranks = _string_ranks(doc_names, involved)
+    above = ranks[np.searchsorted(involved, dcodes[tied])]
+    below = ranks[np.searchsorted(involved, dcodes[tied + 1])]
+    return bool((above >= below).all())
+
+
+def _ranked_rows(
+    rq: np.ndarray, rd: np.ndarray, scores: np.ndarray, doc_names: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(query, document) codes of the rows in trec_eval order.
+
+    Rows are grouped by query with a stable sort unless they already are; a run that is then in
+    trec_eval order (checked by `_in_trec_order`) is kept as it is, any other is sorted by
+    `trec_order`, with document codes replaced by ranks in string order of their ids.
+    """
+    if (rq[1:] < rq[:-1]).any():
+        by_query = np.argsort(rq, kind="stable")
+        rq, rd, scores = rq[by_query], rd[by_query], scores[by_query]
+    if _in_trec_order(rq, scores, rd, doc_names):
+        return rq, rd
+    distinct = _distinct(rd, len(doc_names))
+    string_codes = np.zeros(len(doc_names), dtype=np.int64)
+    string_codes[distinct] = _string_ranks(doc_names, distinct)
+    order = trec_order(rq, scores, string_codes[rd])
+    return rq[order], rd[order]
+
+
 def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     """Rank `run` the trec_eval way and credit each rank with its judged grade.
 
@@ -80,55 +137,70 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     listed. A (qid, docid) repeated in the run is kept once, at its highest-scored position;
     unjudged documents get grade 0. `depth` keeps only the first `depth` ranks and ideal grades
     (enough for cutoffs <= depth); None keeps all. Vectorised: Python touches each distinct id
-    once, never each row or query.
+    once, never each row or query. A run already in trec_eval order (ragsweep's own rankings and
+    `write_run`'s files are) is checked, not sorted, and its ids are not sorted either. Names in
+    `qid_names` and `doc_names` must be distinct, as `Qrels`' and `Run`'s constructors make them.
     """
     if depth is not None and depth <= 0:
         raise ValueError(f"depth must be positive or None, got {depth}")
     qid_names = tuple(sorted(qrels.qid_names))
     nq = len(qid_names)
-    q_index = {q: i for i, q in enumerate(qid_names)}
-    doc_names = sorted(set(qrels.doc_names).union(run.doc_names))  # code order = string order
-    d_index = {d: i for i, d in enumerate(doc_names)}
-    n_docs = max(len(doc_names), 1)
+    q_index = dict(zip(qid_names, count()))
+    n_docs, n_judged_docs = max(len(run.doc_names), 1), max(len(qrels.doc_names), 1)
+    # (query, document) keys: int32 when they fit, which halves the cost of sorting them
+    key_type = np.int32 if nq * max(n_docs, n_judged_docs) < 2**31 else np.int64
 
-    # judgements, keyed by (query, document)
-    jq = _remap(qrels.qid_names, q_index)[qrels.qid_codes]
-    jd = _remap(qrels.doc_names, d_index)[qrels.doc_codes]
-    jkey = jq * n_docs + jd
-    jorder = np.argsort(jkey)
-    jkey_sorted, jgrade_sorted = jkey[jorder], qrels.grades[jorder]
-
-    # the run in trec_eval order, first occurrence of each (query, document) kept
+    # the rows of the qrels' queries, in trec_eval order, first occurrence of each key kept
     run_q = _remap(run.qid_names, q_index)
     ignored = tuple(sorted(n for n, c in zip(run.qid_names, run_q.tolist(), strict=True) if c < 0))
-    rq = run_q[run.qid_codes]
-    scored = rq >= 0
-    rq = rq[scored]
-    rd = _remap(run.doc_names, d_index)[run.doc_codes[scored]]
-    order = trec_order(rq, run.scores[scored], rd)
-    rq, rkey = rq[order], rq[order] * n_docs + rd[order]
-    _, first = np.unique(rkey, return_index=True)
-    first.sort()
-    n_duplicates = int(rkey.size - first.size)
-    rq, rkey = rq[first], rkey[first]
-    rank = _positions(rq)
-
-    if jkey_sorted.size:  # unjudged documents get grade 0
-        at = np.minimum(np.searchsorted(jkey_sorted, rkey), jkey_sorted.size - 1)
-        grade = np.where(jkey_sorted[at] == rkey, jgrade_sorted[at], 0)
+    if np.array_equal(run_q, np.arange(run_q.size)):
+        rq = run.qid_codes  # the run's query codes already are the qrels' string order
     else:
-        grade = np.zeros(rkey.size, dtype=np.int64)
-
-    width = int(rank.max()) + 1 if rank.size else 0
+        rq = run_q[run.qid_codes]
+    rd, scores = run.doc_codes, run.scores
+    if ignored:
+        scored = rq >= 0
+        rq, rd, scores = rq[scored], rd[scored], scores[scored]
+    rq, rd = _ranked_rows(rq, rd, scores, run.doc_names)
+    rkey = rq.astype(key_type) * n_docs + rd.astype(key_type)
+    sorted_keys = np.sort(rkey)
+    n_duplicates = int(np.count_nonzero(sorted_keys[1:] == sorted_keys[:-1]))
+    if n_duplicates:
+        _, first = np.unique(rkey, return_index=True)
+        first.sort()
+        rq, rd = rq[first], rd[first]
+    counts = np.bincount(rq, minlength=nq)
+    width = int(counts.max(initial=0))
     width = width if depth is None else min(width, depth)
-    gains = np.zeros((nq, width), dtype=np.int64)
-    inside = rank < width
-    gains[rq[inside], rank[inside]] = grade[inside]
+    uniform = bool((counts == width).all())  # every query fills every rank: rows are the cells
+    if not uniform:
+        rank = _positions(rq, counts)
+        inside = rank < width
+        rq, rd, rank = rq[inside], rd[inside], rank[inside]
+
+    # each rank's grade (0: unjudged), looked up for the documents judged for some query only
+    jq = _remap(qrels.qid_names, q_index)[qrels.qid_codes]
+    jkey = jq.astype(key_type) * n_judged_docs + qrels.doc_codes.astype(key_type)
+    jorder = np.argsort(jkey)
+    jkey_sorted, jgrade_sorted = jkey[jorder], qrels.grades[jorder]
+    judged_code = _remap(run.doc_names, dict(zip(qrels.doc_names, count()))).astype(key_type)[rd]
+    candidates = np.flatnonzero(judged_code >= 0)
+    grade = np.zeros(rq.size, dtype=np.int64)
+    if candidates.size:
+        ckey = rq[candidates].astype(key_type) * n_judged_docs + judged_code[candidates]
+        at = np.minimum(np.searchsorted(jkey_sorted, ckey), jkey_sorted.size - 1)
+        grade[candidates] = np.where(jkey_sorted[at] == ckey, jgrade_sorted[at], 0)
+    if uniform:
+        gains = grade.reshape(nq, width)
+    else:
+        gains = np.zeros((nq, width), dtype=np.int64)
+        gains.ravel()[rq * width + rank] = grade
 
     iorder = np.lexsort((-qrels.grades, jq))
     iq, igrade = jq[iorder], qrels.grades[iorder]
-    ipos = _positions(iq)
-    iwidth = int(ipos.max()) + 1 if ipos.size else 0
+    icounts = np.bincount(iq, minlength=nq)
+    ipos = _positions(iq, icounts)
+    iwidth = int(icounts.max(initial=0))
     iwidth = iwidth if depth is None else min(iwidth, depth)
     ideal = np.zeros((nq, iwidth), dtype=np.int64)
     iinside = ipos < iwidth
@@ -140,7 +212,7 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
         new_rel=(gains >= 1).astype(np.int64),
         n_rel=np.bincount(jq[qrels.grades >= 1], minlength=nq).astype(np.int64),
         ideal=ideal,
-        in_run=np.bincount(rq, minlength=nq) > 0,
+        in_run=counts > 0,
         n_duplicates=n_duplicates,
         ignored_qids=ignored,
     )
