@@ -32,6 +32,7 @@ import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -41,6 +42,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import corpus
+import e2e
 import numpy as np
 
 #: Memory ratios are shown only when both peaks reach this size (smaller deltas are page noise).
@@ -229,11 +232,20 @@ class Row:
         )
 
     def record(self) -> dict[str, Any]:
-        """JSON form: the fields, the ratios, and the cells as printed."""
+        """JSON form: the fields, the ratios, and the cells as printed; `name`, `ratio` (the
+        time ratio, lower is better: `direction` <=), `target` and `met` as every row of the
+        record has them (microbenchmarks carry no target: met is null)."""
         return {
+            "name": self.task,
+            "group": "microbenchmark",
             **asdict(self),
             "time_ratio": self.time_ratio,
             "memory_ratio": self.memory_ratio,
+            "ratio": self.time_ratio,
+            "ratio_of": "time",
+            "target": None,
+            "direction": "<=",
+            "met": None,
             "cells": dict(zip(COLUMNS, self.cells(), strict=True)),
         }
 
@@ -778,19 +790,20 @@ def environment(settings: Settings, quick: bool, load_start: float | None) -> di
     }
 
 
-def render(rows: Sequence[Row], title: str) -> None:
-    """Print the table on stdout (rich when available, else plain pipes)."""
+def render(rows: Sequence[Any], columns: Sequence[str], title: str) -> None:
+    """Print a table of `rows` (each with `cells()` in `columns` order) on stdout (rich when
+    available, else plain pipes)."""
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:
         print(title)
-        print(" | ".join(COLUMNS))
+        print(" | ".join(columns))
         for row in rows:
             print(" | ".join(row.cells()))
         return
     table = Table(title=title)
-    for i, column in enumerate(COLUMNS):
+    for i, column in enumerate(columns):
         table.add_column(column, justify="left" if i in (0, 2) else "right", overflow="fold")
     for row in rows:
         table.add_row(*row.cells())
@@ -821,6 +834,23 @@ def run_all(settings: Settings) -> list[Row]:
     return rows
 
 
+def git_commit(folder: Path) -> str | None:
+    """The commit checked out where `folder` lives (with `+dirty` for uncommitted changes to
+    tracked files), or None outside a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            ["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test)")
@@ -829,20 +859,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--repeats",
         type=int,
         default=None,
-        help="timed rounds per task, at least (5; --quick 2); short calls get more",
+        help="timed rounds per microbenchmark, at least (5; --quick 2); short calls get more",
     )
     parser.add_argument(
         "--threads",
         type=int,
         default=None,
         help="cap BLAS/OpenMP and numba threads at N for ours and peers alike (default: each "
-        "library's own, as users get them)",
+        "library's own, as users get them; the end-to-end children get N, default the core "
+        "count, through OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS)",
     )
     parser.add_argument(
         "--no-numba",
         action="store_true",
         help="leave out the peers that compile with numba on first use (ranx, bm25s' numba "
         "backend); their rows say 'skipped'",
+    )
+    part = parser.add_mutually_exclusive_group()
+    part.add_argument("--no-e2e", action="store_true", help="only the microbenchmarks")
+    part.add_argument("--e2e-only", action="store_true", help="only the end-to-end rows")
+    parser.add_argument(
+        "--corpora",
+        type=Path,
+        default=corpus.DEFAULT_CACHE,
+        help="where built benchmark corpora are cached (default benchmarks/.corpora/)",
+    )
+    parser.add_argument(
+        "--source",
+        choices=corpus.SOURCES,
+        default="auto",
+        help="the labelled collection padded to each size: cranfield, the built-in sample, or "
+        "auto (Cranfield when found, else the sample)",
+    )
+    parser.add_argument(
+        "--cranfield",
+        type=Path,
+        default=None,
+        help="the folder of cran.all.1400, cran.qry and cranqrel (default: the first "
+        "shared/datasets/cranfield above this script)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the distractors' random stream")
+    parser.add_argument(
+        "--keep-work",
+        action="store_true",
+        help="keep the end-to-end work folder (each command's output, store and cache)",
     )
     args = parser.parse_args(argv)
     repeats = args.repeats if args.repeats is not None else (2 if args.quick else 5)
@@ -859,29 +919,71 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     started = time.perf_counter()
     load_start = _load()
-    try:
-        rows = run_all(settings)
-    except Disagreement as err:
-        print(f"benchmark stopped, outputs disagree: {err}", file=sys.stderr)
-        return 1
+    rows: list[Row] = []
+    if not args.e2e_only:
+        try:
+            rows = run_all(settings)
+        except Disagreement as err:
+            print(f"benchmark stopped, outputs disagree: {err}", file=sys.stderr)
+            return 1
+    micro_seconds = time.perf_counter() - started
+    e2e_rows: list[e2e.E2ERow] = []
+    e2e_record: dict[str, Any] | None = None
+    problems: list[str] = []
+    if not args.no_e2e:
+        plan = e2e.QUICK_PLAN if args.quick else e2e.FULL_PLAN
+        threads = args.threads or os.cpu_count() or 1
+        with e2e.bench_session(
+            plan=plan,
+            threads=threads,
+            corpora=args.corpora,
+            seed=args.seed,
+            source=args.source,
+            cranfield=args.cranfield,
+            keep=args.keep_work,
+        ) as bench:
+            e2e_rows = e2e.run_e2e(bench)
+            e2e_record = e2e.environment(bench)
+            e2e_record["seconds"] = time.perf_counter() - started - micro_seconds
+        problems = [f"disagreement: {d}" for d in bench.disagreements]
+        problems += [f"failed: {f}" for f in bench.failures]
     total = time.perf_counter() - started
     size = "quick" if args.quick else "full"
-    render(
-        rows,
-        f"ragsweep vs peers ({size} sizes, min of >= {repeats} rounds; "
-        "ratio = ours / peer, < 1 is better)",
-    )
+    if rows:
+        render(
+            rows,
+            COLUMNS,
+            f"ragsweep vs peers ({size} sizes, min of >= {repeats} rounds; "
+            "ratio = ours / peer, < 1 is better)",
+        )
+    if e2e_rows:
+        render(
+            e2e_rows,
+            e2e.E2E_COLUMNS,
+            f"end to end ({size} sizes, one run each; ratio = ours / peer for times, memory "
+            "and shares, peer / ours for the speedup; target <= or >=)",
+        )
+    for problem in problems:
+        log(problem)
     loads = " -> ".join("?" if x is None else f"{x:.2f}" for x in (load_start, _load()))
     log(f"benchmark took {total:.0f} s; 1-minute load average {loads} (cores: {os.cpu_count()})")
     if args.json is not None:
         record = {
-            "environment": environment(settings, args.quick, load_start),
+            "environment": {
+                **environment(settings, args.quick, load_start),
+                "commit": git_commit(e2e.ragsweep_root()),
+                "benchmark_commit": git_commit(Path(__file__).resolve().parent),
+            },
             "seconds_total": total,
+            "seconds_microbenchmarks": micro_seconds,
             "columns": list(COLUMNS),
-            "rows": [r.record() for r in rows],
+            "e2e_columns": list(e2e.E2E_COLUMNS),
+            "end_to_end": e2e_record,
+            "problems": problems,
+            "rows": [r.record() for r in rows] + [r.record() for r in e2e_rows],
         }
         args.json.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    return 0
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,868 @@
+"""End-to-end rows of benchmarks/run.py: whole ragsweep commands against a hand-written floor.
+
+Every measurement is a fresh child process, timed by wall clock from start to exit, whose peak
+memory is its own: the kernel's peak resident set of the child (and of any descendant it waited
+for, `os.wait4`), or, when it runs worker processes (a sweep), the peak of the resident sets of
+the whole process tree summed, sampled every `SAMPLE_SECONDS`, whichever is larger. ragsweep
+runs from the command line as a user runs it (`python -m ragsweep.cli ...`), on a corpus
+benchmarks/corpus.py builds (Cranfield padded with distractors to 10k, 30k and 100k chunks of
+128 words), with a cold stage cache (a new `cache.dir`) and its own throwaway sqlite MLflow
+store (`tracking.uri`; a copy of an empty, already migrated database, so the one-off schema
+migration of a brand-new store is charged to nobody). The floor (benchmarks/floor.py) does the
+same job with json, bm25s, scikit-learn, numpy and pytrec_eval. Both get the same thread
+settings (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS).
+
+The rows (docs/benchmarks.md): one configuration vs the floor (time and peak memory) at each
+size; per stage at each size (ragsweep's `seconds/*` metrics and `cost/index_build_seconds`
+against the floor's own stage timings) and each stage's growth exponent; a 4-value fusion
+sweep vs one configuration; MLflow's share of sweep time; 2 workers vs 1 on a chunk-size sweep;
+the confirm stage's share. A target is `<=` for times, memory and shares, `>=` for speedups.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import corpus
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+FLOOR = HERE / "floor.py"
+SAMPLE_SECONDS = 0.1
+#: a child still running after this long is stopped (its process group killed) and reported
+CHILD_TIMEOUT = 3 * 3600
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+#: the split both sides use (conf/data/folder.yaml's defaults, passed explicitly to both)
+SALT, HELDOUT = "ragsweep-v1", 0.25
+CHUNK_SIZE, CHUNK_OVERLAP = corpus.CHUNK_SIZE, corpus.CHUNK_OVERLAP
+#: ragsweep's default pipeline (fixed 128-word windows overlapping by 16, BM25 + LSA fused by
+#: RRF, no reranker) on a folder dataset, unfiltered (the benchmark corpora have no product or
+#: version to filter on) and unweighted (their slices carry no traffic shares); what the floor
+#: copies is spelled out, so a changed default cannot make the two sides differ (fusion.k stays
+#: the default 60: the fusion sweep varies it)
+PIPELINE = (
+    "data=folder", f"data.split.salt={SALT}", f"data.split.heldout={HELDOUT}",
+    "chunker=fixed", f"chunker.overlap={CHUNK_OVERLAP}", "embedder=lsa", "embedder.seed=0",
+    "retriever=hybrid", "retriever.depth=100", "retriever.filter=false",
+    "retriever.bm25.k1=1.5", "retriever.bm25.b=0.75", "fusion=rrf", "reranker=none",
+    "eval.traffic_weights=null",
+)  # fmt: skip
+#: how a row's ratio is formed, and which way its target points
+DIRECTIONS = {"time": "<=", "memory": "<=", "share": "<=", "speedup": ">=", "none": None}
+E2E_COLUMNS = ("task", "ours", "peer", "peer value", "ratio", "target", "met")
+#: our stage -> the floor stages that do the same work (seconds summed)
+STAGE_PEERS = {
+    "load": ("load",),
+    "chunk": ("chunk",),
+    "index_build": ("bm25_index", "dense_index"),
+    "search_bm25": ("bm25_search",),
+    "search_dense": ("dense_search",),
+    "second_stage": ("fusion",),
+    "score": ("score",),
+    "other": ("other",),
+}
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The targets of issue 16: `<=` for ratios of times and memory, `>=` for the speedup."""
+
+    one_config_time: float = 1.15  # ragsweep / floor wall, at the largest size
+    one_config_memory: float = 1.2  # ragsweep / floor peak memory, at the largest size
+    fusion_sweep_time: float = 1.15  # 4-value fusion sweep / one configuration, wall
+    fusion_sweep_memory: float = 1.15  # the same, peak memory
+    mlflow_share: float = 0.05  # cost/sweep_mlflow_seconds / cost/sweep_seconds
+    workers_speedup: float = 1.6  # chunk-size sweep wall on 1 worker / on 2
+
+
+TARGETS = Targets()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the end-to-end part measures, in chunks of 128 words."""
+
+    sizes: tuple[int, ...]  # one configuration vs the floor, per stage, growth exponents
+    fusion_at: int  # the fusion sweep (sweep=fusion_k, 4 values)
+    chunk_sweep_at: int  # the chunk-size sweep on 1 and 2 workers
+    chunk_sweep_values: tuple[int, ...]
+    lsa_dim: int = 256  # embedder.dim (ragsweep's default), and the floor's --dim
+    #: ours and the floor must agree on recall@5 to within this (rough: their BM25 tokenizers
+    #: differ); one question moves a mean over n questions by up to 1/n
+    recall_tolerance: float = 0.02
+
+    @property
+    def largest(self) -> int:
+        return max(self.sizes)
+
+
+FULL_PLAN = Plan(
+    sizes=(10_000, 30_000, 100_000),
+    fusion_at=100_000,
+    chunk_sweep_at=30_000,
+    chunk_sweep_values=(64, 128, 256),
+)
+#: a smoke test that every row is made (its numbers are fixed costs, not throughput)
+QUICK_PLAN = Plan(
+    sizes=(500, 1_000),
+    fusion_at=1_000,
+    chunk_sweep_at=500,
+    chunk_sweep_values=(128, 256),
+    lsa_dim=32,
+    recall_tolerance=0.05,  # a few dozen questions: one of them moves recall by 0.02
+)
+
+
+def judge(ratio: float | None, target: float | None, direction: str | None) -> bool | None:
+    """Whether `ratio` meets `target` in `direction` (`<=` or `>=`); None without either."""
+    if ratio is None or target is None or direction is None:
+        return None
+    return ratio <= target if direction == "<=" else ratio >= target
+
+
+@dataclass(frozen=True)
+class E2ERow:
+    """One end-to-end line: ours against a peer (the floor, or another ragsweep command).
+
+    `ratio_of` says what `ratio` is: `time` ours_s / peer_s, `memory` ours_mib / peer_mib,
+    `share` ours_s / peer_s (a part of a whole), `speedup` peer_s / ours_s, `none` (no ratio:
+    growth exponents, whose values are in `details`)."""
+
+    task: str
+    ours_s: float | None
+    peer: str
+    peer_s: float | None
+    ours_mib: float | None = None
+    peer_mib: float | None = None
+    ratio_of: str = "time"
+    target: float | None = None
+    note: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def time_ratio(self) -> float | None:
+        if self.ours_s is None or not self.peer_s:
+            return None
+        return self.ours_s / self.peer_s
+
+    @property
+    def memory_ratio(self) -> float | None:
+        if self.ours_mib is None or not self.peer_mib:
+            return None
+        return self.ours_mib / self.peer_mib
+
+    @property
+    def direction(self) -> str | None:
+        return DIRECTIONS[self.ratio_of]
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ratio_of in ("time", "share"):
+            return self.time_ratio
+        if self.ratio_of == "memory":
+            return self.memory_ratio
+        if self.ratio_of == "speedup":
+            return None if not self.ours_s or self.peer_s is None else self.peer_s / self.ours_s
+        return None
+
+    @property
+    def met(self) -> bool | None:
+        return judge(self.ratio, self.target, self.direction)
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as E2E_COLUMNS' cells."""
+        if self.ratio_of == "none":
+            ours = _fmt(self.details.get("exponent"), "slope {:.2f}")
+            theirs = _fmt(self.details.get("peer_exponent"), "slope {:.2f}")
+        elif self.ratio_of == "memory":
+            ours, theirs = _fmt(self.ours_mib, "{:,.0f} MiB"), _fmt(self.peer_mib, "{:,.0f} MiB")
+        else:
+            ours, theirs = _fmt(self.ours_s, "{:.2f} s"), _fmt(self.peer_s, "{:.2f} s")
+        if self.ours_s is None and self.ratio_of != "none" and self.note:
+            ours = self.note
+        ratio = _fmt(self.ratio, "{:.3f}" if self.ratio_of == "share" else "{:.2f}", "-")
+        target = "-" if self.target is None else f"{self.ratio_of} {self.direction} {self.target:g}"
+        met = {True: "yes", False: "NO", None: "-"}[self.met]
+        return (self.task, ours, self.peer, theirs, ratio, target, met)
+
+    def record(self) -> dict[str, Any]:
+        """JSON form: the fields, ratios, target direction, met, and the cells as printed."""
+        return {
+            "name": self.task,
+            "group": "end-to-end",
+            **asdict(self),
+            "time_ratio": self.time_ratio,
+            "memory_ratio": self.memory_ratio,
+            "ratio": self.ratio,
+            "direction": self.direction,
+            "met": self.met,
+            "cells": dict(zip(E2E_COLUMNS, self.cells(), strict=True)),
+        }
+
+
+def _fmt(value: float | None, spec: str, missing: str = "-") -> str:
+    return missing if value is None else spec.format(value)
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- measuring a child process ------------------------------------------------------------
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of `pid` (every thread's: workers may be spawned from any thread)."""
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in Path(f"/proc/{pid}/task/{tid}/children").read_text().split()]
+    return out
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def tree_rss(root: int) -> int:
+    """Resident bytes of `root` and all its descendants, summed (0 off Linux)."""
+    total, todo, seen = 0, [root], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _rss_bytes(pid)
+        todo += _children(pid)
+    return total
+
+
+class TreeSampler(threading.Thread):
+    """Samples `tree_rss(pid)` every `every` seconds until stopped; `peak` is the largest."""
+
+    def __init__(self, pid: int, every: float = SAMPLE_SECONDS) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every, self.peak = pid, every, 0
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self._stop_event.wait(self.every)
+
+    def stop(self) -> int:
+        self._stop_event.set()
+        self.join()
+        return self.peak
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One child process: wall seconds, peak memory (MiB), exit code, its output files."""
+
+    seconds: float
+    peak_mib: float | None
+    returncode: int
+    stdout: Path
+    stderr: Path
+
+    def tail(self, lines: int = 15) -> str:
+        text = self.stderr.read_text(errors="replace").strip().splitlines()
+        return "\n".join(text[-lines:])
+
+
+def _maxrss_mib(usage: Any) -> float:
+    # ru_maxrss is KiB on Linux, bytes on macOS
+    return usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group a child of ours leads (`start_new_session`): it and its
+    workers."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def run_child(argv: Sequence[str], cwd: Path, env: dict[str, str], name: str) -> Measured:
+    """Run `argv` in `cwd` to completion (stopped after CHILD_TIMEOUT) in its own process
+    group; output to `<cwd>/<name>.out` and `.err`."""
+    out, err = cwd / f"{name}.out", cwd / f"{name}.err"
+    with open(out, "wb") as o, open(err, "wb") as e:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, env=env, stdout=o, stderr=e, start_new_session=True
+        )
+        sampler = TreeSampler(proc.pid)
+        sampler.start()
+        timer = threading.Timer(CHILD_TIMEOUT, _kill_group, (proc.pid,))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:  # interrupted: stop the child's process group, not just the child
+            _kill_group(proc.pid)
+            os.wait4(proc.pid, 0)
+            raise
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        sampled = sampler.stop() / 2**20
+    return Measured(seconds, max(_maxrss_mib(usage), sampled), proc.returncode, out, err)
+
+
+# --- workspace: environments, stores, folders ---------------------------------------------
+def ragsweep_root() -> Path:
+    """The folder the ragsweep this process imports lives in (its `src/` or site-packages)."""
+    import ragsweep
+
+    return Path(ragsweep.__file__).resolve().parents[1]
+
+
+def child_env(threads: int) -> dict[str, str]:
+    """This environment, running the same ragsweep as this process (PYTHONPATH first), with
+    `threads` BLAS/OpenMP threads, no MLflow URI inherited and no live progress view."""
+    env = dict(os.environ)
+    path = [str(ragsweep_root()), *filter(None, [env.get("PYTHONPATH")])]
+    env["PYTHONPATH"] = os.pathsep.join(path)
+    env.update({var: str(threads) for var in THREAD_VARS})
+    env.pop("MLFLOW_TRACKING_URI", None)
+    env["CI"] = "1"
+    env["HYDRA_FULL_ERROR"] = "1"
+    return env
+
+
+class Workspace:
+    """A temporary folder holding one subfolder per measurement, each with its own copy of an
+    empty, migrated sqlite MLflow store and its own (empty) stage cache."""
+
+    def __init__(self, env: dict[str, str], keep: bool = False) -> None:
+        self.env, self.keep = env, keep
+        self.root = Path(tempfile.mkdtemp(prefix="ragsweep-e2e-"))
+        self.template = self.root / "template.db"
+        self._count = 0
+        code = "import sys, mlflow; mlflow.MlflowClient(sys.argv[1]).search_experiments()"
+        done = subprocess.run(
+            [sys.executable, "-c", code, f"sqlite:///{self.template}"],
+            env=env, capture_output=True, text=True, cwd=self.root,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"could not create an MLflow store: {done.stderr.strip()}")
+
+    def fresh(self, name: str) -> Path:
+        self._count += 1
+        folder = self.root / f"{self._count:02d}-{name}"
+        folder.mkdir()
+        shutil.copyfile(self.template, folder / "mlflow.db")
+        return folder
+
+    def close(self) -> None:
+        if self.keep:
+            log(f"kept the end-to-end work folder {self.root}")
+        else:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def store_uri(folder: Path) -> str:
+    return f"sqlite:///{folder / 'mlflow.db'}"
+
+
+def ragsweep_argv(
+    dataset: Path, folder: Path, lsa_dim: int, *overrides: str, multirun: bool = False
+) -> list[str]:
+    """`python -m ragsweep.cli [-m] <PIPELINE on dataset> <overrides>` with the (new) stage
+    cache and MLflow store of `folder`."""
+    return [
+        sys.executable, "-m", "ragsweep.cli", *(["-m"] if multirun else []),
+        *PIPELINE, f"embedder.dim={lsa_dim}", f"data.path={dataset}", *overrides,
+        f"cache.dir={folder / 'cache'}", f"tracking.uri={store_uri(folder)}",
+    ]  # fmt: skip
+
+
+def floor_argv(dataset: Path, folder: Path, lsa_dim: int) -> list[str]:
+    """benchmarks/floor.py on `dataset` with PIPELINE's settings, its result to floor.json."""
+    return [
+        sys.executable, str(FLOOR), str(dataset), "--json", str(folder / "floor.json"),
+        "--size", str(CHUNK_SIZE), "--overlap", str(CHUNK_OVERLAP), "--depth", "100",
+        "--k", "60", "--dim", str(lsa_dim), "--seed", "0", "--salt", SALT,
+        "--heldout", str(HELDOUT),
+    ]  # fmt: skip
+
+
+@dataclass
+class Logged:
+    """What a finished ragsweep command left in its MLflow store."""
+
+    configs: list[Any]  # configuration runs (tag ragsweep.stage = config)
+    parents: list[Any]  # sweep parent runs
+    confirms: list[Any]  # confirm runs
+
+
+def read_store(folder: Path) -> Logged:
+    """The runs of `folder`'s store, by stage (MlflowClient)."""
+    import logging
+
+    logging.getLogger("mlflow").setLevel(logging.ERROR)
+    from mlflow import MlflowClient
+
+    client = MlflowClient(store_uri(folder))
+    experiments = [e.experiment_id for e in client.search_experiments()]
+    runs = client.search_runs(experiments, max_results=5000)
+
+    def stage(name: str) -> list[Any]:
+        return [r for r in runs if r.data.tags.get("ragsweep.stage") == name]
+
+    return Logged(stage("config"), stage("sweep"), stage("confirm"))
+
+
+class Failed(RuntimeError):
+    """A ragsweep command or the floor exited non-zero: the message holds its error."""
+
+
+# --- the measurements ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Single:
+    """One configuration (ours) and the floor on the corpus of `chunks` chunks."""
+
+    chunks: int
+    ours: Measured
+    floor: Measured
+    metrics: dict[str, float]  # the configuration run's MLflow metrics
+    result: dict[str, Any]  # the floor's JSON
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One `ragsweep -m` command and what it logged."""
+
+    label: str
+    values: int  # configurations it should have run
+    measured: Measured
+    logged: Logged
+    said_confirm: str  # its printed `confirm...` lines
+
+    def problem(self) -> str | None:
+        """What is wrong with what it logged (not one FINISHED run per value), or None."""
+        done = [r for r in self.logged.configs if r.info.status == "FINISHED"]
+        if len(done) == self.values:
+            return None
+        statuses = sorted(r.info.status for r in self.logged.configs)
+        return f"{self.label}: {len(done)} of {self.values} configuration runs FINISHED {statuses}"
+
+
+class Bench:
+    """The end-to-end measurements: corpora, child processes, their stores. Commands that fail
+    and outputs that disagree are collected (`failures`, `disagreements`), not raised, so
+    every other row is still measured."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        threads: int,
+        corpora: Path,
+        seed: int = 0,
+        source: str = "auto",
+        cranfield: Path | None = None,
+        keep: bool = False,
+    ) -> None:
+        self.plan, self.threads, self.seed = plan, threads, seed
+        self.corpora, self.source, self.cranfield = corpora, source, cranfield
+        self.env = child_env(threads)
+        self.work = Workspace(self.env, keep)
+        self.disagreements: list[str] = []
+        self.failures: list[str] = []
+        self.corpus_info: dict[int, dict[str, Any]] = {}
+
+    def close(self) -> None:
+        self.work.close()
+
+    def dataset(self, chunks: int) -> Path:
+        """The benchmark corpus of `chunks` chunks (built once, then from the cache)."""
+        begun = time.perf_counter()
+        built = corpus.build(chunks, self.seed, self.corpora, self.source, self.cranfield, self.env)
+        self.corpus_info[chunks] = {**asdict(built), "path": str(built.path)}
+        log(f"  corpus {built.path.name} ready in {time.perf_counter() - begun:.1f} s")
+        return built.path
+
+    def child(self, what: str, argv: list[str], folder: Path, name: str) -> Measured:
+        got = run_child(argv, folder, self.env, name)
+        if got.returncode != 0:
+            raise Failed(f"{what} failed (exit {got.returncode}): {' '.join(argv)}\n{got.tail()}")
+        return got
+
+    def single(self, chunks: int) -> Single | None:
+        """One configuration at chunk size 128 and the floor, each in a fresh process."""
+        dim = self.plan.lsa_dim
+        try:
+            data = self.dataset(chunks)
+            folder = self.work.fresh(f"single-{chunks}")
+            argv = ragsweep_argv(data, folder, dim, f"chunker.size={CHUNK_SIZE}")
+            ours = self.child(f"one configuration at {chunks:,} chunks", argv, folder, "ragsweep")
+            argv = floor_argv(data, folder, dim)
+            floor = self.child(f"the floor at {chunks:,} chunks", argv, folder, "floor")
+            logged = read_store(folder)
+            if len(logged.configs) != 1:
+                raise Failed(
+                    f"one configuration at {chunks:,} chunks logged {len(logged.configs)} runs"
+                )
+        except Failed as err:
+            return self._failed(err)
+        log(f"  one configuration {ours.seconds:.1f} s, floor {floor.seconds:.1f} s")
+        metrics = dict(logged.configs[0].data.metrics)
+        result = json.loads((folder / "floor.json").read_text(encoding="utf-8"))
+        self.disagreements += disagreements(chunks, metrics, result, self.plan.recall_tolerance)
+        return Single(chunks, ours, floor, metrics, result)
+
+    def sweep(self, label: str, chunks: int, values: int, overrides: Sequence[str]) -> Sweep | None:
+        """`ragsweep -m ... <overrides>` on the corpus of `chunks` chunks, cold cache."""
+        try:
+            data = self.dataset(chunks)
+            folder = self.work.fresh(slug(label))
+            argv = ragsweep_argv(data, folder, self.plan.lsa_dim, *overrides, multirun=True)
+            got = self.child(label, argv, folder, "ragsweep")
+        except Failed as err:
+            return self._failed(err)
+        log(f"  {label}: {got.seconds:.1f} s")
+        printed = got.stdout.read_text(errors="replace").splitlines()
+        said = " ".join(line for line in printed if line.startswith("confirm"))
+        done = Sweep(label, values, got, read_store(folder), said)
+        if (problem := done.problem()) is not None:
+            self.failures.append(problem)
+        return done
+
+    def _failed(self, err: Failed) -> None:
+        self.failures.append(str(err))
+        log(str(err))
+        return None
+
+
+def disagreements(
+    chunks: int, ours: dict[str, float], floor: dict[str, Any], tolerance: float
+) -> list[str]:
+    """Where ours and the floor did not do the same job: other chunk or question counts, or
+    recall@5 further apart than `tolerance` (a ratio between them would mean nothing)."""
+    where = f"{chunks:,} chunks"
+    out = []
+    made = ours.get("cost/chunks")
+    if made != floor["chunks"] or floor["chunks"] != chunks:
+        out.append(
+            f"{where}: ragsweep made {made} chunks, the floor {floor['chunks']}, the corpus was "
+            f"built for {chunks}"
+        )
+    questions = sum(v for k, v in ours.items() if k.startswith("questions/"))
+    if questions != floor["questions"]:
+        out.append(
+            f"{where}: ragsweep scored {questions:.0f} questions, the floor {floor['questions']}"
+        )
+    mine, theirs = ours.get("recall_at_5/all"), floor["recall@5"]
+    if mine is None or abs(mine - theirs) > tolerance:
+        out.append(
+            f"{where}: recall@5 ragsweep {mine} vs floor {theirs:.4f} (tolerance {tolerance})"
+        )
+    return out
+
+
+def slug(label: str) -> str:
+    """`label` as a folder name that Hydra's override parser accepts inside a path."""
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in label).strip("-")[:60]
+
+
+# --- rows ---------------------------------------------------------------------------------
+FLOOR_NAME = "hand-written floor (benchmarks/floor.py)"
+
+
+def single_rows(runs: Sequence[Single], largest: int) -> list[E2ERow]:
+    """Wall time and peak memory of one configuration vs the floor at each size; the targets
+    apply at the largest."""
+    rows = []
+    for s in runs:
+        at = s.chunks == largest
+        details = {
+            "chunks": s.chunks,
+            "questions": s.result["questions"],
+            "recall@5": {"ours": s.metrics.get("recall_at_5/all"), "floor": s.result["recall@5"]},
+            "recall@10": {
+                "ours": s.metrics.get("recall_at_10/all"),
+                "floor": s.result["recall@10"],
+            },
+            "floor_evaluator": s.result["evaluator"],
+        }
+        both = {
+            "ours_s": s.ours.seconds, "peer": FLOOR_NAME, "peer_s": s.floor.seconds,
+            "ours_mib": s.ours.peak_mib, "peer_mib": s.floor.peak_mib, "details": details,
+        }  # fmt: skip
+        head = f"one configuration, {s.chunks:,} chunks"
+        rows.append(
+            E2ERow(f"{head}: wall time", target=TARGETS.one_config_time if at else None, **both)
+        )
+        rows.append(
+            E2ERow(
+                f"{head}: peak memory",
+                ratio_of="memory",
+                target=TARGETS.one_config_memory if at else None,
+                **both,
+            )
+        )
+    return rows
+
+
+def ours_stages(metrics: dict[str, float], wall: float) -> dict[str, float]:
+    """ragsweep's timed stages: each `seconds/<stage>` metric, `index_build` from
+    `cost/index_build_seconds`, and `other`: the wall time outside all of them."""
+    stages = {k.split("/", 1)[1]: v for k, v in metrics.items() if k.startswith("seconds/")}
+    if "cost/index_build_seconds" in metrics:
+        stages["index_build"] = metrics["cost/index_build_seconds"]
+    stages[OTHER] = wall - sum(stages.values())
+    return stages
+
+
+def floor_stages(result: dict[str, Any], wall: float) -> dict[str, float]:
+    """The floor's stage seconds and `other`: its wall time outside them (start-up, imports)."""
+    stages = dict(result["seconds"])
+    stages[OTHER] = wall - sum(stages.values())
+    return stages
+
+
+def peers_of(stage: str) -> tuple[str, ...]:
+    """The floor stages doing the work of our `stage` (`loading` matches `load`, ...)."""
+    if stage in STAGE_PEERS:
+        return STAGE_PEERS[stage]
+    return next((v for k, v in STAGE_PEERS.items() if stage.startswith(k)), ())
+
+
+def growth_exponent(chunks: Sequence[int], seconds: Sequence[float | None]) -> float | None:
+    """Least-squares slope of log(seconds) against log(chunks), over the sizes with a positive
+    time (None below two): 1 is linear growth, 0 a fixed cost."""
+    pairs = [(c, t) for c, t in zip(chunks, seconds, strict=True) if t is not None and t > 0]
+    if len(pairs) < 2:
+        return None
+    return float(np.polyfit(np.log([c for c, _ in pairs]), np.log([t for _, t in pairs]), 1)[0])
+
+
+def stage_rows(runs: Sequence[Single]) -> list[E2ERow]:
+    """Per stage and size, ours vs the floor's stages doing the same work, and per stage its
+    growth exponent over the sizes; then the floor's stages that ragsweep logs no time for."""
+    ours = [ours_stages(s.metrics, s.ours.seconds) for s in runs]
+    theirs = [floor_stages(s.result, s.floor.seconds) for s in runs]
+    chunks = [s.chunks for s in runs]
+    names = [*dict.fromkeys(k for st in ours for k in st if k != OTHER), OTHER]
+    rows: list[E2ERow] = []
+    matched: set[str] = set()
+    for name in names:
+        peers = peers_of(name)
+        matched.update(peers)
+        peer = "floor: " + " + ".join(peers) if peers else "no floor counterpart"
+        source = {OTHER: "wall - timed stages", "index_build": "cost/index_build_seconds"}
+        label = source.get(name, f"seconds/{name}")
+        mine = [st.get(name) for st in ours]
+        other = [sum(st[p] for p in peers) if peers and all(p in st for p in peers) else None
+                 for st in theirs]  # fmt: skip
+        for c, m, o in zip(chunks, mine, other, strict=True):
+            rows.append(
+                E2ERow(f"stage {name} ({label}), {c:,} chunks", m, peer, o,
+                       details={"chunks": c, "stage": name})
+            )  # fmt: skip
+        rows.append(
+            E2ERow(
+                f"stage {name}: growth exponent, {chunks[0]:,} to {chunks[-1]:,} chunks",
+                mine[-1],
+                peer,
+                other[-1],
+                ratio_of="none",
+                details={
+                    "stage": name,
+                    "chunks": chunks,
+                    "seconds": mine,
+                    "peer_seconds": other,
+                    "exponent": growth_exponent(chunks, mine),
+                    "peer_exponent": growth_exponent(chunks, other),
+                },  # fmt: skip
+            )
+        )
+    for name in dict.fromkeys(k for st in theirs for k in st if k not in matched):
+        for c, st in zip(chunks, theirs, strict=True):
+            rows.append(
+                E2ERow(f"stage {name} (floor only), {c:,} chunks", None, f"floor: {name}",
+                       st.get(name), note="ragsweep logs no seconds/ metric for it",
+                       details={"chunks": c, "stage": name})
+            )  # fmt: skip
+    return rows
+
+
+def versus_rows(label: str, ours: Measured | None, peer: str, theirs: Measured | None,
+                time_target: float, memory_target: float) -> list[E2ERow]:  # fmt: skip
+    """Wall time and peak memory of one command against another (either may have failed)."""
+    both = {
+        "ours_s": None if ours is None else ours.seconds,
+        "peer": peer,
+        "peer_s": None if theirs is None else theirs.seconds,
+        "ours_mib": None if ours is None else ours.peak_mib,
+        "peer_mib": None if theirs is None else theirs.peak_mib,
+        "note": "" if ours is not None and theirs is not None else "failed (see problems)",
+    }
+    return [
+        E2ERow(f"{label}: wall time", target=time_target, **both),
+        E2ERow(f"{label}: peak memory", ratio_of="memory", target=memory_target, **both),
+    ]
+
+
+def workers_row(label: str, one: Sweep | None, two: Sweep | None) -> E2ERow:
+    """The speedup of 2 workers over 1: wall(1) / wall(2)."""
+    return E2ERow(
+        f"{label}: 2 workers vs 1",
+        None if two is None else two.measured.seconds,
+        "the same sweep on 1 worker (hydra.launcher.n_jobs=1)",
+        None if one is None else one.measured.seconds,
+        ours_mib=None if two is None else two.measured.peak_mib,
+        peer_mib=None if one is None else one.measured.peak_mib,
+        ratio_of="speedup",
+        target=TARGETS.workers_speedup,
+        note="" if one is not None and two is not None else "failed (see problems)",
+    )
+
+
+def mlflow_row(sweep: Sweep) -> E2ERow:
+    """MLflow's share of the sweep's time: the parent run's `cost/sweep_mlflow_seconds` (time
+    the launcher and workers spent in MLflow calls) over its `cost/sweep_seconds`."""
+    task = f"MLflow share of sweep time: {sweep.label}"
+    peer = "the sweep's wall (cost/sweep_seconds)"
+    if len(sweep.logged.parents) != 1:
+        note = f"not measured: {len(sweep.logged.parents)} parent runs in the store"
+        return E2ERow(task, None, peer, None, ratio_of="share", target=TARGETS.mlflow_share,
+                      note=note)  # fmt: skip
+    metrics = sweep.logged.parents[0].data.metrics
+    spent, total = metrics.get("cost/sweep_mlflow_seconds"), metrics.get("cost/sweep_seconds")
+    note = ""
+    if spent is None:
+        note = "not measured: parent run lacks cost/sweep_mlflow_seconds"
+    elif total is None:
+        note = "not measured: parent run lacks cost/sweep_seconds"
+    return E2ERow(task, spent, peer, total, ratio_of="share", target=TARGETS.mlflow_share,
+                  note=note, details={"measured_wall_s": sweep.measured.seconds})  # fmt: skip
+
+
+#: a parent-run metric timing the confirm stage, read when the launcher logs one
+CONFIRM_METRIC = "cost/sweep_confirm_seconds"
+
+
+def confirm_row(sweep: Sweep) -> E2ERow:
+    """The confirm stage's share of the sweep's wall time, and whether it ran after every
+    configuration run had ended. Its time is the parent run's `CONFIRM_METRIC` when logged,
+    else the span from the last configuration run's end to the confirm run's end: the
+    comparison report, then re-scoring the winner and the baseline on held-out questions,
+    then logging (the confirm run itself is only opened to log, at the end)."""
+    task = f"confirm stage share of sweep wall: {sweep.label}"
+    peer, wall = "the sweep's wall (measured)", sweep.measured.seconds
+    if not sweep.logged.confirms:
+        return E2ERow(task, None, peer, wall, ratio_of="share",
+                      note=sweep.said_confirm or "no confirm run logged",
+                      details={"confirm_ran": False, "printed": sweep.said_confirm})  # fmt: skip
+    run = sweep.logged.confirms[0].info
+    ends = [r.info.end_time for r in sweep.logged.configs if r.info.end_time]
+    parent = sweep.logged.parents[0].data.metrics if len(sweep.logged.parents) == 1 else {}
+    if CONFIRM_METRIC in parent:
+        seconds, how = parent[CONFIRM_METRIC], CONFIRM_METRIC
+    elif ends:
+        seconds = (run.end_time - max(ends)) / 1000
+        how = "last configuration run's end to the confirm run's end (includes the report)"
+    else:
+        seconds, how = None, "no configuration run ended"
+    details = {
+        "confirm_ran": True,
+        "after_workers": bool(ends) and run.start_time >= max(ends),
+        "measured_as": how,
+        "printed": sweep.said_confirm,
+    }
+    return E2ERow(task, seconds, peer, wall, ratio_of="share", details=details)
+
+
+def run_e2e(bench: Bench) -> list[E2ERow]:
+    """Every end-to-end measurement of `bench.plan`, in table order."""
+    plan = bench.plan
+    singles: dict[int, Single] = {}
+    for chunks in sorted({*plan.sizes, plan.fusion_at}):
+        log(f"end-to-end: one configuration and the floor at {chunks:,} chunks...")
+        if (got := bench.single(chunks)) is not None:
+            singles[chunks] = got
+    measured = [singles[c] for c in plan.sizes if c in singles]
+    rows = single_rows(measured, plan.largest) + (stage_rows(measured) if measured else [])
+
+    label = f"fusion sweep (sweep=fusion_k, 4 values), {plan.fusion_at:,} chunks"
+    log(f"end-to-end: {label}...")
+    fusion = bench.sweep(label, plan.fusion_at, 4, ["sweep=fusion_k", f"chunker.size={CHUNK_SIZE}"])
+    base = singles.get(plan.fusion_at)
+    rows += versus_rows(
+        label,
+        None if fusion is None else fusion.measured,
+        f"one configuration, {plan.fusion_at:,} chunks",
+        None if base is None else base.ours,
+        TARGETS.fusion_sweep_time,
+        TARGETS.fusion_sweep_memory,
+    )
+
+    values = ",".join(str(v) for v in plan.chunk_sweep_values)
+    label = f"chunk-size sweep (chunker.size={values}), {plan.chunk_sweep_at:,} chunks"
+    by_workers = {}
+    for n_jobs in (1, 2):
+        log(f"end-to-end: {label} on {n_jobs} worker(s)...")
+        by_workers[n_jobs] = bench.sweep(
+            f"{label}, {n_jobs} worker(s)",
+            plan.chunk_sweep_at,
+            len(plan.chunk_sweep_values),
+            [f"chunker.size={values}", f"hydra.launcher.n_jobs={n_jobs}"],
+        )
+    rows.append(workers_row(label, by_workers[1], by_workers[2]))
+    sweeps = [s for s in (fusion, by_workers[1], by_workers[2]) if s is not None]
+    return rows + [mlflow_row(s) for s in sweeps] + [confirm_row(s) for s in sweeps]
+
+
+def environment(bench: Bench) -> dict[str, Any]:
+    """What the end-to-end numbers depend on, for the JSON record."""
+    return {
+        "plan": asdict(bench.plan),
+        "threads": bench.threads,
+        "thread_variables": list(THREAD_VARS),
+        "corpora": {str(k): v for k, v in sorted(bench.corpus_info.items())},
+        "seed": bench.seed,
+        "targets": asdict(TARGETS),
+        "directions": {k: v for k, v in DIRECTIONS.items() if v},
+        "memory_measure": (
+            "peak resident set of the child's process tree: the larger of the kernel's "
+            f"ru_maxrss (wait4) and the tree's summed RSS sampled every {SAMPLE_SECONDS} s"
+        ),
+        "pipeline": [*PIPELINE, f"embedder.dim={bench.plan.lsa_dim}"],
+        "ragsweep_root": str(ragsweep_root()),
+        "disagreements": bench.disagreements,
+        "failures": bench.failures,
+    }
+
+
+@contextlib.contextmanager
+def bench_session(**kwargs: Any) -> Iterator[Bench]:
+    """A `Bench` whose work folder is removed (unless kept) when the block ends."""
+    bench = Bench(**kwargs)
+    try:
+        yield bench
+    finally:
+        bench.close()
