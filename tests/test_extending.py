@@ -248,7 +248,7 @@ def test_a_sweep_of_a_users_parameter_runs_in_worker_processes(stages, tmp_path)
         assert run.data.params["retriever.grams._target_"] == "mystages.CharNgramRetriever"
         hits = set(run.data.tags["ragsweep.cache_hits"].split(","))
         # the stages the factor does not touch were built once, before the jobs
-        assert {"bm25_index", "dense_index", "first_stage_bm25_index"} <= hits
+        assert {"chunks", "first_stage_bm25_index", "first_stage_dense_index"} <= hits
         assert "grams_index" not in hits
     cache = tmp_path / ".ragsweep_cache"
     assert len(list(cache.glob("*/grams_index/*.joblib"))) == 2

@@ -228,7 +228,7 @@ def test_a_sweep_pays_once_and_writes_the_key_nowhere(server, tmp_path):
     # each value is its own dense index; BM25 and its list are built once and shared
     for run_ in by_value.values():
         hits = set(run_.data.tags["ragsweep.cache_hits"].split(","))
-        assert {"bm25_index", "first_stage_bm25_index"} <= hits
+        assert {"chunks", "first_stage_bm25_index"} <= hits
         assert run_.data.params["embedder.api_key_env"] == KEY_ENV
 
     # a second run sharing the embedder, with a fresh stage cache (nothing built there yet):

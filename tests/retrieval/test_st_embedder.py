@@ -134,7 +134,7 @@ def test_a_two_value_sweep_of_the_folders_model(tmp_path, model_folder):
     for run in by_value.values():
         assert run.data.params["embedder.model"] == str(model_folder)
         hits = set(run.data.tags["ragsweep.cache_hits"].split(","))
-        assert {"bm25_index", "first_stage_bm25_index"} <= hits  # built once, shared
+        assert {"chunks", "first_stage_bm25_index"} <= hits  # built once, shared
         assert "dense_index" not in hits  # each value embeds with its own truncation
     assert len(list((folder / ".ragsweep_cache").glob("*/dense_index/*.joblib"))) == 2
     # truncating passages of 16 words to 8 word pieces changes what the dense retriever finds
