@@ -176,8 +176,17 @@ def sample_chunks_and_questions() -> tuple[list[str], list[str]]:
     return [c.text for c in chunks], list(ds.questions["text"]) + extra
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_search_equals_the_sparse_product_bit_for_bit(method, sample_chunks_and_questions):
+@pytest.mark.parametrize(
+    "method,per_block",
+    [("lucene", None), ("lucene", 1), *[(m, None) for m in METHODS[1:]]],
+    ids=["lucene", "lucene-one-query-per-block", *METHODS[1:]],
+)
+def test_search_equals_the_sparse_product_bit_for_bit(
+    method, per_block, sample_chunks_and_questions, monkeypatch
+):
+    """Blocks of ~130 queries at the sample's size; one query per block is what 100k texts get."""
+    if per_block is not None:
+        monkeypatch.setattr(bm25_module, "ACCUMULATE_ELEMENTS", per_block)
     texts, queries = sample_chunks_and_questions
     r = BM25Retriever(method=method, k1=1.2, b=0.6)
     r.index(texts)

@@ -1,13 +1,55 @@
-"""`top_k_candidates` (rows given by their candidates) ranks exactly as `top_k` on the full rows,
-and `AllowedMasks` builds one mask per filter array."""
+"""`top_k` ranks as it did before it was sped up (the old implementation is written out here),
+`top_k_candidates` (rows given by their candidates) exactly as `top_k` on the full rows, and
+`AllowedMasks` builds one mask per filter array."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ragsweep.retrieval import top_k
-from ragsweep.retrieval.base import AllowedMasks, top_k_candidates
+from ragsweep.retrieval import base, top_k
+from ragsweep.retrieval.base import PAD_ID, PAD_SCORE, AllowedMasks, top_k_candidates
+
+
+def old_top_k(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """`top_k` as ragsweep computed it before: argpartition of the negated block, a cumulative
+    count of the ties at the cut."""
+    n_q, n = scores.shape
+    if depth < n:
+        part = np.argpartition(-scores, depth - 1, axis=1)
+        kth = np.take_along_axis(scores, part[:, depth - 1 : depth], axis=1)
+        above = scores > kth
+        tied = scores == kth
+        room = depth - above.sum(axis=1, keepdims=True)
+        chosen = above | (tied & (np.cumsum(tied, axis=1) <= room))
+        cols = np.nonzero(chosen)[1].reshape(n_q, depth)
+    else:
+        cols = np.broadcast_to(np.arange(n, dtype=np.int64), (n_q, n))
+    vals = np.take_along_axis(scores, cols, axis=1)
+    order = np.argsort(-vals, axis=1, kind="stable")
+    ids = np.take_along_axis(cols, order, axis=1).astype(np.int64)
+    vals = np.take_along_axis(vals, order, axis=1)
+    ids[vals == PAD_SCORE] = PAD_ID
+    if depth > n:
+        ids = np.pad(ids, ((0, 0), (0, depth - n)), constant_values=PAD_ID)
+        vals = np.pad(vals, ((0, 0), (0, depth - n)), constant_values=PAD_SCORE)
+    return ids, vals
+
+
+@pytest.mark.parametrize("width", [7, 300, base.ALONE_CANDIDATES + 500])
+def test_top_k_equals_the_old_implementation(width):
+    """Narrow blocks take one partition, wide ones a partition of each row's real scores."""
+    rng = np.random.default_rng(width)
+    for share_inf, levels in [(0.0, 3), (0.5, 5), (0.97, 2), (0.3, 10**6)]:
+        full = rng.integers(0, levels, size=(12, width)).astype(np.float64) / 7
+        full[rng.random(full.shape) < share_inf] = -np.inf
+        full[0] = -np.inf
+        full[1] = 0.25
+        for depth in (1, 3, 6, width - 1, width, width + 2):
+            got = top_k(full, depth)
+            want_ids, want_scores = old_top_k(full, depth)
+            assert got.ids.tobytes() == want_ids.tobytes(), (share_inf, levels, depth)
+            assert got.scores.tobytes() == want_scores.tobytes(), (share_inf, levels, depth)
 
 
 def as_candidates(
@@ -31,6 +73,23 @@ def test_equals_top_k_on_heavy_ties(seed):
     full[1, :] = 0.5  # a row tied throughout
     rows = as_candidates(full, rng)
     for depth in (1, 2, 7, 29, 50, 64):
+        want, got = top_k(full, depth), top_k_candidates(rows, depth)
+        assert got.ids.tobytes() == want.ids.tobytes(), depth
+        assert got.scores.tobytes() == want.scores.tobytes(), depth
+
+
+def test_rows_ranked_alone_and_in_several_groups_equal_top_k(monkeypatch):
+    """Rows of more than ALONE_CANDIDATES go alone, the others in groups within BLOCK_ELEMENTS:
+    with both set small here, one call takes every path."""
+    monkeypatch.setattr(base, "ALONE_CANDIDATES", 12)
+    monkeypatch.setattr(base, "BLOCK_ELEMENTS", 40)
+    rng = np.random.default_rng(9)
+    full = rng.integers(0, 3, size=(40, 30)).astype(np.float64)
+    full[rng.random(full.shape) < rng.random((40, 1))] = -np.inf  # rows from empty to full
+    rows = as_candidates(full, rng)
+    lengths = [len(ids) for ids, _ in rows]
+    assert min(lengths) <= 12 < max(lengths)
+    for depth in (1, 4, 30):
         want, got = top_k(full, depth), top_k_candidates(rows, depth)
         assert got.ids.tobytes() == want.ids.tobytes(), depth
         assert got.scores.tobytes() == want.scores.tobytes(), depth

@@ -37,6 +37,9 @@ PAD_ID = -1
 PAD_SCORE = -np.inf
 #: Upper bound on the elements of one (queries x texts) score block, to bound memory (32 MB).
 BLOCK_ELEMENTS = 1 << 22
+#: `top_k_candidates` ranks a row of more candidates than this by itself (its own work then
+#: outweighs numpy's per-call cost), shorter rows together.
+ALONE_CANDIDATES = 4096
 
 Allowed = Sequence[np.ndarray | None] | None
 
@@ -266,8 +269,8 @@ def top_k(scores: np.ndarray, depth: int) -> Ranked:
     """Per row of `scores` (queries x texts, float64, -inf = not a candidate), the `depth` best
     texts by score descending, ties by text index ascending; short rows are padded.
 
-    Exact and deterministic: `argpartition` finds the depth-th best value, every text above it
-    is kept, and the tied texts at that value are taken in index order.
+    Exact and deterministic: a partition finds each row's depth-th best value, every text above
+    it is kept, and the tied texts at that value are taken in index order.
     """
     depth = check_depth(depth)
     scores = np.asarray(scores, dtype=np.float64)
@@ -277,13 +280,21 @@ def top_k(scores: np.ndarray, depth: int) -> Ranked:
         raise ValueError("scores contain NaN")
     n_q, n = scores.shape
     if depth < n:
-        part = np.argpartition(-scores, depth - 1, axis=1)
-        kth = np.take_along_axis(scores, part[:, depth - 1 : depth], axis=1)
+        if n <= ALONE_CANDIDATES:  # narrow rows: one partition for the block
+            kth = -np.partition(-scores, depth - 1, axis=1)[:, depth - 1 : depth]
+        else:  # wide rows: the depth-th best of the real ones, row by row, without -inf
+            kth = np.full((n_q, 1), PAD_SCORE)  # (on many -inf, numpy's partition can be 20x
+            for q, row in enumerate(scores):  # slower, and it would copy the whole block)
+                real = row[row != PAD_SCORE]
+                if len(real) >= depth:
+                    kth[q] = np.partition(real, len(real) - depth)[len(real) - depth]
         above = scores > kth
         tied = scores == kth
-        room = depth - above.sum(axis=1, keepdims=True)
-        chosen = above | (tied & (np.cumsum(tied, axis=1) <= room))
-        cols = np.nonzero(chosen)[1].reshape(n_q, depth)  # ascending index within each row
+        room = depth - np.count_nonzero(above, axis=1)
+        chosen = above | tied
+        for q in np.flatnonzero(np.count_nonzero(tied, axis=1) > room):  # more ties than room
+            chosen[q] = above[q] | (tied[q] & (np.cumsum(tied[q]) <= room[q]))
+        cols = (np.flatnonzero(chosen) % n).reshape(n_q, depth)  # ascending within each row
     else:
         cols = np.broadcast_to(np.arange(n, dtype=np.int64), (n_q, n))
     vals = np.take_along_axis(scores, cols, axis=1)
@@ -302,13 +313,17 @@ def top_k_candidates(rows: Sequence[tuple[np.ndarray, np.ndarray]], depth: int) 
     """`top_k` for rows given by their candidates only: per query, the text indices that may
     rank (int64, ascending, distinct) and their float64 scores; every other text scores -inf.
 
-    Same result as `top_k` on the full row, bit for bit: score descending, ties by text index
-    ascending, -inf candidates dropped, short rows padded. The work is per candidate, not per
-    indexed text, so a query touching few texts costs little.
+    Same result as `top_k` on the full rows, bit for bit: score descending, ties by text index
+    ascending, -inf candidates dropped, short rows padded. The work follows the candidates, not
+    the indexed texts: a row of more than ALONE_CANDIDATES is ranked by itself, the shorter
+    ones together, as one `top_k` over their candidates padded to the longest (columns in id
+    order, so ties by column are ties by id), in groups within BLOCK_ELEMENTS.
     """
     depth = check_depth(depth)
     ids_out = np.full((len(rows), depth), PAD_ID, dtype=np.int64)
     scores_out = np.full((len(rows), depth), PAD_SCORE, dtype=np.float64)
+    short: list[int] = []
+    checked = []
     for q, (ids, scores) in enumerate(rows):
         ids = np.asarray(ids, dtype=np.int64)
         scores = np.asarray(scores, dtype=np.float64)
@@ -316,22 +331,62 @@ def top_k_candidates(rows: Sequence[tuple[np.ndarray, np.ndarray]], depth: int) 
             raise ValueError(f"row {q}: ids {ids.shape} and scores {scores.shape} must be 1-D")
         if (ids[1:] <= ids[:-1]).any():
             raise ValueError(f"row {q}: candidate ids must be ascending and distinct")
-        if np.isnan(scores).any():
-            raise ValueError(f"row {q}: scores contain NaN")
-        real = scores != PAD_SCORE
-        if not real.all():
-            ids, scores = ids[real], scores[real]
-        n = len(scores)
-        if n > depth:  # as in top_k: all above the depth-th value, then its ties by index
-            kth = np.partition(scores, n - depth)[n - depth]
-            keep = scores > kth
-            tied = np.flatnonzero(scores == kth)
-            keep[tied[: depth - int(np.count_nonzero(keep))]] = True
-            ids, scores = ids[keep], scores[keep]
-        order = np.argsort(-scores, kind="stable")
-        ids_out[q, : len(order)] = ids[order]
-        scores_out[q, : len(order)] = scores[order]
+        checked.append((ids, scores))
+        if len(ids) > ALONE_CANDIDATES:
+            ids, scores = _top_k_row(ids, scores, depth)
+            ids_out[q, : len(ids)], scores_out[q, : len(ids)] = ids, scores
+        else:
+            short.append(q)
+    group: list[int] = []
+    for q in [*short, None]:
+        if q is not None and (len(group) + 1) * ALONE_CANDIDATES <= max(BLOCK_ELEMENTS, 1):
+            group.append(q)
+            continue
+        if group:
+            width = max(len(checked[g][0]) for g in group)
+            ranked = _top_k_padded(
+                [checked[g][0] for g in group], [checked[g][1] for g in group], width, depth
+            )
+            ids_out[group], scores_out[group] = ranked.ids, ranked.scores
+        group = [] if q is None else [q]
     return Ranked(ids_out, scores_out)
+
+
+def _top_k_row(ids: np.ndarray, scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """One row's best `depth` candidates, ranked: `top_k`'s rule on the candidates alone."""
+    if np.isnan(scores).any():
+        raise ValueError("scores contain NaN")
+    real = scores != PAD_SCORE
+    if not real.all():
+        ids, scores = ids[real], scores[real]
+    n = len(scores)
+    if n > depth:  # as in top_k: all above the depth-th value, then its ties by index
+        kth = np.partition(scores, n - depth)[n - depth]
+        keep = scores > kth
+        tied = np.flatnonzero(scores == kth)
+        keep[tied[: depth - int(np.count_nonzero(keep))]] = True
+        ids, scores = ids[keep], scores[keep]
+    order = np.argsort(-scores, kind="stable")
+    return ids[order], scores[order]
+
+
+def _top_k_padded(
+    ids_list: list[np.ndarray], scores_list: list[np.ndarray], width: int, depth: int
+) -> Ranked:
+    """One `top_k` over rows of candidates padded to `width` (id -1, score -inf), mapped back
+    from columns to the candidates' ids."""
+    ids = np.full((len(ids_list), width), PAD_ID, dtype=np.int64)
+    scores = np.full((len(ids_list), width), PAD_SCORE, dtype=np.float64)
+    if width:
+        inside = np.arange(width) < np.array([len(i) for i in ids_list])[:, None]
+        ids[inside] = np.concatenate(ids_list)
+        scores[inside] = np.concatenate(scores_list)
+    ranked = top_k(scores, depth)
+    if not width:
+        return ranked
+    real = ranked.ids != PAD_ID
+    found = np.take_along_axis(ids, np.where(real, ranked.ids, 0), axis=1)
+    return Ranked(np.where(real, found, PAD_ID), ranked.scores)
 
 
 def tie_keys(ids: Sequence[str]) -> np.ndarray:
