@@ -251,8 +251,8 @@ def test_a_sweep_of_a_users_parameter_runs_in_worker_processes(stages, tmp_path)
         assert {"chunks", "first_stage_bm25_index", "first_stage_dense_index"} <= hits
         assert "grams_index" not in hits
     cache = tmp_path / ".ragsweep_cache"
-    assert len(list(cache.glob("*/grams_index/*.joblib"))) == 2
-    assert len(list(cache.glob("*/bm25_index/*.joblib"))) == 1
+    assert len(list(cache.glob("*/grams_index/*.pkl"))) == 2
+    assert len(list(cache.glob("*/bm25_index/*.pkl"))) == 1
     # both jobs ran in Hydra's joblib workers (hydra.launcher.n_jobs=2), which imported
     # mystages from this folder
     folder = re.search(r"baseline 3; folder (\S+)", done.out)

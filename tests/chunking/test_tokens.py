@@ -10,6 +10,7 @@ from dataclasses import astuple, dataclass
 import numpy as np
 import pytest
 
+from ragsweep.chunking import chunkers
 from ragsweep.chunking.chunkers import FixedTokenChunker, SectionChunker, _tokens, chunk_corpus
 from ragsweep.data import load_dataset
 
@@ -200,3 +201,19 @@ def test_windows_of_a_long_clause_count_as_the_formula() -> None:
         assert len(chunks) == 1 + max(0, -(-(n - 10) // 7))
         assert chunks[-1].text.split()[-1] == f"w{n - 1}"
         assert np.all(np.diff([c.start for c in chunks]) > 0)
+
+
+@pytest.mark.parametrize("kind", ["fixed", "section"])
+@pytest.mark.parametrize("batch_chars", [1, 25, 200, 1 << 20])
+def test_batched_chunking_is_chunking_one_document_at_a_time(
+    monkeypatch, sample_documents, kind: str, batch_chars: int
+) -> None:
+    # batches of one document, of a few, and of all: spans shift back to each document exactly
+    monkeypatch.setattr(chunkers, "_BATCH_CHARS", batch_chars)
+    docs = [*adversarial_docs(), *sample_documents[:6], *adversarial_docs()[::-1]]
+    for size, overlap in ((1, 0), (4, 3), (50, 7)):
+        how = chunker(kind, size, overlap)
+        one_by_one = [astuple(c) for d in docs for c in how.chunk(d)]
+        assert [astuple(c) for c in how.chunk_many(docs)] == one_by_one
+        assert [astuple(c) for c in chunk_corpus(docs, how)] == one_by_one
+        assert len(one_by_one) > len(docs)

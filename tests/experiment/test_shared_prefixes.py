@@ -15,7 +15,7 @@ def hits(run) -> set[str]:
 
 
 def cached(folder, stage: str) -> list:
-    return sorted((folder / ".ragsweep_cache").glob(f"*/{stage}/*.joblib"))
+    return sorted((folder / ".ragsweep_cache").glob(f"*/{stage}/*.pkl"))
 
 
 @pytest.mark.slow

@@ -66,8 +66,8 @@ def test_eight_configurations_two_workers_new_store(workdir, store, capsys):
         hits = r.data.tags["ragsweep.cache_hits"].split(",")
         assert sorted(hits) == ["chunks", "first_stage_bm25_index", "first_stage_dense_index"]
     cache = workdir / ".ragsweep_cache"
-    assert len(list(cache.glob("*/bm25_index/*.joblib"))) == 1
-    assert len(list(cache.glob("*/dense_index/*.joblib"))) == 1
+    assert len(list(cache.glob("*/bm25_index/*.pkl"))) == 1
+    assert len(list(cache.glob("*/dense_index/*.pkl"))) == 1
     # the parent is pinned and carries summary metrics the UI can chart
     tags = parents[0].data.tags
     for pin in ("snapshot", "labels", "split", "index_build"):

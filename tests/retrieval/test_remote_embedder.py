@@ -238,7 +238,7 @@ def test_a_sweep_pays_once_and_writes_the_key_nowhere(server, tmp_path):
     single = [a for a in run if not a.startswith("hydra.")]
     again = cli_in(first, *single, "embedder.dimensions=16", f"cache.dir={fresh}").ok()
     assert server.requests == []
-    assert list(fresh.glob("*/dense_index/*.joblib"))  # built anew, from the cached vectors
+    assert list(fresh.glob("*/dense_index/*.pkl"))  # built anew, from the cached vectors
     logged = again.store.only_run()
     assert logged.data.params["embedder.dimensions"] == "16"
     ours = by_value["16"].data.metrics

@@ -136,7 +136,7 @@ def test_a_two_value_sweep_of_the_folders_model(tmp_path, model_folder):
         hits = set(run.data.tags["ragsweep.cache_hits"].split(","))
         assert {"chunks", "first_stage_bm25_index"} <= hits  # built once, shared
         assert "dense_index" not in hits  # each value embeds with its own truncation
-    assert len(list((folder / ".ragsweep_cache").glob("*/dense_index/*.joblib"))) == 2
+    assert len(list((folder / ".ragsweep_cache").glob("*/dense_index/*.pkl"))) == 2
     # truncating passages of 16 words to 8 word pieces changes what the dense retriever finds
     dense = {v: r.data.metrics["ndcg_at_10/all"] for v, r in by_value.items()}
     rankings = {

@@ -41,6 +41,7 @@ from ragsweep.experiment.plan import (
     quote,
     share_dataset,
 )
+from ragsweep.experiment.warm import Warmup
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
 from ragsweep.secrets import mask_overrides
@@ -208,6 +209,13 @@ def execution_order(d: Draft) -> list[str]:
 
 def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
+    warmup = Warmup(args).start()  # the workers import MLflow while this process plans
+    launched = _launch(args)
+    warmup.join()
+    return launched
+
+
+def _launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     d = draft(args)
     base_cfg = d.baseline_cfg
     parse_measures(base_cfg)  # a bad measure is refused before anything runs

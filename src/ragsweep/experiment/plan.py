@@ -19,13 +19,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import joblib
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
@@ -33,7 +31,7 @@ from ragsweep.config import compose
 from ragsweep.data import Dataset, load_dataset, sample_path
 from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
-from ragsweep.retrieval.cache import key_of
+from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.evaluate import check_snapshot, config_hash, select_questions
 
@@ -72,27 +70,20 @@ class SweepFolder:
     @property
     def dataset(self) -> Path:
         """The dataset the launcher loaded, as every configuration reads it."""
-        return self.root / "dataset.joblib"
+        return self.root / "dataset.pkl"
 
 
 def share_dataset(folder: SweepFolder, ds: Dataset) -> None:
     """Write `ds` into the sweep folder (a temporary file renamed into place)."""
     folder.root.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder.root, prefix=".dataset-", suffix=".joblib")
-    os.close(fd)
-    try:
-        joblib.dump(ds, tmp)
-        os.replace(tmp, folder.dataset)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_pickle(folder.dataset, ds)
 
 
 def shared_dataset(folder: SweepFolder, cfg: DictConfig) -> Dataset | None:
     """The dataset the launcher shared, when `cfg` reads that folder; None otherwise (or when
     the file is missing or damaged: the configuration then loads the folder itself)."""
     try:
-        ds = joblib.load(folder.dataset)
+        ds = read_pickle(folder.dataset)
     except Exception:  # missing, or damaged by a full disk: load the folder instead
         return None
     wanted = Path(cfg.data.path) if cfg.data.path is not None else sample_path()

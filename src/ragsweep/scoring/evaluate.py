@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -459,17 +460,21 @@ def evaluate(
     is for the confirm stage only.
     """
     say = progress or (lambda stage: None)
+    clock = time.perf_counter()
     say("loading data")
     ds = dataset if dataset is not None else load_dataset(cfg.data.path)
     how = scoring(cfg, ds, allow_heldout)
     questions = how.questions
+    seconds = {"load": time.perf_counter() - clock}
 
+    clock = time.perf_counter()
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
     cache = stage_cache(cfg)
     # every question goes through the first stage (one cached list for every split); the
     # later stages and the scores only see the selected ones
     chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
+    seconds["chunk"] = time.perf_counter() - clock
     ranking = pipeline.rank(
         pipe,
         ds.snapshot_hash,
@@ -481,8 +486,10 @@ def evaluate(
         rows=question_rows(ds, questions),
     )
 
+    clock = time.perf_counter()
     say("scoring")
     scored = score_ranked(ds, how, chunks, ranking.ids)
+    seconds["score"] = time.perf_counter() - clock
     tags = {
         **pin_tags(cfg, ds, how),
         "ragsweep.index_build": pipe.index_build_hash(ds.snapshot_hash),
@@ -499,7 +506,7 @@ def evaluate(
         metrics=scored.metrics,
         tags=tags,
         counts=scored.counts,
-        seconds=ranking.seconds,
+        seconds={**seconds, **ranking.seconds},
         cost={"chunks": float(len(chunks)), "prompt_words_mean": words, **ranking.cost},
         ties=ties,
         rankings=scored.rankings,

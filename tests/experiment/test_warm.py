@@ -1,0 +1,34 @@
+"""The launcher starts a sweep's workers early and they import MLflow before their first job."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import cli_in
+from ragsweep.experiment import warm
+from toy import TOY
+
+
+def test_joblib_settings_are_what_hydras_launcher_passes_and_none_for_one_worker():
+    settings = warm.joblib_settings(["-m", *TOY, "chunker.size=32,64", "hydra.launcher.n_jobs=3"])
+    assert settings is not None
+    assert (settings["n_jobs"], settings["backend"], settings["prefer"]) == (3, "loky", "processes")
+    assert warm.joblib_settings(["-m", *TOY, "hydra.launcher.n_jobs=1"]) is None
+
+
+def test_a_sweeps_jobs_run_in_the_workers_the_launcher_warmed(workdir, monkeypatch):
+    started: list[warm.Warmup] = []
+    original = warm.Warmup.start
+
+    def start(self: warm.Warmup) -> warm.Warmup:
+        started.append(self)
+        return original(self)
+
+    monkeypatch.setattr(warm.Warmup, "start", start)
+    ran = cli_in(workdir, "-m", *TOY, "chunker.size=32,64", "confirm.enabled=false")
+    assert ran.code == 0, ran.err
+    (warmup,) = started
+    assert len(warmup.pids) == 2 and len(set(warmup.pids)) == 2
+    progress = [json.loads(p.read_text()) for p in workdir.glob("multirun/*/*/progress/*.json")]
+    assert len(progress) == 3  # the two values and the baseline
+    assert {p["pid"] for p in progress} <= set(warmup.pids)
