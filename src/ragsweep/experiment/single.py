@@ -169,8 +169,7 @@ def run(
     if cfg.tracking.enabled:
         store = tracking.resolve_store(cfg.tracking.get("uri"))
         tracking.check_store(store)
-        # MLflow imports (about 3 s) and opens the store while the evaluation runs
-        warm.open_in_background(store)
+        warm.import_in_background()  # MLflow's 3 s of imports happen while evaluation runs
     result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

@@ -1,14 +1,17 @@
-"""Start a sweep's worker processes early, while the launcher loads and plans.
+"""Start a sweep's worker processes early, while the launcher prepares the sweep.
 
 A fresh worker process spends about 3 s importing MLflow (and more importing ragsweep, numpy,
-scikit-learn) before its first configuration can log a run: on a 2-worker sweep that was most
-of the sweep's time in MLflow. Hydra's joblib launcher runs its jobs on loky's reusable
-executor, which outlives one `joblib.Parallel` call: `start` asks for the same executor Hydra
-will (the composed `hydra.launcher` settings, loky, as Hydra's launcher sets them) from a
-background thread and imports the worker's modules in each worker process, while the launcher
-reads the dataset and prepares the sweep on this process's core. `join` waits for it before
-Hydra launches. Any other launcher (Ray, Submitit) gets nothing: its workers are not ours to
-start.
+scikit-learn) and 1-2 s opening the store before its first configuration can log a run: on a
+2-worker sweep that was most of the sweep's time in MLflow. Hydra's joblib launcher runs its
+jobs on loky's reusable executor, which outlives one `joblib.Parallel` call: `Warmup.start`
+asks for the same executor Hydra will (the composed `hydra.launcher` settings, loky, as
+Hydra's launcher sets them) from a background thread, and each worker process imports the
+worker's modules, then, once the launcher has created and migrated the store (`store_ready`:
+a brand-new sqlite store migrated by two processes at once breaks), opens it, while the
+launcher goes on with the parent run and the shared stages (a fusion sweep's indexes: the
+longest part). `join` waits for it
+before Hydra launches. Any other launcher (Ray, Submitit) gets nothing: its workers are not
+ours to start. `import_in_background` imports MLflow alone in a thread of this process.
 """
 
 from __future__ import annotations
@@ -22,37 +25,38 @@ from typing import Any
 JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher"
 
 
-def _open_existing(store: Any) -> None:
-    """Import MLflow and, when the store exists already, open it: MLflow keeps one store per
-    URI and process, so this process's own clients open at once. A local store that does not
-    exist yet is left alone: the launcher creates it, under its lock, once the sweep is
-    accepted (a refused sweep leaves no store behind)."""
-    from mlflow.tracking import MlflowClient
-
-    from ragsweep.experiment import tracking
-
-    db = tracking._local_db(store.uri)
-    if db is None or db.exists():
-        MlflowClient(tracking_uri=store.uri)
+def _import_mlflow() -> None:
+    import mlflow.tracking  # noqa: F401
 
 
-def open_in_background(store: Any) -> threading.Thread:
-    """`_open_existing(store)` in a daemon thread (a failure is left to the real open)."""
+def import_in_background() -> threading.Thread:
+    """Import MLflow in a daemon thread, while this process does other work (a failure is left
+    to the real import). Only the import: a store is opened by `tracking.client`, under the
+    store's lock, in the thread that logs."""
 
     def run() -> None:
         with contextlib.suppress(Exception):
-            _open_existing(store)
+            _import_mlflow()
 
-    thread = threading.Thread(target=run, name="ragsweep-open-store", daemon=True)
+    thread = threading.Thread(target=run, name="ragsweep-import-mlflow", daemon=True)
     thread.start()
     return thread
 
 
-def _import_worker_modules(store: Any) -> int:
-    """In a worker process: import what a configuration job needs, and open the store."""
+def _import_worker_modules(_: int) -> int:
+    """In a worker process: import what a configuration job needs."""
     import ragsweep.experiment.worker  # noqa: F401
 
-    _open_existing(store)
+    _import_mlflow()
+    return os.getpid()
+
+
+def _open_store(store: Any) -> int:
+    """In a worker process: open the store, which the launcher has created and migrated by
+    now (MLflow then keeps it open for the process's later clients)."""
+    from mlflow.tracking import MlflowClient
+
+    MlflowClient(tracking_uri=store.uri)
     return os.getpid()
 
 
@@ -88,15 +92,6 @@ def joblib_settings(args: Sequence[str]) -> dict[str, Any] | None:
     return {str(k): v for k, v in settings.items()}
 
 
-def _store(args: Sequence[str]) -> Any:
-    """The tracking store the sweep will log to (`tracking.uri`, else $MLFLOW_TRACKING_URI,
-    else ./mlruns)."""
-    from ragsweep.config import compose
-    from ragsweep.experiment import tracking
-
-    return tracking.resolve_store(compose(_fixed(args)).tracking.get("uri"))
-
-
 class Warmup:
     """`Warmup(args).start()` reads the launcher's settings here (Hydra's global state is not
     for threads) and begins; `join()` waits. It never raises: a warm-up that fails only leaves
@@ -106,33 +101,46 @@ class Warmup:
         self.args = list(args)
         self.pids: list[int] = []
         self._thread: threading.Thread | None = None
+        self._store: Any = None
+        self._ready = threading.Event()
 
-    def _run(self, settings: dict[str, Any], store: Any) -> None:
+    def _run(self, settings: dict[str, Any]) -> None:
         from joblib import Parallel, delayed
 
         n = int(settings["n_jobs"])
         if n < 0:  # joblib's convention: -1 all cores, -2 all but one
             n = max(1, (os.cpu_count() or 1) + 1 + n)
         try:
-            _open_existing(store)  # this process logs too (the parent run, the confirm run)
-            jobs = (delayed(_import_worker_modules)(store) for _ in range(n))
-            self.pids = Parallel(**settings)(jobs)
+            _import_mlflow()  # this process logs too (the parent run, the confirm run)
+            self.pids = Parallel(**settings)(delayed(_import_worker_modules)(i) for i in range(n))
+            self._ready.wait()
+            if self._store is not None:
+                Parallel(**settings)(delayed(_open_store)(self._store) for _ in range(n))
         except Exception:  # the sweep itself reports what is wrong with its workers
             self.pids = []
 
     def start(self) -> Warmup:
         try:
             settings = joblib_settings(self.args)
-            store = _store(self.args) if settings is not None else None
         except Exception:  # a bad override: the launch refuses it with its own message
             settings = None
         if settings is not None:
             self._thread = threading.Thread(
-                target=self._run, args=(settings, store), name="ragsweep-warmup", daemon=True
+                target=self._run, args=(settings,), name="ragsweep-warmup", daemon=True
             )
             self._thread.start()
         return self
 
+    def store_ready(self, store: Any) -> None:
+        """The launcher has created (or found) and migrated `store`: the workers may open it."""
+        self._store = store
+        self._ready.set()
+
+    def cancel(self) -> None:
+        """The launch failed: the workers open no store."""
+        self._ready.set()
+
     def join(self) -> None:
+        self._ready.set()  # a launch that never got as far as the store opens none
         if self._thread is not None:
             self._thread.join()
