@@ -217,3 +217,20 @@ def test_batched_chunking_is_chunking_one_document_at_a_time(
         assert [astuple(c) for c in how.chunk_many(docs)] == one_by_one
         assert [astuple(c) for c in chunk_corpus(docs, how)] == one_by_one
         assert len(one_by_one) > len(docs)
+
+
+def test_a_subclass_that_overrides_chunk_is_chunked_by_its_own_chunk(sample_documents) -> None:
+    # the inherited chunk_many knows nothing of the override: chunk_corpus must not use it
+    class EveryOther(FixedTokenChunker):
+        def chunk(self, document):
+            return super().chunk(document)[::2]
+
+    class Batched(EveryOther):
+        def chunk_many(self, documents):
+            return [c for d in documents for c in self.chunk(d)]
+
+    docs = sample_documents[:5]
+    for how in (EveryOther(16, 4), Batched(16, 4)):
+        got = [astuple(c) for c in chunk_corpus(docs, how)]
+        assert got == [astuple(c) for d in docs for c in how.chunk(d)]
+        assert len(got) < len(chunk_corpus(docs, FixedTokenChunker(16, 4)))

@@ -212,7 +212,18 @@ class SectionChunker:
 def chunk_corpus(documents: Sequence[Any], chunker: Chunker) -> list[Chunk]:
     """All chunks of all documents, in document order then position: a stable order. A
     chunker with a `chunk_many(documents)` (the built-in ones) does them all in one call."""
-    many = getattr(chunker, "chunk_many", None)
-    if callable(many):
-        return list(many(documents))
+    if _batches_its_own_chunk(type(chunker)):
+        return list(chunker.chunk_many(documents))  # type: ignore[attr-defined]
     return [c for d in documents for c in chunker.chunk(d)]
+
+
+def _defined_in(cls: type, name: str) -> type | None:
+    return next((k for k in cls.__mro__ if name in vars(k)), None)
+
+
+def _batches_its_own_chunk(cls: type) -> bool:
+    """Whether `cls.chunk_many` cuts what `cls.chunk` cuts: it is defined with `chunk` or
+    below it. A subclass of a built-in chunker that overrides only `chunk` inherits a
+    `chunk_many` that knows nothing of the override, so its `chunk` is called instead."""
+    many, one = _defined_in(cls, "chunk_many"), _defined_in(cls, "chunk")
+    return many is not None and one is not None and issubclass(many, one)
