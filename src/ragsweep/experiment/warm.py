@@ -94,7 +94,7 @@ def _store(args: Sequence[str]) -> Any:
     from ragsweep.config import compose
     from ragsweep.experiment import tracking
 
-    return tracking.resolve_store(compose(_fixed(args)).tracking.get("uri"))
+    return tracking.configured_store(compose(_fixed(args)).tracking)
 
 
 class Warmup:
