@@ -77,7 +77,23 @@ def configured_store(tracking_cfg: Mapping[str, Any], workdir: str | Path | None
                 f"MLFLOW_TRACKING_URI, not {mask_text(str(uri))!r}; use tracking=local for a "
                 "database or folder of your own"
             )
+        if _has_password(str(uri)):
+            raise UserError(
+                "tracking=server: MLFLOW_TRACKING_URI holds a password, which would be written "
+                "into every sweep's plan; give the server's address alone, and the credentials "
+                "in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD (or "
+                "MLFLOW_TRACKING_TOKEN), which MLflow's client reads and ragsweep never logs"
+            )
     return resolve_store(uri, workdir)
+
+
+def _has_password(uri: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        return bool(urlsplit(uri).password)
+    except ValueError:
+        return False
 
 
 def _local_db(uri: str) -> Path | None:
