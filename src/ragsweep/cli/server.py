@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import importlib.util
 import os
 import pwd
 import re
@@ -101,11 +100,13 @@ def _libpq_uri(uri: str) -> str:
 
 
 def check_driver() -> None:
-    if importlib.util.find_spec("psycopg2") is None:
+    try:
+        import psycopg2  # noqa: F401
+    except ImportError:
         raise UserError(
             f"ragsweep server needs the PostgreSQL driver psycopg2, which is not installed: "
             f"{INSTALL_DRIVER}"
-        )
+        ) from None
 
 
 def check_database(uri: str, source: str) -> None:
@@ -271,7 +272,15 @@ class LocalPostgres:
         import psycopg2
 
         dsn = f"postgresql://{ROLE}:{self.password}@127.0.0.1:{self.port}/postgres"
-        conn = psycopg2.connect(dsn, connect_timeout=10)
+        try:
+            conn = psycopg2.connect(dsn, connect_timeout=10)
+        except psycopg2.Error as err:
+            first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            raise UserError(
+                f"--postgres-dir {self.folder}: the cluster started but refused ragsweep's role "
+                f"({masked(first, self.password)[:200]}); was it made by another tool? Use a "
+                "fresh folder"
+            ) from None
         try:
             conn.autocommit = True
             with conn.cursor() as cur:
@@ -343,6 +352,28 @@ def artifacts_destination(value: str) -> str:
     path = Path(value).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
     return str(path)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_tree(proc: subprocess.Popen[bytes], grace: float = 15.0) -> None:
+    """Stop the server and every process of its group: SIGTERM, then SIGKILL after `grace`
+    seconds. Its uvicorn workers outlive the main process by up to ~10 s after SIGTERM, so
+    this waits for the group, not only for the process."""
+    _stop(proc, grace)
+    deadline = time.monotonic() + grace
+    while _group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if _group_alive(proc.pid):
+        _signal_group(proc, signal.SIGKILL)
 
 
 def _relay(stream: object, password: str | None) -> None:
@@ -507,7 +538,7 @@ def main(argv: list[str]) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut cleanup
         try:
             if proc is not None:
-                _stop(proc)
+                stop_tree(proc)
         finally:
             if cluster is not None:
                 cluster.stop()

@@ -84,7 +84,31 @@ def configured_store(tracking_cfg: Mapping[str, Any], workdir: str | Path | None
                 "in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD (or "
                 "MLFLOW_TRACKING_TOKEN), which MLflow's client reads and ragsweep never logs"
             )
+        _check_reachable(str(uri))
     return resolve_store(uri, workdir)
+
+
+def _check_reachable(uri: str, timeout: float = 10.0) -> None:
+    """Refuse in one line a tracking server nothing answers at (MLflow's client would retry
+    for minutes, then fail with a traceback). Any HTTP answer counts, a refusal of our missing
+    credentials too, and so does a TLS failure (MLflow may trust a certificate we do not)."""
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=timeout):  # noqa: S310
+            return
+    except urllib.error.HTTPError:
+        return  # it answered
+    except (urllib.error.URLError, OSError) as err:
+        reason = getattr(err, "reason", err)
+        if isinstance(reason, ssl.SSLError):
+            return
+        raise UserError(
+            f"tracking=server: nothing answers at {mask_text(uri)} ({mask_text(str(reason))}); "
+            "start the server (`ragsweep server`, docs/server.md) or fix MLFLOW_TRACKING_URI"
+        ) from None
 
 
 def _has_password(uri: str) -> bool:
