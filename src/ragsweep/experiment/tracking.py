@@ -238,6 +238,9 @@ def client(store: Store) -> Any:
     processes may start at once on a fresh folder."""
     # MLflow draws a progress bar on stderr for every artifact download: noise in our output
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    # and on a tracking server, two lines ("View run ... at: URL") for every run it ends: a
+    # sweep's output would be mostly those (the sweep prints its runs table's link once)
+    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
     with _timed():  # the first import costs about 1.7 s: part of what tracking costs
         from mlflow.tracking import MlflowClient
 
