@@ -136,7 +136,7 @@ def test_tracking_server_needs_a_server_uri(
     (it would be written into every sweep's plan): one line, exit 2, nothing logged."""
     if uri is not None:
         monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
-    args = ["-m", *TOY, "chunker.size=16,32"] if sweep else TOY
+    args = ["-m", *TOY, "chunker.size=32,48"] if sweep else TOY
     assert main([*args, "tracking=server"]) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and len(err.splitlines()) == 1, err

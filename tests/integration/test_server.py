@@ -50,8 +50,6 @@ CREDENTIALS = {"MLFLOW_TRACKING_USERNAME": USERNAME, "MLFLOW_TRACKING_PASSWORD":
 #: chunk sizes from 16 words: the default overlap (16) must shrink
 ON_SERVER = [*TOY, "chunker.overlap=4", "tracking=server", "confirm.enabled=false"]
 RACE_HOOK = Path(__file__).parent / "race_hook"
-#: seconds from starting two launches to the moment both reach the store (they plan first)
-RACE_DELAY = 10.0
 OTHER_HOST = "ragsweep-it-other-host"
 
 
@@ -100,11 +98,14 @@ def no_claim_left(mc) -> bool:
     return exp is None or not mc.search_runs([exp.experiment_id], filter_string=running)
 
 
-def at_the_same_moment() -> dict[str, str]:
-    """The environment that makes two launches reach the store together (race_hook)."""
+def at_the_same_moment(folder: Path) -> dict[str, str]:
+    """The environment that makes two launches reach the store together (race_hook), meeting
+    in `folder` (made here, empty)."""
+    folder.mkdir()
     return {
         "PYTHONPATH": os.pathsep.join([str(RACE_HOOK), os.environ.get("PYTHONPATH", "")]),
-        "RAGSWEEP_TEST_RACE_AT": f"{time.time() + RACE_DELAY:.3f}",
+        "RAGSWEEP_TEST_RACE_DIR": str(folder),
+        "RAGSWEEP_TEST_RACE_N": "2",
     }
 
 
@@ -172,13 +173,13 @@ def test_a_two_worker_sweep_logs_every_run_through_the_server(server, tmp_path):
 def test_the_same_sweep_from_two_folders_at_once_runs_once(server, tmp_path):
     args = ["-m", "sweep=it_twice", "hydra.launcher.n_jobs=1", *ON_SERVER]
     folders = [sweep_file(tmp_path / name, "it_twice", [16, 32]) for name in ("a", "b")]
-    race = at_the_same_moment()
+    race = at_the_same_moment(tmp_path / "rendezvous")
     procs = [
         launch_on_server(server, folders[0], *args, **race),
         launch_on_server(server, folders[1], *args, prefix=other_host, **race),
     ]
     done = [(p, *p.communicate(timeout=600)) for p in procs]
-    assert not any("RACE: late" in out for _, out, _ in done), "not at the same moment"
+    assert not any("RACE: alone" in out for _, out, _ in done), "not at the same moment"
     codes = sorted(p.returncode for p, _, _ in done)
     assert codes == [0, 2], [err[-2000:] for _, _, err in done]
     ((winner, won_out, _),) = [d for d in done if d[0].returncode == 0]
@@ -203,14 +204,14 @@ def test_two_sweeps_from_two_machines_at_once_both_land(server, tmp_path):
     here = sweep_file(tmp_path / "here", "it_shared", [16, 32])
     there = sweep_file(tmp_path / "there", "it_shared", [48, 64])
     t0 = time.monotonic()
-    race = at_the_same_moment()
+    race = at_the_same_moment(tmp_path / "rendezvous")
     procs = [
         launch_on_server(server, here, *args, **race),
         launch_on_server(server, there, *args, prefix=other_host, **race),
     ]
     done = [(p, *p.communicate(timeout=600)) for p in procs]
     took = time.monotonic() - t0
-    assert not any("RACE: late" in out for _, out, _ in done), "not at the same moment"
+    assert not any("RACE: alone" in out for _, out, _ in done), "not at the same moment"
     assert [p.returncode for p, _, _ in done] == [0, 0], [err[-2000:] for _, _, err in done]
     mc = server.client()
     parents, children = split(experiment_runs(mc, "sweep:it_shared"))
