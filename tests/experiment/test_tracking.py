@@ -118,3 +118,65 @@ def test_ui_bad_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["ui", *argv])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("uri", "needle"),
+    [
+        (None, "tracking=server logs to the team's tracking server, and MLFLOW_TRACKING_URI is "),
+        ("sqlite:///elsewhere.db", "needs a tracking server's http(s)://HOST:PORT"),
+        ("http://me:hunter2@127.0.0.1:5999", "MLFLOW_TRACKING_URI holds a password"),
+    ],
+)
+@pytest.mark.parametrize("sweep", [False, True])
+def test_tracking_server_needs_a_server_uri(
+    workdir, store, capsys, monkeypatch, uri, needle, sweep
+):
+    """tracking=server never falls back to ./mlruns, nor takes a password inside the URI
+    (it would be written into every sweep's plan): one line, exit 2, nothing logged."""
+    if uri is not None:
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+    args = ["-m", *TOY, "chunker.size=32,48"] if sweep else TOY
+    assert main([*args, "tracking=server"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1, err
+    assert "hunter2" not in err
+    assert not store.exists() and not (workdir / "elsewhere.db").exists()
+
+
+def test_tracking_server_takes_its_uri_from_the_environment(monkeypatch):
+    """The URI is $MLFLOW_TRACKING_URI, checked by asking the server's /health; a server that
+    does not answer is refused in one line."""
+    import http.server
+    import socket
+    import threading
+
+    from ragsweep.errors import UserError
+    from ragsweep.experiment import tracking
+    from ragsweep.scoring.evaluate import compose
+
+    asked: list[str] = []
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+            asked.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"OK")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with http.server.HTTPServer(("127.0.0.1", 0), Health) as httpd:
+        threading.Thread(target=httpd.handle_request, daemon=True).start()
+        uri = f"http://127.0.0.1:{httpd.server_address[1]}"
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+        store = tracking.configured_store(compose([*TOY, "tracking=server"]).tracking)
+    assert store == tracking.Store(uri, None) and asked == ["/health"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        nobody = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", nobody)
+    with pytest.raises(UserError, match=f"nothing answers at {nobody} ") as refused:
+        tracking.configured_store(compose([*TOY, "tracking=server"]).tracking)
+    assert "\n" not in str(refused.value)

@@ -24,6 +24,7 @@ VERBS: dict[str, str] = {
     "reproduce": "ragsweep.cli.reproduce",
     "score": "ragsweep.cli.score",
     "score-passages": "ragsweep.cli.score_passages",
+    "server": "ragsweep.cli.server",
     "ui": "ragsweep.cli.ui",
 }
 

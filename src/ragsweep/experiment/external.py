@@ -33,7 +33,7 @@ PASSAGES_FILE = "passages.csv"
 
 def log_passages(scored: PassagesResult, cfg: DictConfig, *, name: str) -> tuple[str, str]:
     """Log a scored passages run as one MLflow run; return (experiment id, run id)."""
-    store = tracking.resolve_store(cfg.tracking.get("uri"))
+    store = tracking.configured_store(cfg.tracking)
     exp_id = tracking.prepare(store, str(cfg.tracking.experiment))
     with payload(scored.result, cfg) as p:
         scored.passages.to_csv(p.artifacts["results"] / PASSAGES_FILE, index=False)
@@ -79,7 +79,7 @@ def score_and_log(
     if experiment is not None:
         OmegaConf.update(cfg, "tracking.experiment", experiment)
     name = name or str(cfg.tracking.get("run_name") or "") or run.path.stem
-    store = tracking.resolve_store(cfg.tracking.get("uri"))
+    store = tracking.configured_store(cfg.tracking)
     if log:
         tracking.check_store(store)
     scored = score_passages(cfg, run)

@@ -6,7 +6,8 @@ lock, then does what must happen once and before any worker starts:
    corrupts a brand-new sqlite store migrated by several processes, and loses runs to the
    Default experiment when processes race to create one), reusing the parent of an earlier
    launch of the same sweep (resume);
-2. under the store's lock, refuses the sweep if a live launch of it owns its parent run (from
+2. under the store's lock (`storelock`: a file beside a sqlite store, a claim recorded in a
+   tracking server), refuses the sweep if a live launch of it owns its parent run (from
    any folder sharing the store), marks runs whose owner is gone as KILLED (`owners`), and
    claims the parent run; then keeps a heartbeat on the runs it owns;
 3. writes the plan and the dataset it loaded into the sweep folder, where every worker reads
@@ -36,7 +37,7 @@ from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import owners, tracking
+from ragsweep.experiment import owners, storelock, tracking
 from ragsweep.experiment.plan import (
     Draft,
     Plan,
@@ -170,7 +171,9 @@ def _claim(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) 
     """Under the store's lock: refuse if this sweep runs elsewhere, mark orphaned runs KILLED,
     and take (or create) the parent run; return its id."""
     mc = tracking.client(store)
-    with tracking.store_lock(store):
+    # the store's lock, on a tracking server too: launches from other folders or machines that
+    # read the RUNNING runs at the same instant would both create (or both take) the parent
+    with storelock.claim_lock(store, f"claim:{experiment_id}"):
         running = _running(mc, experiment_id)
         _refuse_if_live(running, sweep_key)
         recovered = _recover(mc, running, sweep_key)
@@ -245,7 +248,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
     lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
     try:
-        store = tracking.resolve_store(base_cfg.tracking.get("uri"))
+        store = tracking.configured_store(base_cfg.tracking)
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent = _claim(store, experiment_id, d, sweep_key)

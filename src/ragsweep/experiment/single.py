@@ -145,7 +145,7 @@ def log_result(
     hydra_dir: Path | None = None,
 ) -> tuple[str, str]:
     """Log a finished evaluation as one MLflow run; return (experiment id, run id)."""
-    store = tracking.resolve_store(cfg.tracking.get("uri"))
+    store = tracking.configured_store(cfg.tracking)
     exp_id = tracking.prepare(store, str(cfg.tracking.experiment))
     with payload(result, cfg, hydra_dir) as p:
         run_id = tracking.log_run(
@@ -167,7 +167,7 @@ def run(
 ) -> EvalResult:
     """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table."""
     if cfg.tracking.enabled:
-        store = tracking.resolve_store(cfg.tracking.get("uri"))
+        store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)
         warm.import_in_background()  # MLflow's 3 s of imports happen while evaluation runs
     result = evaluate(cfg)
@@ -175,7 +175,7 @@ def run(
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"
     print_table(slice_table(result.summary, result.counts, title))
     if cfg.tracking.enabled:
-        store = tracking.resolve_store(cfg.tracking.get("uri"))
+        store = tracking.configured_store(cfg.tracking)
         exp_id, run_id = log_result(result, cfg, name=name, hydra_dir=hydra_dir)
         result.tags["mlflow.run_id"] = run_id
         print(f"logged run {run_id} to {mask_text(store.uri)}")

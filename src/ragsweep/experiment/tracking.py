@@ -54,6 +54,72 @@ def resolve_store(uri: str | None = None, workdir: str | Path | None = None) -> 
     return Store(uri=f"sqlite:///{base / 'mlflow.db'}", artifact_root=(base / "artifacts").as_uri())
 
 
+#: the schemes of a tracking server (`tracking=server` takes nothing else)
+SERVER_SCHEMES = ("http://", "https://")
+
+
+def configured_store(tracking_cfg: Mapping[str, Any], workdir: str | Path | None = None) -> Store:
+    """The store a config's `tracking` block names (`resolve_store(tracking.uri)`). With
+    `tracking.server` true (`tracking=server`) the URI must name a tracking server: unset, it
+    is refused in one line instead of falling back to ./mlruns, where a team would never see
+    the runs."""
+    uri = tracking_cfg.get("uri") or None
+    if tracking_cfg.get("server"):
+        if not uri:
+            raise UserError(
+                "tracking=server logs to the team's tracking server, and MLFLOW_TRACKING_URI is "
+                "unset: set it to the server's http://HOST:PORT (what `ragsweep server` prints), "
+                "or use tracking=local"
+            )
+        if not str(uri).startswith(SERVER_SCHEMES):
+            raise UserError(
+                f"tracking=server needs a tracking server's http(s)://HOST:PORT in "
+                f"MLFLOW_TRACKING_URI, not {mask_text(str(uri))!r}; use tracking=local for a "
+                "database or folder of your own"
+            )
+        if _has_password(str(uri)):
+            raise UserError(
+                "tracking=server: MLFLOW_TRACKING_URI holds a password, which would be written "
+                "into every sweep's plan; give the server's address alone, and the credentials "
+                "in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD (or "
+                "MLFLOW_TRACKING_TOKEN), which MLflow's client reads and ragsweep never logs"
+            )
+        _check_reachable(str(uri))
+    return resolve_store(uri, workdir)
+
+
+def _check_reachable(uri: str, timeout: float = 10.0) -> None:
+    """Refuse in one line a tracking server nothing answers at (MLflow's client would retry
+    for minutes, then fail with a traceback). Any HTTP answer counts, a refusal of our missing
+    credentials too, and so does a TLS failure (MLflow may trust a certificate we do not)."""
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=timeout):  # noqa: S310
+            return
+    except urllib.error.HTTPError:
+        return  # it answered
+    except (urllib.error.URLError, OSError) as err:
+        reason = getattr(err, "reason", err)
+        if isinstance(reason, ssl.SSLError):
+            return
+        raise UserError(
+            f"tracking=server: nothing answers at {mask_text(uri)} ({mask_text(str(reason))}); "
+            "start the server (`ragsweep server`, docs/server.md) or fix MLFLOW_TRACKING_URI"
+        ) from None
+
+
+def _has_password(uri: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        return bool(urlsplit(uri).password)
+    except ValueError:
+        return False
+
+
 def _local_db(uri: str) -> Path | None:
     if uri.startswith("sqlite:///"):
         return Path(uri[len("sqlite:///") :])
@@ -97,8 +163,9 @@ def _store_lock(db: Path) -> Iterator[None]:
 
 def store_lock(store: Store) -> AbstractContextManager[None]:
     """The store's lock for a local sqlite store (see `_store_lock`); nothing for a tracking
-    server, which serialises its own writes (two launches of one sweep against a server at the
-    same instant are not excluded: ragsweep cannot lock a server it does not run)."""
+    server, which serialises its own writes: an experiment's unique name settles two processes
+    creating it (`prepare`), and a sweep's claim on its runs takes a lock recorded in the
+    server itself (`storelock.claim_lock`)."""
     db = _local_db(store.uri)
     return _store_lock(db) if db is not None else nullcontext()
 
@@ -171,6 +238,9 @@ def client(store: Store) -> Any:
     processes may start at once on a fresh folder."""
     # MLflow draws a progress bar on stderr for every artifact download: noise in our output
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    # and on a tracking server, two lines ("View run ... at: URL") for every run it ends: a
+    # sweep's output would be mostly those (the sweep prints its runs table's link once)
+    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
     with _timed():  # the first import costs about 1.7 s: part of what tracking costs
         from mlflow.tracking import MlflowClient
 
@@ -191,6 +261,8 @@ def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None
     """Create the store and the experiment if needed; return the experiment id. For a local
     store the look-up and the creation happen under the store's lock, so two processes asking
     for the same new experiment get the same one."""
+    from mlflow.exceptions import MlflowException
+
     mc = client(store)
     with store_lock(store):
         found = mc.get_experiment_by_name(experiment)
@@ -201,9 +273,19 @@ def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None
         location = None
         if store.artifact_root is not None:
             location = f"{store.artifact_root}/{_safe(experiment)}"
-        return str(
-            mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {}))
-        )
+        try:
+            return str(
+                mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {}))
+            )
+        except MlflowException as err:
+            # a tracking server has no lock of ours: another process created it first (the
+            # store's unique name decided), so the experiment is the one it made
+            if err.error_code != "RESOURCE_ALREADY_EXISTS":
+                raise
+            found = mc.get_experiment_by_name(experiment)
+            if found is None:
+                raise
+            return str(found.experiment_id)
 
 
 def _safe(name: str) -> str:
