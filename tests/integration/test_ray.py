@@ -7,7 +7,8 @@
   its own), the launch check refuses, in one line and before anything is created, a dataset
   folder or a cache dir that the Ray workers see only as an empty folder of the same name (the
   launcher's copy is mounted where they cannot see it, as on a machine without the shared
-  filesystem); with everything shared, the same cluster runs a sweep.
+  filesystem). (Both launches join the cluster and run the check on its node; a whole sweep
+  by address costs another ~40 s here, so the local-instance sweep above stands for it.)
 - A Ray worker exits when its launcher is gone: on the launcher's host seen through /proc, on
   another host through the store's heartbeat.
 - Every Ray process these tests started is gone at the end.
@@ -222,11 +223,6 @@ def test_the_launch_check_refuses_a_dataset_or_cache_the_workers_cannot_reach(
     )
     line = _refused(ran)
     assert f" sees a cache dir (cache.dir) {cache} that is not the launcher's " in line
-    # everything shared: the same cluster, by address, runs the sweep
-    ran = in_namespace(tmp_path, ["true"], *sweep, f"cache.dir={cache}", at).ok()
-    runs = ran.store.by_value("sweep:fusion.k")
-    assert sorted(runs) == ["10", "60"]
-    assert {r.info.status for r in runs.values()} == {"FINISHED"}
 
 
 def _watching(owner: str, gone_flag: str) -> int:
