@@ -37,7 +37,7 @@ from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import owners, storelock, tracking
+from ragsweep.experiment import cluster, owners, storelock, tracking
 from ragsweep.experiment.plan import (
     Draft,
     Plan,
@@ -248,13 +248,14 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
     lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
     try:
+        sweep_dir = _sweep_dir(args, d.name)
+        cluster.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
         store = tracking.configured_store(base_cfg.tracking)
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent = _claim(store, experiment_id, d, sweep_key)
         mc = tracking.client(store)
         lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
-        sweep_dir = _sweep_dir(args, d.name)
         plan = Plan(
             name=d.name,
             factor=d.factor,
