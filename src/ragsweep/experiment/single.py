@@ -13,7 +13,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.compare.table import print_table, slice_table
-from ragsweep.experiment import tracking, warm
+from ragsweep.experiment import tracking
 from ragsweep.scoring.evaluate import EvalResult, evaluate
 from ragsweep.secrets import is_secret_override, mask_config, mask_overrides, mask_text
 
@@ -169,7 +169,6 @@ def run(
     if cfg.tracking.enabled:
         store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)
-        warm.import_in_background()  # MLflow's 3 s of imports happen while evaluation runs
     result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

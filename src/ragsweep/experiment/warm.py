@@ -11,12 +11,13 @@ a brand-new sqlite store migrated by two processes at once breaks), opens it, wh
 launcher goes on with the parent run and the shared stages (a fusion sweep's indexes: the
 longest part). `join` waits for it
 before Hydra launches. Any other launcher (Ray, Submitit) gets nothing: its workers are not
-ours to start. `import_in_background` imports MLflow alone in a thread of this process.
+ours to start.
+This process imports MLflow in its own main thread: two threads importing MLflow at once break
+its protobuf modules ("Couldn't build proto file into descriptor pool").
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Sequence
@@ -27,20 +28,6 @@ JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLau
 
 def _import_mlflow() -> None:
     import mlflow.tracking  # noqa: F401
-
-
-def import_in_background() -> threading.Thread:
-    """Import MLflow in a daemon thread, while this process does other work (a failure is left
-    to the real import). Only the import: a store is opened by `tracking.client`, under the
-    store's lock, in the thread that logs."""
-
-    def run() -> None:
-        with contextlib.suppress(Exception):
-            _import_mlflow()
-
-    thread = threading.Thread(target=run, name="ragsweep-import-mlflow", daemon=True)
-    thread.start()
-    return thread
 
 
 def _import_worker_modules(_: int) -> int:
@@ -111,7 +98,6 @@ class Warmup:
         if n < 0:  # joblib's convention: -1 all cores, -2 all but one
             n = max(1, (os.cpu_count() or 1) + 1 + n)
         try:
-            _import_mlflow()  # this process logs too (the parent run, the confirm run)
             self.pids = Parallel(**settings)(delayed(_import_worker_modules)(i) for i in range(n))
             self._ready.wait()
             if self._store is not None:
