@@ -44,7 +44,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ragsweep.cli.ui import _port_free, _signal_group, _stop
+from ragsweep.cli.ui import port_free, signal_group, stop_group
 from ragsweep.errors import UserError
 from ragsweep.secrets import REDACTED, mask_text
 
@@ -235,7 +235,7 @@ class LocalPostgres:
 
     def start(self) -> LocalPostgres:
         """Create the cluster if `data/` holds none, start it, create the database if needed."""
-        if not _port_free("127.0.0.1", self.port):
+        if not port_free("127.0.0.1", self.port):
             raise UserError(
                 f"--postgres-port {self.port} on 127.0.0.1 is in use; pick another, or leave "
                 "--postgres-port out for a free one"
@@ -368,12 +368,12 @@ def stop_tree(proc: subprocess.Popen[bytes], grace: float = 15.0) -> None:
     """Stop the server and every process of its group: SIGTERM, then SIGKILL after `grace`
     seconds. Its uvicorn workers outlive the main process by up to ~10 s after SIGTERM, so
     this waits for the group, not only for the process."""
-    _stop(proc, grace)
+    stop_group(proc, grace)
     deadline = time.monotonic() + grace
     while _group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     if _group_alive(proc.pid):
-        _signal_group(proc, signal.SIGKILL)
+        signal_group(proc, signal.SIGKILL)
 
 
 def _relay(stream: object, password: str | None) -> None:
@@ -478,7 +478,7 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     check_driver()
     db_uri, source, cluster = _database(args)
-    if not _port_free(args.host, args.port):
+    if not port_free(args.host, args.port):
         raise UserError(
             f"--port {args.port} on {args.host} is in use (another server?): stop it or pick "
             "another with --port"
@@ -495,7 +495,7 @@ def main(argv: list[str]) -> int:
     def on_term(signum: int, _frame: object) -> None:
         asked.append(signum)
         if proc is not None:
-            _signal_group(proc, signal.SIGTERM)
+            signal_group(proc, signal.SIGTERM)
         else:
             raise KeyboardInterrupt
 

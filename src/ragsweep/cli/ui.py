@@ -38,7 +38,7 @@ def build_command(store: tracking.Store, host: str, port: int) -> list[str]:
     return cmd
 
 
-def _port_free(host: str, port: int) -> bool:
+def port_free(host: str, port: int) -> bool:
     """Whether `port` on `host` can be bound now (another server holds it otherwise)."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         try:
@@ -48,23 +48,23 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
-def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+def signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
     try:
         os.killpg(proc.pid, sig)
     except ProcessLookupError:
         pass
 
 
-def _stop(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+def stop_group(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
     """Stop the server and every process it started (gunicorn/uvicorn workers): SIGTERM to its
     process group, SIGKILL after `grace` seconds."""
     if proc.poll() is not None:
         return
-    _signal_group(proc, signal.SIGTERM)
+    signal_group(proc, signal.SIGTERM)
     try:
         proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:
-        _signal_group(proc, signal.SIGKILL)
+        signal_group(proc, signal.SIGKILL)
         proc.wait()
 
 
@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
         help="tracking URI (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
     )
     args = parser.parse_args(argv)
-    if not _port_free(args.host, args.port):
+    if not port_free(args.host, args.port):
         raise UserError(
             f"port {args.port} on {args.host} is in use (another MLflow UI, or another server): "
             "its pages would not show this store; stop it or pick another with --port"
@@ -95,12 +95,12 @@ def main(argv: list[str]) -> int:
     # its own process group, so stopping it stops the workers the server starts as well
     proc = subprocess.Popen(build_command(store, args.host, args.port), start_new_session=True)
     # the handler only signals (waiting on `proc` from inside it would deadlock with the wait
-    # below); that wait returns when the server is gone, and `_stop` makes sure it is
+    # below); that wait returns when the server is gone, and `stop_group` makes sure it is
     asked: list[int] = []
 
     def on_term(signum: int, _frame: object) -> None:
         asked.append(signum)
-        _signal_group(proc, signal.SIGTERM)
+        signal_group(proc, signal.SIGTERM)
 
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
@@ -109,5 +109,5 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        _stop(proc)
+        stop_group(proc)
         signal.signal(signal.SIGTERM, previous)
