@@ -45,7 +45,6 @@ def test_best_better_row_wins_and_a_guard_failure_never_does():
         cands,
         decision="recall@5",
         slices=SLICES,
-        n_resamples=2000,
         weights={"limits": 0.5, "exclusions": 0.3, "identifiers": 0.2},
     )
     decisions = {d.config: d.decision for d in report.decisions}
@@ -57,5 +56,5 @@ def test_best_better_row_wins_and_a_guard_failure_never_does():
 def test_no_better_row_means_no_winner():
     rng = np.random.default_rng(1)
     base = frame(rng, {"limits": 0.5, "exclusions": 0.8, "identifiers": 0.5})
-    report = build_report(base, {"same": base.copy()}, decision="recall@5", n_resamples=1000)
+    report = build_report(base, {"same": base.copy()}, decision="recall@5")
     assert pick_winner(report) is None

@@ -1,12 +1,14 @@
 """`ragsweep compare`: the paired comparison report for TREC run files from any system.
 
     ragsweep compare --qrels qrels.txt --runs base.txt cand.txt [cand2.txt ...] \\
-        [--slices slices.tsv] [--metric recall@10] [--format table|json]
+        [--slices slices.tsv [--weights shares.yaml]] [--metric recall@10] [--format table|json]
 
 The first run is the baseline. Every qrels query is scored with trec_eval's conventions (see
-`ragsweep score`; a query a run lacks scores 0) and compared per slice with the paired, stratified
-bootstrap. The slices file holds `qid<TAB>slice` lines; without it every query is in one slice,
-`all`. No MLflow: this path imports numpy, pandas, rich (and matplotlib only for --out).
+`ragsweep score`; a query a run lacks scores 0) and compared per slice with the paired intervals
+of `ragsweep.compare.stats`. The slices file holds `qid<TAB>slice` lines; without it every query
+is in one slice, `all`. The weights file (traffic shares, a YAML mapping `slice: share` as
+`ragsweep labels sample` writes) adds the traffic-weighted headline. No MLflow: this path imports
+numpy, pandas, rich (and matplotlib only for --out).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from ragsweep.compare.stats import CORRECTIONS
 from ragsweep.conventions import ALL
@@ -32,8 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragsweep compare",
         description=(
-            "Compare TREC runs with a baseline (the first run) per slice: paired, stratified "
-            "bootstrap intervals, a verdict per cell, guard slices and a decision per run "
+            "Compare TREC runs with a baseline (the first run) per slice: paired "
+            "intervals, a verdict per cell, guard slices and a decision per run "
             "(docs/report.md)."
         ),
     )
@@ -52,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--slices", metavar="FILE", help="'qid<TAB>slice' per line (default: one slice, all)"
+    )
+    parser.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="traffic shares, a YAML mapping 'slice: share' summing to 1 (as `ragsweep labels "
+        "sample` writes): adds the weighted headline, which then decides (needs --slices)",
     )
     parser.add_argument(
         "--metric",
@@ -81,10 +90,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
     parser.add_argument(
-        "--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)"
-    )
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    parser.add_argument(
         "--target-gap",
         type=float,
         default=0.02,
@@ -104,17 +109,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _read_text(path: str | Path, what: str) -> str:
+    """The file's UTF-8 text, or a DatasetError naming it and asking for `what`."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise DatasetError(path, f"cannot read it ({err.strerror}); give {what}") from None
+    except UnicodeDecodeError:
+        raise DatasetError(path, "is not UTF-8 text; save it as UTF-8") from None
+
+
 def read_slices(path: str | Path) -> dict[str, str]:
     """`qid<TAB>slice` lines (any whitespace between the two) -> {qid: slice}; blank lines are
     skipped. A line without both fields, or a qid given two different slices, is a
     DatasetError naming the line."""
     out: dict[str, str] = {}
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise DatasetError(path, f"cannot read it ({err.strerror}); give a slices file") from None
-    except UnicodeDecodeError:
-        raise DatasetError(path, "is not UTF-8 text; save it as UTF-8") from None
+    text = _read_text(path, "a slices file")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -133,6 +143,25 @@ def read_slices(path: str | Path) -> dict[str, str]:
     if not out:
         raise DatasetError(path, "holds no 'qid<TAB>slice' line; give one per query")
     return out
+
+
+def read_weights(path: str | Path, slices: list[str]) -> dict[str, float]:
+    """Traffic shares from a YAML mapping `slice: share` (JSON is YAML too), checked as
+    `eval.traffic_weights` is (`scoring.evaluate.check_shares`): every slice of the slices file
+    given a share >= 0, no other slice, shares summing to 1."""
+    text = _read_text(path, "a weights file")
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise DatasetError(
+            path,
+            "is not a YAML mapping 'slice: share'; write one 'slice: share' per line",
+            line=None if mark is None else mark.line + 1,
+        ) from None
+    from ragsweep.scoring.evaluate import check_shares  # the config's own check; Hydra-free
+
+    return check_shares(loaded, slices, slices, where=str(path))
 
 
 def run_names(paths: list[str]) -> list[str]:
@@ -207,7 +236,13 @@ def main(argv: list[str]) -> int:
     if len({str(Path(p).resolve()) for p in args.runs}) != len(args.runs):
         raise UserError("a run file is given twice in --runs; give each run once")
     measures = parse_measures(args.metric)
+    if args.weights and not args.slices:
+        raise UserError(
+            "--weights gives traffic shares per slice: give the slices too (--slices FILE)"
+        )
     slices = read_slices(args.slices) if args.slices else None
+    order = list(dict.fromkeys(slices.values())) if slices else None
+    weights = read_weights(args.weights, order or []) if args.weights else None
     frames = score_runs(args.qrels, list(args.runs), measures, args.gain, slices)
 
     from ragsweep.compare.build import build_report
@@ -215,7 +250,6 @@ def main(argv: list[str]) -> int:
     from ragsweep.compare.text import print_report
 
     names = list(frames)
-    order = list(dict.fromkeys(slices.values())) if slices else None
     report = build_report(
         frames[names[0]],
         {n: frames[n] for n in names[1:]},
@@ -223,12 +257,10 @@ def main(argv: list[str]) -> int:
         baseline_name=names[0],
         measures=measures,
         slices=order,
-        weights=None,
+        weights=weights,
         guard_slices=[s.strip() for s in args.guard.split(",") if s.strip()],
         correction=args.correction,
         level=args.level,
-        n_resamples=args.resamples,
-        seed=args.seed,
         target_gap=args.target_gap,
         slice_decision={},
         factor="run",
@@ -237,7 +269,15 @@ def main(argv: list[str]) -> int:
     if args.out:
         write_report(report, args.out)
     if args.format == "json":
-        out = {"baseline": report.baseline, "correction": report.correction, "rows": report.rows()}
+        out = {
+            "baseline": report.baseline,
+            "correction": report.correction,
+            "level": report.level,
+            "interval_level": report.interval_level,
+            "method": report.method,
+            "weights": report.weights,
+            "rows": report.rows(),
+        }
         json.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0

@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="ragsweep report",
         description=(
             "Compare each configuration of a sweep with its baseline, per slice, with paired "
-            "bootstrap intervals, guard slices and a decision per configuration (docs/report.md)."
+            "intervals, guard slices and a decision per configuration (docs/report.md)."
         ),
     )
     parser.add_argument(

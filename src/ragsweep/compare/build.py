@@ -1,10 +1,10 @@
-"""Building the comparison report from per-question scores: check and pair the frames, run one
-paired bootstrap per measure, decide each configuration.
+"""Building the comparison report from per-question scores: check and pair the frames, compare
+them per measure and slice, decide each configuration.
 
     report = build_report(base_frame, {"256": frame_256}, decision="recall@5", weights=traffic)
 
-Needs numpy and pandas only. The decision rule is `_decide` (docs/report.md); the bootstrap is
-`ragsweep.compare.stats`; the model built is `ragsweep.compare.report.Report`.
+The decision rule is `_decide` (docs/report.md); the intervals are `ragsweep.compare.stats`
+(docs/statistics.md); the model built is `ragsweep.compare.report.Report`.
 """
 
 from __future__ import annotations
@@ -164,8 +164,6 @@ def _decide(
         verdict, reason = BETTER, f"{head_text} better" + ("; guards hold" if guard else "")
     elif head["verdict"] == "worse":
         verdict, reason = WORSE, f"{head_text} worse"
-    elif head["ci_low"] == head["ci_high"] == 0:
-        verdict, reason = NO_DIFFERENCE, f"{head_text}: no question scores differently"
     elif head["resolves"]:
         verdict = NO_DIFFERENCE
         reason = (
@@ -194,21 +192,6 @@ def _decide(
     )
 
 
-#: below this many questions a slice's bootstrap interval is too narrow to trust
-FEW_QUESTIONS = 10
-
-
-def _few_questions(n: Mapping[str, int], slices: Sequence[str]) -> tuple[str, ...]:
-    small = [f"{s} ({n[s]})" for s in slices if s in n and n[s] < FEW_QUESTIONS]
-    if not small:
-        return ()
-    return (
-        f"few questions in {', '.join(small)}: with fewer than {FEW_QUESTIONS} a bootstrap "
-        "interval is too narrow to trust (docs/statistics.md); read those verdicts as noise "
-        "and add questions",
-    )
-
-
 def build_report(
     baseline: pd.DataFrame,
     candidates: Mapping[str, pd.DataFrame],
@@ -221,8 +204,6 @@ def build_report(
     guard_slices: Sequence[str] = ("exclusions",),
     correction: str = "bonferroni",
     level: float = 0.95,
-    n_resamples: int = 10_000,
-    seed: int = 0,
     target_gap: float = 0.02,
     slice_decision: Mapping[str, Measure | str] | None = None,
     factor: str | None = None,
@@ -241,8 +222,8 @@ def build_report(
     per slice (default: RR for identifiers; `{}` for none). `slices` gives the column order
     (others follow in order of appearance); within a slice questions are taken in qid order, so
     the result does not depend on row order. A guard slice whose estimate is below the
-    baseline's fails the configuration (see `Decision`). One `stats.paired_resamples` per
-    measure, the same seed for all, so every measure sees the same resampled questions.
+    baseline's fails the configuration (see `Decision`). One `stats.paired_differences` per
+    measure; no randomness: the same frames give the same bits.
     """
     decision = _as_measure(decision)
     shown = tuple(dict.fromkeys([decision, *map(_as_measure, measures)]))
@@ -304,25 +285,23 @@ def build_report(
     frames = []
     for m in computed:
         col = str(m)
-        draws = stats.paired_resamples(
+        diffs = stats.paired_differences(
             base[col].to_numpy(),
             np.stack([cands[n][col].to_numpy() for n in names]),
             strata_labels,
             names,
             weights=use_weights,
-            n_resamples=n_resamples,
-            seed=seed,
         )
-        comp = stats.to_frame(stats.compare(draws, level=level, correction=correction))
+        comp = stats.to_frame(stats.compare(diffs, level=level, correction=correction))
         res = stats.to_frame(
-            stats.resolution(draws, target_gap=target_gap, level=level, correction=correction)
+            stats.resolution(diffs, target_gap=target_gap, level=level, correction=correction)
         )
         comp["measure"] = col
         for c in ("sd", "half_width", "questions_needed", "resolves"):
             comp[c] = res[c].to_numpy()
         frames.append(comp)
-        strata, normalised = draws.strata, draws.weights
-        n_of = {s: int(k) for s, k in zip(draws.strata, draws.n, strict=True)}
+        strata, normalised = diffs.strata, diffs.weights
+        n_of = {s: int(k) for s, k in zip(diffs.strata, diffs.n, strict=True)}
     cells = pd.concat(frames, ignore_index=True).rename(columns={"candidate": "config"})
     cells = cells[list(CELL_COLUMNS)]
     headline = WEIGHTED if WEIGHTED in strata else ALL
@@ -354,12 +333,11 @@ def build_report(
         correction=correction,
         level=float(level),
         interval_level=stats.interval_level(level, len(names), correction),
-        n_resamples=int(n_resamples),
-        seed=int(seed),
+        method=stats.METHOD,
         target_gap=float(target_gap),
         cells=cells,
         decisions=decisions,
-        notes=tuple(notes) + _few_questions(n_of, order),
+        notes=tuple(notes),
         like_for_like=like_for_like,
         factor=factor,
         title=title or f"{', '.join(names)} against {baseline_name}",

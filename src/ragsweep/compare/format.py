@@ -110,19 +110,19 @@ def method_text(report: Report) -> str:
     level = f"{report.level * 100:g}%"
     if report.correction == "bonferroni" and c > 1:
         intervals = (
-            f"{level} percentile intervals, Bonferroni-widened over {c} configurations "
+            f"{level} intervals, Bonferroni-widened over {c} configurations "
             f"to {report.interval_level:.2%}"
         )
         verdict = "better / worse when the interval excludes 0, else noise"
     elif report.correction == "holm" and c > 1:
-        intervals = f"unadjusted {level} percentile intervals"
+        intervals = f"unadjusted {level} intervals"
         verdict = (
             f"better / worse when the Holm-adjusted p over the {c} configurations is "
             f"below {1 - report.level:.2g}, else noise (an interval shown may exclude 0 "
             "and still read noise)"
         )
     else:
-        intervals = f"{level} percentile intervals, no family-wise correction"
+        intervals = f"{level} intervals, no family-wise correction"
         verdict = "better / worse when the interval excludes 0, else noise"
     weights = ""
     if report.weights is not None:
@@ -132,9 +132,11 @@ def method_text(report: Report) -> str:
             + " (slice means; traffic weights)."
         )
     return (
-        f"Paired, stratified bootstrap over questions ({report.n_resamples:,} resamples, seed "
-        f"{report.seed}): each cell is the configuration minus the baseline {report.baseline!r} "
-        f"on the same questions, {intervals}; verdict {verdict}. Decided on {report.decision}"
+        f"Paired comparison per slice ({report.method}: a Student-t interval on the paired "
+        "differences with two pseudo-questions, so a slice on which no question differs still "
+        "has an honest width; docs/statistics.md): each cell is the configuration minus the "
+        f"baseline {report.baseline!r} on the same questions, {intervals}; verdict {verdict}. "
+        f"Decided on {report.decision}"
         + "".join(f", {s} on {m}" for s, m in report.slice_decision.items())
         + f"; headline `{report.headline}`.{weights}"
     )

@@ -5,7 +5,7 @@ decision per configuration.
 The report is built by `ragsweep.compare.build`, rendered by `text` (rich), `markdown`, `html`
 and `plot`, written by `files`; `runs` builds it from configuration runs' results, and
 `ragsweep.experiment.logged` reads and logs those runs in MLflow. How to read the report and the
-decision rule: docs/report.md. The bootstrap itself is `ragsweep.compare.stats`.
+decision rule: docs/report.md. The intervals are `ragsweep.compare.stats`.
 """
 
 from __future__ import annotations
@@ -104,8 +104,7 @@ class Report:
     correction: str
     level: float
     interval_level: float
-    n_resamples: int
-    seed: int
+    method: str
     target_gap: float
     cells: pd.DataFrame
     decisions: tuple[Decision, ...]
@@ -197,8 +196,7 @@ class Report:
             "correction": self.correction,
             "level": self.level,
             "interval_level": self.interval_level,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
+            "method": self.method,
             "target_gap": self.target_gap,
             "factor": self.factor,
             "decision_measure": str(self.decision),

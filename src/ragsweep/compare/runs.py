@@ -175,8 +175,6 @@ def report_from_runs(
         guard_slices=s["guard_slices"],
         correction=str(s["correction"]),
         level=float(s["level"]),
-        n_resamples=int(s["n_resamples"]),
-        seed=int(s["seed"]),
         target_gap=float(s["target_gap"]),
         factor=factor,
         title=title,

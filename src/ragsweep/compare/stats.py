@@ -1,17 +1,21 @@
-"""Paired, stratified bootstrap comparison of configurations, and how many questions are enough.
+"""Paired comparison of configurations per slice: intervals that keep their level on small slices.
 
 Per-question scores of one measure come as a baseline `base` (n,) and C candidates `cands` (C, n)
-scored on the SAME questions, with each question's slice in `strata` (n,). The bootstrap resamples
-questions with replacement within each slice (stratified), the same draw for the baseline and
-every candidate (paired), and recomputes each slice's mean paired difference, the mean over all
-questions and the traffic-weighted mean of slice means in every resample.
+scored on the SAME questions, with each question's slice in `strata` (n,). The interval of a
+slice is a Student-t interval on the paired differences with an Agresti-Min floor: two
+pseudo-questions (half a question won and half lost by a typical disagreement, one tied) join
+every slice, so a slice on which the systems never disagree still has an honest width. `all`
+and the traffic-weighted row combine the slices (stratified, Welch-Satterthwaite degrees of
+freedom) with the same floor on their effective number of questions. No resampling: the same
+inputs give the same bits.
 
-    draws = paired_resamples(base, cands, strata, names, weights={...}, seed=0)
-    rows = compare(draws, correction="bonferroni")       # one Comparison per candidate x stratum
-    plan = resolution(draws, target_gap=0.02)            # smallest resolvable gap, questions needed
+    diffs = paired_differences(base, cands, strata, names, weights={...})
+    rows = compare(diffs, correction="bonferroni")       # one Comparison per candidate x stratum
+    plan = resolution(diffs, target_gap=0.02)            # smallest resolvable gap, questions needed
 
-`paired_bootstrap(...)` is `compare(paired_resamples(...))` in one call. Method, conventions and
-how to read the output: `docs/statistics.md`.
+`paired_comparison(...)` is `compare(paired_differences(...))` in one call. Method, measured
+coverage and how to read the output: `docs/statistics.md`; the simulation:
+`benchmarks/interval_coverage.py`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.special import stdtr, stdtrit
 
 from ragsweep.conventions import ALL, WEIGHTED
 from ragsweep.errors import UserError
@@ -31,23 +36,29 @@ from ragsweep.errors import UserError
 #: Family-wise corrections across the candidates of a sweep (applied per stratum).
 CORRECTIONS: tuple[str, ...] = ("bonferroni", "holm", "none")
 VERDICTS: tuple[str, ...] = ("better", "worse", "noise")
-MIN_RESAMPLES = 1000
-#: Resample counts are built in blocks of at most this many (resample x question) cells, so that
-#: memory stays bounded (~64 MB of float64) whatever the stratum size.
-_BLOCK_CELLS = 1 << 23
+#: The interval method, as reports name it.
+METHOD = "paired t, Agresti-Min floor"
+#: Pseudo-questions' weight (Agresti & Min 2005 add 0.5 to each cell of the paired 2x2 table:
+#: PSEUDO / 2 won and PSEUDO / 2 lost by a typical disagreement, PSEUDO tied).
+PSEUDO = 1.0
 #: Mean differences smaller than this (times the largest |difference|) are rounding residue: 0.
 _ZERO_TOL = 1e-12
 
 
 @dataclass(frozen=True, eq=False)
-class PairedResamples:
-    """The bootstrap distribution of mean paired differences (candidate - baseline).
+class PairedDifferences:
+    """Each row's mean paired difference (candidate - baseline), its centre and standard error.
 
     Rows ("strata") are the slices in order of first appearance in `strata`, then `all`, then
     `weighted` when weights were given (a lone slice already named `all` is not repeated).
-    `resampled[b, r, c]` is the mean difference of candidate c in row r in resample b; the point
-    estimates come from the data as given. Built by `paired_resamples`; read by `compare` and
-    `resolution`.
+    `delta` is the mean difference on the data; the interval is `centre` +- t(df) x `se`, where
+    `centre` is `delta` shrunk by the pseudo-questions (n_eff / (n_eff + 2 PSEUDO)) and `se`
+    includes them, so it is never 0. `disputed[r, c]`: questions of row r on which candidate c
+    and the baseline score differently. `scale[c]`: the typical size of a disagreement (root
+    mean square of candidate c's nonzero differences over all questions; 1 when there is none),
+    the size of the pseudo-questions' disagreement. `bound`: the largest possible |difference|
+    (1 for scores in [0, 1], else None), to which intervals are clipped.
+    Built by `paired_differences`; read by `compare` and `resolution`.
     """
 
     candidates: tuple[str, ...]
@@ -57,12 +68,12 @@ class PairedResamples:
     baseline: np.ndarray  # (R,) baseline mean
     value: np.ndarray  # (R, C) candidate means
     delta: np.ndarray  # (R, C) mean paired difference on the data
-    resampled: np.ndarray  # (B, R, C) mean paired difference in each resample
-    seed: int
-
-    @property
-    def n_resamples(self) -> int:
-        return int(self.resampled.shape[0])
+    centre: np.ndarray  # (R, C) the interval's centre
+    se: np.ndarray  # (R, C) standard error with the floor, > 0
+    df: np.ndarray  # (R, C) degrees of freedom of the t quantile
+    disputed: np.ndarray  # (R, C) questions that score differently
+    scale: np.ndarray  # (C,) size of a typical disagreement
+    bound: float | None
 
 
 @dataclass(frozen=True)
@@ -70,11 +81,11 @@ class Comparison:
     """One cell of the comparison report: a candidate against the baseline in one stratum.
 
     `delta` = mean over the stratum's questions of (candidate - baseline) on the real data (equal
-    to `value - baseline` up to rounding). `[ci_low, ci_high]` is the percentile interval of the
-    resampled deltas at `level` (already widened when the correction is Bonferroni). `p_value`
-    is the two-sided bootstrap p (twice the share of resampled deltas on the other side of 0 from
-    `delta`, capped at 1; 1 when `delta` is 0); `p_adjusted` is it after the correction.
-    `verdict`: "better" / "worse" when the (corrected) evidence excludes 0, else "noise".
+    to `value - baseline` up to rounding). `[ci_low, ci_high]` is the interval at `level` (the
+    level after widening, when the correction is Bonferroni): centred on `delta` shrunk by the
+    pseudo-questions, so never of zero width. `p_value` is the two-sided p of the same t
+    statistic; `p_adjusted` is it after the correction. `verdict`: "better" / "worse" when the
+    (corrected) evidence excludes 0, else "noise".
     """
 
     candidate: str
@@ -96,9 +107,9 @@ class Resolution:
     """How finely one stratum's questions resolve a candidate's difference from the baseline.
 
     `half_width` = (ci_high - ci_low) / 2 of the paired interval at `level` (the smallest
-    difference the current `n` questions can tell from 0). `sd` = standard deviation of the
-    resampled mean differences (the bootstrap standard error). `questions_needed` = questions
-    this stratum would need for a half-width of `target_gap`, scaling `sd` by sqrt(n / n');
+    difference the current `n` questions can tell from 0). `sd` = the standard error of the mean
+    difference, pseudo-questions included (never 0). `questions_needed` = questions this stratum
+    would need for a half-width of `target_gap`, scaling `sd` by sqrt(n / n');
     `resolves` = `half_width <= target_gap`.
     """
 
@@ -185,60 +196,46 @@ def _normalise(weights: Mapping[str, float], present: Sequence[str]) -> dict[str
     return {s: raw[s] / total for s in present}
 
 
-# --- the bootstrap --------------------------------------------------------------------------
-def _resample_sums(diff: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Sums of `diff` (n_s, C) over `n_resamples` resamples of its rows with replacement.
+# --- the paired differences ----------------------------------------------------------------
+def _floored(
+    raw: np.ndarray, var_parts: np.ndarray, n_eff: float, scale2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and variance of a row as one sample of `n_eff` questions plus the pseudo-questions.
 
-    Each resample draws n_s row indices uniformly; their counts (b, n_s) times `diff` give the
-    resampled sums (one matmul), so gathering (n_s x C per resample) never happens.
+    `raw` (C,) is the row's mean difference, `var_parts` (S, C) the per-slice contributions to
+    its plug-in variance (w_s^2 var_s / n_s). The augmented sample adds PSEUDO / 2 questions at
+    +scale, PSEUDO / 2 at -scale and PSEUDO at 0: for a single slice of hit/miss scores this is
+    exactly Agresti and Min's (2005) interval for matched proportions.
     """
-    n_s, c = diff.shape
-    out = np.empty((n_resamples, c))
-    block = max(1, min(n_resamples, _BLOCK_CELLS // n_s))
-    for start in range(0, n_resamples, block):
-        b = min(block, n_resamples - start)
-        # int32 is enough (b x n_s <= _BLOCK_CELLS) and halves the cost of drawing and counting
-        idx = rng.integers(0, n_s, size=(b, n_s), dtype=np.int32)
-        idx += np.arange(0, b * n_s, n_s, dtype=np.int32)[:, None]
-        counts = np.zeros(b * n_s)
-        np.add.at(counts, idx.ravel(), 1.0)
-        out[start : start + b] = counts.reshape(b, n_s) @ diff
-    return out
+    total = n_eff + 2 * PSEUDO
+    centre = raw * n_eff / total
+    second = n_eff * (var_parts.sum(axis=0) * n_eff + raw**2)  # sum of squares, n_eff questions
+    var = (second + PSEUDO * scale2) / total - centre**2
+    return centre, np.maximum(var, 0.0) / total
 
 
-def paired_resamples(
+def paired_differences(
     base: np.ndarray,
     cands: np.ndarray,
     strata: np.ndarray | Sequence[str],
     names: Sequence[str],
     *,
     weights: Mapping[str, float] | None = None,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-) -> PairedResamples:
-    """Paired, stratified bootstrap distribution of candidate - baseline mean differences.
+) -> PairedDifferences:
+    """Per row: the mean paired difference, the interval's centre, standard error and df.
 
     `base` (n,) and `cands` (C, n) are per-question scores of one measure on the same questions;
-    `strata` (n,) the slice of each question; `names` the C candidates. Questions are resampled
-    with replacement within each slice, `n_resamples` times, the same draw for the baseline and
-    all candidates. Rows: each slice, `all` (mean over all questions) and, when `weights` (slice ->
-    traffic weight, normalised over the slices present) is given, `weighted` (weighted mean of
-    the slice means, recomputed in every resample). Same inputs and `seed` give identical bits
-    (on one machine and BLAS); the draws do not depend on the candidates, so adding one leaves
-    the others' intervals as they were (up to floating-point rounding).
+    `strata` (n,) the slice of each question; `names` the C candidates. Rows: each slice, `all`
+    (mean over all questions, stratified: each slice weighted by its share of questions) and,
+    when `weights` (slice -> traffic weight, normalised over the slices present) is given,
+    `weighted` (weighted mean of the slice means).
+
+    A slice of n questions: centre = sum(d) / (n + 2), se^2 = [(sum(d^2) + scale^2) / (n + 2) -
+    centre^2] / (n + 2), df = n - 1. A combined row (weights w_s): the same on its effective
+    number of questions n_eff = 1 / sum(w_s^2 / n_s), never narrower than the stratified
+    Student-t (se^2 = sum w_s^2 s_s^2 / n_s), df from Welch-Satterthwaite. Deterministic.
     """
     base, cands, labels, names = _check_scores(base, cands, strata, names)
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, int | np.integer)
-        or (n_resamples < MIN_RESAMPLES)
-    ):
-        raise UserError(
-            f"n_resamples must be an integer >= {MIN_RESAMPLES} (10000 recommended), "
-            f"got {n_resamples!r}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise UserError(f"seed must be a non-negative integer, got {seed!r}")
     present = list(dict.fromkeys(labels))  # slices in order of first appearance
     if WEIGHTED in present or (ALL in present and len(present) > 1):
         raise UserError(
@@ -249,54 +246,87 @@ def paired_resamples(
 
     label_arr = np.array(labels, dtype=object)
     diff = (cands - base).T  # (n, C): paired differences, one column per candidate
-    rng = np.random.default_rng(int(seed))
-    c = cands.shape[0]
-    n_resamples = int(n_resamples)
-    slice_means = np.empty((n_resamples, len(present), c))
-    point = np.empty((len(present), c))
-    value = np.empty((len(present), c))
-    baseline = np.empty(len(present))
-    n_s = np.empty(len(present), dtype=np.int64)
-    for i, s in enumerate(present):
-        rows = np.flatnonzero(label_arr == s)
-        n_s[i] = rows.size
-        slice_means[:, i] = _resample_sums(diff[rows], n_resamples, rng) / rows.size
-        point[i] = diff[rows].mean(axis=0)
-        value[i] = cands[:, rows].mean(axis=1)
-        baseline[i] = base[rows].mean()
+    tol = _ZERO_TOL * max(1.0, float(np.abs(diff).max()))
+    nonzero = np.abs(diff) >= tol
+    k = nonzero.sum(axis=0)
+    scale2 = np.where(k > 0, (diff**2 * nonzero).sum(axis=0) / np.maximum(k, 1), 1.0)
+    scores = np.concatenate([base, cands.ravel()])
+    bound = 1.0 if scores.min() >= 0.0 and scores.max() <= 1.0 else None
 
-    share = (n_s / n_s.sum())[:, None]  # each slice's share of all questions
+    c = cands.shape[0]
+    n_s = np.array([int((label_arr == s).sum()) for s in present])
+    means = np.empty((len(present), c))
+    parts_var = np.empty((len(present), c))  # ddof 1 (0 for a one-question slice)
+    plug_var = np.empty((len(present), c))  # ddof 0
+    rows: dict[str, Any] = {
+        "n": [],
+        "baseline": [],
+        "value": [],
+        "delta": [],
+        "centre": [],
+        "se2": [],
+        "df": [],
+        "disputed": [],
+    }
+    for i, s in enumerate(present):
+        sel = np.flatnonzero(label_arr == s)
+        d = diff[sel]
+        means[i] = d.mean(axis=0)
+        parts_var[i] = d.var(axis=0, ddof=1) if sel.size > 1 else 0.0
+        plug_var[i] = d.var(axis=0)
+        centre, se2 = _floored(means[i], (plug_var[i] / sel.size)[None], sel.size, scale2)
+        se2 = np.maximum(se2, parts_var[i] / sel.size)  # never below Student-t's
+        rows["n"].append(sel.size)
+        rows["baseline"].append(base[sel].mean())
+        rows["value"].append(cands[:, sel].mean(axis=1))
+        rows["delta"].append(means[i])
+        rows["centre"].append(centre)
+        rows["se2"].append(se2)
+        rows["df"].append(np.full(c, max(sel.size - 1, 1), dtype=np.float64))
+        rows["disputed"].append(nonzero[sel].sum(axis=0))
+
     strata_out = list(present)
-    resampled = [slice_means]
-    points, values, baselines, ns = [point], [value], [baseline], [n_s]
+    combos: list[tuple[str, np.ndarray]] = []
     if present != [ALL]:
-        strata_out.append(ALL)
-        resampled.append((slice_means * share).sum(axis=1, keepdims=True))
-        points.append(diff.mean(axis=0)[None])
-        values.append(cands.mean(axis=1)[None])
-        baselines.append(np.array([base.mean()]))
-        ns.append(np.array([n_s.sum()]))
+        combos.append((ALL, n_s / n_s.sum()))
     if w is not None:
-        wv = np.array([w[s] for s in present])[:, None]
-        strata_out.append(WEIGHTED)
-        resampled.append((slice_means * wv).sum(axis=1, keepdims=True))
-        points.append((point * wv).sum(axis=0)[None])
-        values.append((value * wv).sum(axis=0)[None])
-        baselines.append(np.array([(baseline * wv[:, 0]).sum()]))
-        ns.append(np.array([n_s.sum()]))
+        combos.append((WEIGHTED, np.array([w[s] for s in present])))
+    for name, wv in combos:
+        strata_out.append(name)
+        raw = (wv[:, None] * means).sum(axis=0)
+        parts = wv[:, None] ** 2 * parts_var / n_s[:, None]  # ddof 1: for the Welch df
+        plug = wv[:, None] ** 2 * plug_var / n_s[:, None]  # ddof 0, as a slice's own row
+        n_eff = 1.0 / float((wv**2 / n_s).sum())
+        centre, se2 = _floored(raw, plug, n_eff, scale2)
+        se2 = np.maximum(se2, parts.sum(axis=0))  # never below the stratified Student-t's
+        many = n_s > 1
+        denom = (parts[many] ** 2 / (n_s[many] - 1)[:, None]).sum(axis=0)
+        welch = parts.sum(axis=0) ** 2 / np.where(denom > 0, denom, 1.0)
+        df = np.where(denom > 0, welch, max(n_eff - 1.0, 1.0))
+        rows["n"].append(int(n_s.sum()))
+        rows["baseline"].append(float((wv * np.array(rows["baseline"][: len(present)])).sum()))
+        rows["value"].append((wv[:, None] * np.array(rows["value"][: len(present)])).sum(axis=0))
+        rows["delta"].append(raw)
+        rows["centre"].append(centre)
+        rows["se2"].append(se2)
+        rows["df"].append(np.maximum(df, 1.0))
+        rows["disputed"].append(nonzero.sum(axis=0))
     # Differences that cancel in exact arithmetic may leave rounding residue (1e-17); snap it to
     # 0 so that "the interval excludes 0" never hangs on the order of a floating-point sum.
-    tol = _ZERO_TOL * max(1.0, float(np.abs(diff).max()))
-    return PairedResamples(
+    return PairedDifferences(
         candidates=tuple(names),
         strata=tuple(strata_out),
-        n=np.concatenate(ns),
+        n=np.array(rows["n"], dtype=np.int64),
         weights=w,
-        baseline=np.concatenate(baselines),
-        value=np.concatenate(values),
-        delta=_snap(np.concatenate(points), tol),
-        resampled=_snap(np.concatenate(resampled, axis=1), tol),
-        seed=int(seed),
+        baseline=np.array(rows["baseline"], dtype=np.float64),
+        value=np.array(rows["value"], dtype=np.float64),
+        delta=_snap(np.array(rows["delta"], dtype=np.float64), tol),
+        centre=_snap(np.array(rows["centre"], dtype=np.float64), tol),
+        se=np.sqrt(np.array(rows["se2"], dtype=np.float64)),
+        df=np.array(rows["df"], dtype=np.float64),
+        disputed=np.array(rows["disputed"], dtype=np.int64),
+        scale=np.sqrt(scale2),
+        bound=bound,
     )
 
 
@@ -312,18 +342,6 @@ def interval_level(level: float, n_candidates: int, correction: str) -> float:
     if _check_correction(correction) == "bonferroni":
         return 1.0 - (1.0 - level) / n_candidates
     return level
-
-
-def bootstrap_p(resampled: np.ndarray, delta: np.ndarray) -> np.ndarray:
-    """Two-sided bootstrap p-values, elementwise over `delta` (resampled has one more axis, first).
-
-    p = 2 x (share of resampled deltas on the other side of 0 from `delta`, 0 itself counted as
-    the other side), capped at 1; p = 1 where `delta` is 0. The smallest nonzero p is 2 / B.
-    """
-    below = (resampled <= 0).mean(axis=0)
-    above = (resampled >= 0).mean(axis=0)
-    p = np.where(delta > 0, 2 * below, np.where(delta < 0, 2 * above, 1.0))
-    return np.minimum(p, 1.0)
 
 
 def holm(p: np.ndarray) -> np.ndarray:
@@ -342,33 +360,42 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _intervals(draws: PairedResamples, level: float) -> tuple[np.ndarray, np.ndarray]:
-    tail = (1.0 - level) / 2
-    lo, hi = np.quantile(draws.resampled, [tail, 1.0 - tail], axis=0)
+def _intervals(diffs: PairedDifferences, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """centre -+ t(df, (1 + level) / 2) x se, clipped to the possible differences."""
+    half = stdtrit(diffs.df, 0.5 + level / 2) * diffs.se
+    lo, hi = diffs.centre - half, diffs.centre + half
+    if diffs.bound is not None:
+        lo, hi = np.maximum(lo, -diffs.bound), np.minimum(hi, diffs.bound)
     return lo, hi
 
 
+def p_values(diffs: PairedDifferences) -> np.ndarray:
+    """Two-sided p of "no difference" from the same t statistic as the interval: 2 P(T_df >
+    |centre| / se). The interval at `level` excludes 0 exactly when p < 1 - level."""
+    return np.minimum(1.0, 2.0 * stdtr(diffs.df, -np.abs(diffs.centre) / diffs.se))
+
+
 def compare(
-    draws: PairedResamples, *, level: float = 0.95, correction: str = "bonferroni"
+    diffs: PairedDifferences, *, level: float = 0.95, correction: str = "bonferroni"
 ) -> list[Comparison]:
     """One `Comparison` per candidate x stratum (candidates in order, strata in row order).
 
-    Percentile intervals at `level`. The family is the C candidates within one stratum:
-    `bonferroni` widens every interval to 1 - (1 - level) / C and the verdict follows the
-    interval; `holm` reports the unadjusted interval and decides on Holm-adjusted p < 1 - level;
-    `none` neither widens nor adjusts. Verdict: "better" (interval above 0, or adjusted p below
-    alpha with delta > 0), "worse" (the mirror), else "noise".
+    Intervals at `level`. The family is the C candidates within one stratum: `bonferroni`
+    widens every interval to 1 - (1 - level) / C and the verdict follows the interval; `holm`
+    reports the unadjusted interval and decides on Holm-adjusted p < 1 - level; `none` neither
+    widens nor adjusts. Verdict: "better" (interval above 0, or adjusted p below alpha with a
+    positive centre), "worse" (the mirror), else "noise".
     """
     level = _check_level(level)
     correction = _check_correction(correction)
-    c = len(draws.candidates)
+    c = len(diffs.candidates)
     shown = interval_level(level, c, correction)
-    lo, hi = _intervals(draws, shown)
-    p = bootstrap_p(draws.resampled, draws.delta)  # (R, C)
+    lo, hi = _intervals(diffs, shown)
+    p = p_values(diffs)  # (R, C)
     if correction == "holm":
         p_adj = holm(p)
         alpha = 1.0 - level
-        verdict = np.where(p_adj < alpha, np.where(draws.delta > 0, "better", "worse"), "noise")
+        verdict = np.where(p_adj < alpha, np.where(diffs.centre > 0, "better", "worse"), "noise")
     else:
         p_adj = np.minimum(1.0, p * c) if correction == "bonferroni" else p
         verdict = np.where(lo > 0, "better", np.where(hi < 0, "worse", "noise"))
@@ -376,10 +403,10 @@ def compare(
         Comparison(
             candidate=name,
             stratum=stratum,
-            n=int(draws.n[r]),
-            value=float(draws.value[r, j]),
-            baseline=float(draws.baseline[r]),
-            delta=float(draws.delta[r, j]),
+            n=int(diffs.n[r]),
+            value=float(diffs.value[r, j]),
+            baseline=float(diffs.baseline[r]),
+            delta=float(diffs.delta[r, j]),
             ci_low=float(lo[r, j]),
             ci_high=float(hi[r, j]),
             level=shown,
@@ -387,43 +414,40 @@ def compare(
             p_adjusted=float(p_adj[r, j]),
             verdict=str(verdict[r, j]),
         )
-        for j, name in enumerate(draws.candidates)
-        for r, stratum in enumerate(draws.strata)
+        for j, name in enumerate(diffs.candidates)
+        for r, stratum in enumerate(diffs.strata)
     ]
 
 
-def paired_bootstrap(
+def paired_comparison(
     base: np.ndarray,
     cands: np.ndarray,
     strata: np.ndarray | Sequence[str],
     names: Sequence[str],
     *,
     weights: Mapping[str, float] | None = None,
-    n_resamples: int = 10_000,
     level: float = 0.95,
-    seed: int = 0,
     correction: str = "bonferroni",
 ) -> list[Comparison]:
-    """`compare(paired_resamples(...))`: compare C candidates with a baseline, per stratum.
+    """`compare(paired_differences(...))`: compare C candidates with a baseline, per stratum.
 
-    See `paired_resamples` for the arguments and the bootstrap, `compare` for the output.
+    See `paired_differences` for the arguments and the method, `compare` for the output.
     """
     _check_level(level)
     _check_correction(correction)
-    draws = paired_resamples(
-        base, cands, strata, names, weights=weights, n_resamples=n_resamples, seed=seed
-    )
-    return compare(draws, level=level, correction=correction)
+    diffs = paired_differences(base, cands, strata, names, weights=weights)
+    return compare(diffs, level=level, correction=correction)
 
 
 # --- resolution and sample size -------------------------------------------------------------
 def questions_needed(sd: float, n: int, target_gap: float = 0.02, level: float = 0.95) -> int:
     """Questions a stratum needs for its paired interval's half-width to reach `target_gap`.
 
-    `sd` is the bootstrap standard error of the mean paired difference measured on `n`
-    questions. Assumes the per-question spread of the differences stays the same as questions
-    are added, so the standard error scales as 1 / sqrt(n) and the half-width is z x sd with z
-    the normal quantile for `level`: n' = ceil(n (z sd / target_gap)^2), at least 1.
+    `sd` is the standard error of the mean paired difference measured on `n` questions
+    (`Resolution.sd`, the pseudo-questions included). Assumes the per-question spread of the
+    differences stays the same as questions are added, so the standard error scales as
+    1 / sqrt(n) and the half-width is z x sd with z the normal quantile for `level`:
+    n' = ceil(n (z sd / target_gap)^2), at least 1.
     """
     level = _check_level(level)
     numeric = isinstance(target_gap, int | float | np.floating) and not isinstance(target_gap, bool)
@@ -435,7 +459,7 @@ def questions_needed(sd: float, n: int, target_gap: float = 0.02, level: float =
 
 
 def resolution(
-    draws: PairedResamples,
+    diffs: PairedDifferences,
     *,
     target_gap: float = 0.02,
     level: float = 0.95,
@@ -447,23 +471,23 @@ def resolution(
     Bonferroni, unadjusted for holm and none), so the half-width matches the table's interval.
     """
     level = _check_level(level)
-    shown = interval_level(level, len(draws.candidates), _check_correction(correction))
-    lo, hi = _intervals(draws, shown)
-    sd = draws.resampled.std(axis=0, ddof=1)
+    shown = interval_level(level, len(diffs.candidates), _check_correction(correction))
+    lo, hi = _intervals(diffs, shown)
+    sd = diffs.se
     return [
         Resolution(
             candidate=name,
             stratum=stratum,
-            n=int(draws.n[r]),
+            n=int(diffs.n[r]),
             sd=float(sd[r, j]),
             half_width=float((hi[r, j] - lo[r, j]) / 2),
             level=shown,
             target_gap=float(target_gap),
-            questions_needed=questions_needed(sd[r, j], int(draws.n[r]), target_gap, shown),
+            questions_needed=questions_needed(sd[r, j], int(diffs.n[r]), target_gap, shown),
             resolves=bool((hi[r, j] - lo[r, j]) / 2 <= target_gap),
         )
-        for j, name in enumerate(draws.candidates)
-        for r, stratum in enumerate(draws.strata)
+        for j, name in enumerate(diffs.candidates)
+        for r, stratum in enumerate(diffs.strata)
     ]
 
 
@@ -471,7 +495,7 @@ def resolution(
 def standard_error(scores: np.ndarray) -> float:
     """Standard error of a mean of per-question scores: sd / sqrt(n), sd with ddof=0.
 
-    ddof=0 is the plug-in variance the bootstrap resamples from; for a recall of p on n
+    ddof=0 is the plug-in variance (no small-sample correction); for a recall of p on n
     questions scored 0/1 it is sqrt(p (1 - p) / n) (0.0447 for p = 0.8, n = 80).
     """
     x = np.asarray(scores, dtype=np.float64)
@@ -484,7 +508,7 @@ def unpaired_se(scores_a: np.ndarray, scores_b: np.ndarray) -> float:
     """Standard error of mean(a) - mean(b) treating a and b as independent samples.
 
     sqrt(se(a)^2 + se(b)^2): what a comparison that ignores the shared questions sees. Compare
-    with `paired_se`, which the paired bootstrap approximates.
+    with `paired_se`, the paired standard error (before the floor of `paired_differences`).
     """
     return math.hypot(standard_error(scores_a), standard_error(scores_b))
 

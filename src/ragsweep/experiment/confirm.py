@@ -5,7 +5,7 @@ by the declared rule — the best decision metric (recall@k_prompt, traffic-weig
 dev among configurations whose report decision is `better` (headline better beyond noise, no
 guard slice below the baseline); if there is none, the stage says so and stops. Winner and
 baseline are then evaluated on the held-out split (nobody tuned on it) and compared with the same
-paired bootstrap. The verdict is `confirmed` when the held-out headline is better beyond noise
+paired comparison. The verdict is `confirmed` when the held-out headline is better beyond noise
 and no guard slice is below the baseline, else `not confirmed`.
 
 Each confirmation is logged as a child run of the sweep (`ragsweep.stage` = `confirm`) and

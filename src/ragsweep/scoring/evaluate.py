@@ -175,41 +175,67 @@ def slice_weights(
     if raw is None:
         return {s: 1.0 / len(slices) for s in slices}
     weights = OmegaConf.to_container(raw) if isinstance(raw, DictConfig) else raw
+    normalise = bool(OmegaConf.select(cfg, "eval.normalise_weights"))
+    return check_shares(weights, slices, known, where=CONFIG_WEIGHTS, normalise=normalise)
+
+
+#: Where a sweep's traffic weights are configured (messages name it and its fixes).
+CONFIG_WEIGHTS = "eval.traffic_weights"
+
+
+def check_shares(
+    weights: Any,
+    slices: Sequence[str],
+    known: Sequence[str] | None = None,
+    *,
+    where: str,
+    normalise: bool = False,
+) -> dict[str, float]:
+    """Traffic shares (slice -> share) as given by a user, checked, over the slices scored.
+
+    Refused, with the fix, naming `where` (`eval.traffic_weights` or a file): not a mapping, a
+    slice outside `known`, a slice scored without a share, a share that is not a number >= 0,
+    all shares 0, shares that do not sum to 1 (unless `normalise`: then divided by their sum).
+    Returns the shares of `slices`, rescaled to sum to 1 over them.
+    """
+    config = where == CONFIG_WEIGHTS
     if not isinstance(weights, dict):
         raise UserError(
-            f"eval.traffic_weights must map slice -> share, got {raw!r}; e.g. "
-            "eval.traffic_weights={limits:0.6,exclusions:0.4}, or null for equal weights"
+            f"{where} must map slice -> share, got {weights!r}; e.g. "
+            + (
+                "eval.traffic_weights={limits:0.6,exclusions:0.4}, or null for equal weights"
+                if config
+                else "'limits: 0.6' and 'exclusions: 0.4' on two lines"
+            )
         )
     unknown = [str(s) for s in weights if known is not None and s not in known]
     if unknown:
         raise UserError(
-            f"eval.traffic_weights names slice(s) {', '.join(unknown)} that the labelled set "
+            f"{where} names slice(s) {', '.join(unknown)} that the labelled set "
             f"does not have (its slices: {', '.join(known or [])}); rename or remove them"
         )
     missing = [s for s in slices if s not in weights]
     if missing:
         raise UserError(
-            f"eval.traffic_weights has no weight for slice(s) {', '.join(missing)}; add them, "
-            "or set eval.traffic_weights=null for equal weights"
+            f"{where} has no weight for slice(s) {', '.join(missing)}; add them"
+            + (", or set eval.traffic_weights=null for equal weights" if config else "")
         )
     values = {}
     for s, w in weights.items():
         if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
             raise UserError(
-                f"eval.traffic_weights.{s} must be a number >= 0, got {w!r}; give each slice "
+                f"{where}.{s} must be a number >= 0, got {w!r}; give each slice "
                 "its share of production traffic"
             )
         values[s] = float(w)
     total = sum(values.values())
     if total <= 0 or not any(values[s] > 0 for s in slices):
+        raise UserError(f"{where} are all 0 for the slices scored; give at least one a share > 0")
+    if abs(total - 1.0) > 1e-6 and not normalise:
         raise UserError(
-            "eval.traffic_weights are all 0 for the slices scored; give at least one a share > 0"
-        )
-    if abs(total - 1.0) > 1e-6 and not OmegaConf.select(cfg, "eval.normalise_weights"):
-        raise UserError(
-            f"eval.traffic_weights sum to {total:g}, not 1, so the weighted headline would not "
-            "be what you configured; give shares that sum to 1, or set "
-            "eval.normalise_weights=true to divide them by their sum"
+            f"{where} sum to {total:g}, not 1, so the weighted headline would not "
+            "be what you configured; give shares that sum to 1"
+            + (", or set eval.normalise_weights=true to divide them by their sum" if config else "")
         )
     scored = sum(values[s] for s in slices)
     return {s: values[s] / scored for s in slices}
