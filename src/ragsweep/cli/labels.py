@@ -209,10 +209,9 @@ def _pool_sweep(args: argparse.Namespace) -> int:
     )
     per_slice = done.per_slice()
     print("per slice: " + (", ".join(f"{s} {c}" for s, c in per_slice.items()) or "none"))
-    sweep = done.source.split(" ")[1] if done.source.startswith("sweep ") else "SWEEP"
     print(
         f"judging sheet {out}; fill its grade column, then `ragsweep labels import {out} "
-        f"--data {done.dataset.root} --judge NAME` and `ragsweep labels rebaseline {sweep}`"
+        f"--data {done.dataset.root} --judge NAME` and `ragsweep labels rebaseline {done.sweep}`"
     )
     return 0
 

@@ -43,6 +43,7 @@ class SweepPool:
     runs: dict[str, str]  # configuration (the sheet's system name) -> run id
     depths: dict[str, int]  # configuration -> k pooled (its eval.k_prompt, or the depth given)
     source: str  # "sweep fusion_k (parent run ...)" or "runs ..."
+    sweep: str  # the sweep the runs belong to ("SWEEP" when they come from several)
     dataset: Dataset
 
     def per_system(self) -> dict[str, int]:
@@ -73,7 +74,10 @@ def _sweep_runs(mc: Any, sweep: str) -> tuple[dict[str, Any], str]:
         )
     order = [v for v in parent.data.params.get("sweep.values", "").split(",") if v in found]
     order += sorted(v for v in found if v not in order)
-    return {v: found[v] for v in order}, f"sweep {name} (parent run {parent.info.run_id})"
+    named: dict[str, Any] = {}
+    for value in order:
+        named[_system_name(value, set(named), found[value].info.run_id)] = found[value]
+    return named, f"sweep {name} (parent run {parent.info.run_id})"
 
 
 def _given_runs(mc: Any, run_ids: Sequence[str]) -> tuple[dict[str, Any], str]:
@@ -96,9 +100,8 @@ def _given_runs(mc: Any, run_ids: Sequence[str]) -> tuple[dict[str, Any], str]:
     return runs, f"runs {', '.join(run_ids)}"
 
 
-def _check_pins(records: dict[str, RunRecord], ds: Dataset, source: str) -> None:
+def _check_pins(records: dict[str, RunRecord], ds: Dataset, sweep: str) -> None:
     """Every run scored on the labelled set and snapshot `ds` holds now."""
-    sweep = source.split(" ")[1] if source.startswith("sweep ") else "SWEEP"
     for name, rec in records.items():
         labels, snapshot = rec.tags.get(cv.tag("labels")), rec.tags.get(cv.tag("snapshot"))
         if snapshot != ds.snapshot_hash:
@@ -157,8 +160,11 @@ def pool_sweep(
     first = next(iter(records.values()))
     path = data if data is not None else (first.config.get("data") or {}).get("path")
     ds = load_dataset(path)
-    _check_pins(records, ds, source)
+    sweeps = {rec.tags.get(cv.tag("sweep")) for rec in records.values()}
+    sweep_name = str(sweeps.pop()) if len(sweeps) == 1 and None not in sweeps else "SWEEP"
+    _check_pins(records, ds, sweep_name)
     depths = {n: _depth(rec, n, depth) for n, rec in records.items()}
     ranked = {n: top_clauses(rec.per_question, depths[n]) for n, rec in records.items()}
     done = pool_ranked(ds, ranked, max(depths.values()), unjudged_only=True)
-    return SweepPool(done, {n: r.run_id for n, r in records.items()}, depths, source, ds)
+    runs_by_name = {n: r.run_id for n, r in records.items()}
+    return SweepPool(done, runs_by_name, depths, source, sweep_name, ds)
