@@ -87,6 +87,8 @@ def _top_k_pairs(store: Store, runs: dict, dest: Path) -> dict[str, set[tuple[st
 
 @pytest.mark.slow
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(swept):
+    from ragsweep.data.load import sample_path
+
     folder, _ = swept
     parent = Store(folder).runs(EXPERIMENT, "sweep")[0].info.run_id
     config_run = next(iter(Store(folder).by_value(EXPERIMENT).values())).info.run_id
@@ -96,6 +98,10 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(swept):
         "not a sweep's configuration run": ["--runs", parent],
         "deeper than configuration": ["--sweep", "chunker.size", "--depth", "11"],
         "drop --system": ["--sweep", "chunker.size", "--system", "x=retriever=bm25"],
+        # the toy with all its labels: the runs were scored without DROPPED's
+        f"(run {config_run}) was scored on labels": ["--runs", config_run, "--data", str(TINY)],
+        # another corpus: the built-in sample
+        "ranked corpus snapshot": ["--sweep", "chunker.size", "--data", str(sample_path())],
     }
     for needle, args in cases.items():
         ran = cli_in(folder, "labels", "pool", *args, "--out", "bad.csv")

@@ -120,6 +120,11 @@ def _check_pins(records: dict[str, RunRecord], ds: Dataset, sweep: str) -> None:
 
 def _depth(rec: RunRecord, name: str, depth: int | None) -> int:
     """The k pooled for a run: `depth`, else its eval.k_prompt; never deeper than it kept."""
+    if "clauses" not in rec.per_question.columns:
+        raise UserError(
+            f"configuration {name} (run {rec.run_id}) has no clauses column in its "
+            "results/per_question.csv (logged by an older ragsweep); launch the sweep again"
+        )
     cfg = OmegaConf.create(rec.config)
     k = int(cfg.eval.k_prompt) if depth is None else depth
     kept = stored_depth(parse_measures(cfg))
