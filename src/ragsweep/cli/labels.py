@@ -142,6 +142,8 @@ def _pool(args: argparse.Namespace) -> int:
 
     if args.sweep is not None or args.run_ids:
         return _pool_sweep(args)
+    if args.uri is not None:
+        raise UserError("--uri names the store of --sweep/--runs; give one of them, or drop --uri")
     base: Any = [] if args.data is None else Path(args.data)
     questions: Any = None if args.questions == "split" else args.questions
     if questions not in (None, "all"):
