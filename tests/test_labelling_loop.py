@@ -1,6 +1,6 @@
 """docs/labelling.md's whole loop, run exactly as written (every line of its first code block,
 in a fresh folder, as a user's shell would): sample -> pool -> prelabel -> judge -> agreement ->
-import -> check -> sweep, each exiting 0, with the figures the page quotes."""
+import -> check -> sweep -> pool the sweep, each exiting 0, with the figures the page quotes."""
 
 from __future__ import annotations
 
@@ -51,5 +51,6 @@ def test_the_documented_loop_runs_as_written(tmp_path):
         "0 added, 192 changed, 3348 unchanged",
         "256: better: weighted recall@5 +0.036 [+0.017, +0.055] better",
         "(n=307)",
+        "(before de-duplication): 128 0, 256 2028",
     ]
     assert [q for q in quoted if q not in text] == []

@@ -1,6 +1,7 @@
-"""`ragsweep labels rebaseline SWEEP`: after the labels change, the sweep's baseline is scored
-again on the current labels and logged beside the old one; nothing is logged when the labels
-did not change."""
+"""`ragsweep labels rebaseline SWEEP`: after the labels change, every configuration of the sweep
+is scored again on the current labels and logged beside the old runs (the baseline's numbers
+before and after printed); nothing is logged when the labels did not change. The full round
+trip (pool, judge, import, rebaseline) is tests/experiment/test_pool_sweep.py."""
 
 from __future__ import annotations
 
@@ -52,7 +53,9 @@ def test_changed_labels_give_a_new_baseline_scored_on_them(swept):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
     ran = cli_in(folder, "labels", "rebaseline", "fusion.k").ok()
-    (new,) = rebaselines(store)
+    found = rebaselines(store)
+    assert sorted(r.data.tags["ragsweep.value"] for r in found) == ["10", "60"]
+    (new,) = [r for r in found if r.data.tags["ragsweep.baseline"] == "true"]
     assert new.data.tags["ragsweep.rebaselines"] == old.info.run_id
     assert new.data.tags["ragsweep.labels_before"] == old.data.tags["ragsweep.labels"]
     assert new.data.tags["ragsweep.labels"] != old.data.tags["ragsweep.labels"]

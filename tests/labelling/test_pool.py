@@ -263,3 +263,43 @@ def test_sheet_round_trips_with_commas_quotes_and_newlines(tmp_path) -> None:
     assert list(pd.read_csv(sheet, dtype=str).columns) == list(SHEET_COLUMNS)
     with sheet.open(encoding="utf-8-sig", newline="") as fh:
         assert [len(r) for r in csv.reader(fh)] == [len(SHEET_COLUMNS)] * 3
+
+
+def test_pool_ranked_keeps_only_unjudged_pairs_once_each() -> None:
+    """Rankings already made (a logged sweep's): a pair labelled with any grade, 0 included, is
+    left out; a pair two systems rank is one row naming both; stats count the kept pairs."""
+    from ragsweep.data import load_dataset
+    from ragsweep.labelling.pool import pool_ranked, top_clauses
+
+    ds = load_dataset(TINY)
+    per_q = pd.DataFrame(
+        {
+            "qid": ["q03", "q04"],
+            # q03: 2.1 is labelled 0, 3.2 labelled 2, 1.1 unlabelled; q04: 1.1 labelled 0
+            "clauses": [
+                json.dumps([["home/2.1@2025"], ["home/1.1@2025", "home/3.2@2025"], []]),
+                json.dumps([["motor/1.1@2024"], ["motor/2.1@2024"], ["motor/4.1@2024"]]),
+            ],
+        }
+    )
+    a = top_clauses(per_q, 2)
+    assert a == {
+        "q03": {"home/2.1@2025": 1, "home/1.1@2025": 2, "home/3.2@2025": 2},
+        "q04": {"motor/1.1@2024": 1, "motor/2.1@2024": 2},
+    }
+    b = {"q03": {"home/1.1@2025": 1}, "q04": {"motor/4.1@2024": 3}}
+    p = pool_ranked(ds, {"a": a, "b": b}, 3, unjudged_only=True)
+    assert set(zip(p.rows["qid"], _clause_ids(p.rows), strict=True)) == {
+        ("q03", "home/1.1@2025"),
+        ("q04", "motor/2.1@2024"),
+        ("q04", "motor/4.1@2024"),
+    }
+    assert list(p.rows["systems"]) == ["b@1; a@2", "a@2", "b@3"]
+    assert p.rows["existing_grade"].isna().all()
+    assert p.hits.groupby("system").size().to_dict() == {"a": 2, "b": 2}
+    assert p.stats.set_index("qid")["pool_size"].to_dict() == {"q03": 1, "q04": 2}
+    assert p.stats.set_index("qid")["relevant_missed"].to_dict() == {"q03": 0, "q04": 1}
+    with pytest.raises(UserError, match="not clauses of"):
+        pool_ranked(ds, {"a": {"q03": {"home/9.9@2025": 1}}}, 1)
+    with pytest.raises(UserError, match="not in"):
+        pool_ranked(ds, {"a": {"q99": {"home/1.1@2025": 1}}}, 1)

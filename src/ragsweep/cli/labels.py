@@ -2,6 +2,7 @@
 
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
+    ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
     ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT]
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
@@ -139,13 +140,18 @@ def _candidates(args: argparse.Namespace) -> Any:
 def _pool(args: argparse.Namespace) -> int:
     from ragsweep.labelling.pool import pool, write_sheet
 
+    if args.sweep is not None or args.run_ids:
+        return _pool_sweep(args)
+    if args.uri is not None:
+        raise UserError("--uri names the store of --sweep/--runs; give one of them, or drop --uri")
     base: Any = [] if args.data is None else Path(args.data)
     questions: Any = None if args.questions == "split" else args.questions
     if questions not in (None, "all"):
         questions = questions.split(",")
     if args.candidates:
         questions = _candidates(args)
-    done = pool(base, _systems(args), depth=args.depth, questions=questions)
+    depth = {} if args.depth is None else {"depth": args.depth}
+    done = pool(base, _systems(args), questions=questions, **depth)
     out = write_sheet(done, Path(args.out))
     s = done.summary()
     print(
@@ -153,6 +159,61 @@ def _pool(args: argparse.Namespace) -> int:
         f"questions, {int(s['rows'])} (question, clause) rows, {s['mean_pool_size']:.1f} per "
         f"question; {s['unlabelled_share']:.1%} unlabelled, {s['single_system_share']:.1%} "
         f"found by one system only; judging sheet {out}"
+    )
+    return 0
+
+
+def _pool_sweep(args: argparse.Namespace) -> int:
+    """`labels pool --sweep NAME | --runs ID ...`: the unjudged pairs of logged configurations."""
+    from ragsweep.experiment import tracking
+    from ragsweep.experiment.pool import pool_sweep
+    from ragsweep.labelling.pool import write_sheet
+
+    others = [
+        flag
+        for flag, given in (
+            ("--system", args.system),
+            ("--run", args.runs),
+            ("--candidates", args.candidates),
+            ("--questions", args.questions != "split"),
+        )
+        if given
+    ]
+    if others:
+        raise UserError(
+            f"--sweep/--runs pool logged configurations on their own questions; drop "
+            f"{', '.join(others)} (or pool other systems without --sweep/--runs)"
+        )
+    done = pool_sweep(
+        sweep=args.sweep,
+        runs=args.run_ids,
+        depth=args.depth,
+        data=args.data,
+        store=tracking.resolve_store(args.uri),
+    )
+    out = write_sheet(done.pool, Path(args.out)).resolve()
+    rows = done.pool.rows
+    ks = sorted(set(done.depths.values()))
+    k = (
+        str(ks[0])
+        if len(ks) == 1
+        else "each configuration's k ("
+        + ", ".join(f"{n} {d}" for n, d in done.depths.items())
+        + ")"
+    )
+    print(
+        f"pooled {done.source} at k = {k}: {len(rows)} unjudged (question, clause) pairs in "
+        f"{rows['qid'].nunique()} questions, judged ones (any grade, 0 included) left out"
+    )
+    print(
+        "per configuration, unjudged pairs in its top-k (before de-duplication): "
+        + ", ".join(f"{n} {c}" for n, c in done.per_system().items())
+    )
+    per_slice = done.per_slice()
+    print("per slice: " + (", ".join(f"{s} {c}" for s, c in per_slice.items()) or "none"))
+    print(
+        f"judging sheet {out}; fill its grade column, then `ragsweep labels import {out} "
+        f"--data {done.dataset.root} --judge NAME` and `ragsweep labels rebaseline {done.sweep}`"
     )
     return 0
 
@@ -420,7 +481,28 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=FILE",
         help="a TREC run of clause ids",
     )
-    p.add_argument("--depth", type=int, default=50, help="passages pooled per system")
+    p.add_argument(
+        "--sweep",
+        default=None,
+        metavar="NAME",
+        help="pool a logged sweep: the unjudged pairs in its configurations' top-k",
+    )
+    p.add_argument(
+        "--runs",
+        dest="run_ids",
+        nargs="+",
+        default=[],
+        metavar="ID",
+        help="pool these logged configuration runs (instead of --sweep)",
+    )
+    p.add_argument("--uri", default=None, help="with --sweep/--runs: tracking store")
+    p.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="passages pooled per system (default 50; with --sweep/--runs each run's "
+        "eval.k_prompt, the deciding k)",
+    )
     p.add_argument(
         "--questions", default="split", help="split (the configured split), all, or QID,QID,..."
     )

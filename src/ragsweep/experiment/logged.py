@@ -62,7 +62,8 @@ def store_client(store: tracking.Store | None) -> tuple[tracking.Store, Any]:
     return store, tracking.client(store)
 
 
-def _get_run(mc: Any, run_id: str) -> Any:
+def get_run(mc: Any, run_id: str) -> Any:
+    """The run with id `run_id`, or None when the store has none."""
     from mlflow.exceptions import MlflowException
 
     try:
@@ -74,7 +75,7 @@ def _get_run(mc: Any, run_id: str) -> Any:
 def find_parent(mc: Any, sweep: str) -> tuple[Any, list[str]]:
     """The sweep's parent run (by run id, or the latest of sweep `sweep`), and notes."""
     if _RUN_ID.fullmatch(sweep):
-        run = _get_run(mc, sweep)
+        run = get_run(mc, sweep)
         if run is None:
             raise UserError(
                 f"no run with id {sweep} in this MLflow store; check the id, or "
@@ -128,6 +129,19 @@ def latest_finished(children: Sequence[Any]) -> dict[str, Any]:
         if old is None or key > (old.info.start_time or 0, old.info.run_id):
             best[value] = run
     return best
+
+
+def configuration_runs(mc: Any, parent: Any) -> dict[str, Any]:
+    """value -> the latest FINISHED scoring of each configuration of the sweep `parent`: its
+    configuration run, or a later re-scoring of it on new labels (`labels rebaseline`, which
+    logs one under the same parent)."""
+    children = mc.search_runs(
+        [parent.info.experiment_id],
+        filter_string=f"tags.`mlflow.parentRunId` = '{parent.info.run_id}'",
+        max_results=5000,
+    )
+    stages = (cv.STAGE_CONFIG, cv.STAGE_REBASELINE)
+    return latest_finished([r for r in children if r.data.tags.get(cv.TAG_STAGE) in stages])
 
 
 def load_logged_run(mc: Any, run: Any, name: str, folder: Path) -> RunRecord:
@@ -202,9 +216,7 @@ def log_comparison(
     from mlflow.entities import Metric, RunTag
 
     report = with_heldout(report, held, why_not)
-    with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
-        for path in write_report(report, tmp).values():
-            mc.log_artifact(parent_id, str(path), artifact_path="report")
+    log_report_files(mc, parent_id, report)
     ts = int(time.time() * 1000)
     shown = {report.baseline, pick_winner(report)} & set(report.run_ids)
     logged = {c: mc.get_run(report.run_ids[c]).data.metrics for c in shown}
@@ -217,6 +229,24 @@ def log_comparison(
         ],
     )
     _copy_inputs(mc, report.run_ids.get(report.baseline), parent_id)
+    log_config_results(mc, report, factor)
+    return report
+
+
+def log_report_files(mc: Any, run_id: str, report: Report) -> None:
+    """The report's files (`compare.files.write_report`) under the run's artifacts `report/`."""
+    with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
+        for path in write_report(report, tmp).values():
+            mc.log_artifact(run_id, str(path), artifact_path="report")
+
+
+def log_config_results(mc: Any, report: Report, factor: str | None) -> None:
+    """On each configuration run of `report` (`Report.run_ids`): its differences from the
+    baseline and their bounds (`compare.summary.config_metrics`), the tags `ragsweep.decision`
+    and `ragsweep.verdict`, and a description naming what it changed and its decision."""
+    from mlflow.entities import Metric, RunTag
+
+    ts = int(time.time() * 1000)
     for config, run_id in report.run_ids.items():
         metrics = [Metric(k, v, ts, 0) for k, v in sorted(config_metrics(report, config).items())]
         tags = [
@@ -227,7 +257,6 @@ def log_comparison(
         for start in range(0, len(metrics), _MAX_METRICS):
             mc.log_batch(run_id, metrics=metrics[start : start + _MAX_METRICS])
         mc.log_batch(run_id, tags=tags)
-    return report
 
 
 def _copy_inputs(mc: Any, source_id: str | None, run_id: str) -> None:
@@ -330,7 +359,7 @@ def report_runs(
     store, mc = store_client(store)
     found = []
     for rid in ids:
-        run = _get_run(mc, rid)
+        run = get_run(mc, rid)
         if run is None:
             raise UserError(f"no run with id {rid} in this MLflow store ({store.uri})")
         found.append(run)

@@ -27,6 +27,11 @@ Questions. `questions=None` pools the questions of the base config's `eval.split
 `eval.subset`; the held-out split may be pooled (judging is not tuning: nothing is scored).
 `"all"` pools every question of the dataset; a list of qids pools those.
 
+Rankings already made. `pool_ranked(ds, found, depth, unjudged_only=True)` pools rankings
+computed elsewhere (a logged sweep's configuration runs: `ragsweep.experiment.pool`), read from
+a run's per-question rows by `top_clauses`; `unjudged_only` keeps only the (question, clause)
+pairs with no label of any grade.
+
 Rows are sorted by qid, then best rank over the systems, then clause id; the `systems` cell
 lists `name@rank` by rank, then name. A sheet depends on nothing but its inputs (never on the
 order the systems are given in).
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import os
 import re
 import tempfile
@@ -390,12 +396,61 @@ def _run_system(
     return out
 
 
+def top_clauses(per_question: pd.DataFrame, depth: int) -> dict[str, dict[str, int]]:
+    """qid -> clause id -> rank (1-based) of the best passage covering it in the top `depth`,
+    from a scored run's per-question rows (`clauses`: for each ranked passage, best first, the
+    JSON list of clause ids it covers: `ragsweep.scoring.evaluate.score_ranked`)."""
+    out: dict[str, dict[str, int]] = {}
+    for qid, covered in zip(per_question["qid"], per_question["clauses"], strict=True):
+        best: dict[str, int] = {}
+        for rank, ids in enumerate(json.loads(str(covered))[:depth], start=1):
+            for cid in ids:
+                best.setdefault(str(cid), rank)
+        out[str(qid)] = best
+    return out
+
+
+def pool_ranked(
+    ds: Dataset,
+    found: Mapping[str, Mapping[str, Mapping[str, int]]],
+    depth: int,
+    *,
+    unjudged_only: bool = False,
+) -> Pool:
+    """The pool of rankings already computed: `found` is system -> qid -> clause id -> rank
+    (each system cut at its own depth; `depth` is recorded as the pool's). The questions are
+    those any system ranked. With `unjudged_only`, a (question, clause) pair that has a label
+    of any grade, 0 included, is left out: the sheet holds only what nobody judged yet."""
+    for name in found:
+        if not SYSTEM_NAME_RE.fullmatch(name):
+            raise UserError(f"system name {name!r} must be letters, digits and _ . + -; rename it")
+    qids = {q for ranked in found.values() for q in ranked}
+    unknown = sorted(qids - set(ds.questions["qid"]))
+    if unknown:
+        raise UserError(
+            f"question(s) {', '.join(unknown[:5])} are not in {ds.root}; pool the dataset the "
+            "rankings were made on"
+        )
+    clauses = {c.clause_id: c for d in ds.documents for c in d.clauses}
+    strange = sorted({c for r in found.values() for q in r.values() for c in q} - set(clauses))
+    if strange:
+        raise UserError(
+            f"clause(s) {', '.join(strange[:5])} are not clauses of {ds.root}; pool the corpus "
+            "snapshot the rankings were made on"
+        )
+    chosen = ds.questions[ds.questions["qid"].isin(qids)]
+    chosen = chosen.sort_values("qid", kind="stable").reset_index(drop=True)
+    return _assemble(ds, chosen, clauses, found, depth, unjudged_only=unjudged_only)
+
+
 def _assemble(
     ds: Dataset,
     questions: pd.DataFrame,
     clauses: Mapping[str, Clause],
     found: Mapping[str, Mapping[str, Mapping[str, int]]],
     depth: int,
+    *,
+    unjudged_only: bool = False,
 ) -> Pool:
     lab = ds.labels
     labels = {
@@ -413,8 +468,12 @@ def _assemble(
     for q in questions.itertuples(index=False):
         qid = str(q.qid)
         by_clause: dict[str, list[tuple[int, str]]] = {}
+        seen: set[str] = set()  # every pooled clause, judged or not (for relevant_missed)
         for name in names:
             for cid, rank in found[name].get(qid, {}).items():
+                seen.add(cid)
+                if unjudged_only and (qid, cid) in labels:
+                    continue
                 by_clause.setdefault(cid, []).append((rank, name))
                 hits.append((qid, cid, name, rank))
         pooled = sorted(by_clause, key=lambda c: (min(by_clause[c])[0], c))
@@ -447,7 +506,7 @@ def _assemble(
                 "pool_size": len(pooled),
                 "single_system": sum(1 for c in pooled if len(by_clause[c]) == 1),
                 "unlabelled": sum(1 for c in pooled if (qid, c) not in labels),
-                "relevant_missed": len(relevant.get(qid, set()) - set(pooled)),
+                "relevant_missed": len(relevant.get(qid, set()) - seen),
             }
         )
     frame = pd.DataFrame(rows, columns=list(SHEET_COLUMNS))

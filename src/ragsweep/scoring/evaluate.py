@@ -394,6 +394,12 @@ class Scored:
     qrels: dict[str, dict[str, int]]
 
 
+def stored_depth(measures: Sequence[Measure]) -> int:
+    """How many ranked passages a run's per-question rows keep (`ranked`, `clauses`): the
+    deepest cutoff of its measures, at least 10."""
+    return max([m.k or 10 for m in measures] + [10])
+
+
 def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.ndarray) -> Scored:
     """Score `ranked` (one row per question of `how.questions`: indices into `chunks`, -1 for
     padding or a rank that holds nothing scorable) per question and per slice.
@@ -409,7 +415,7 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
         arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, how.gain
     )
 
-    top = max([m.k or 10 for m in measures] + [10])
+    top = stored_depth(measures)
     covered = {int(i): cov.chunk_clauses(int(i)) for i in np.unique(ranked[ranked >= 0])}
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
     columns["ranked"] = [
