@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragsweep.errors import UserError
@@ -163,6 +164,13 @@ ORDERING_BLOCKS: tuple[str, ...] = ("fusion", "reranker")
 def decision_measure(k_prompt: int) -> Measure:
     """recall@k_prompt: the generator can use nothing outside the passages in its prompt."""
     return Measure("recall", int(k_prompt))
+
+
+def unjudged_measures(k_prompt: int, measures: Sequence[Measure]) -> tuple[Measure, ...]:
+    """unjudged@k_prompt (the share of the prompt nobody judged, what the verdicts' bounds turn
+    on) and unjudged@K at the deepest cutoff of `measures`: logged on every configuration run."""
+    deepest = max([int(k_prompt), *(m.k for m in measures if m.k is not None)])
+    return tuple(dict.fromkeys([Measure("unjudged", int(k_prompt)), Measure("unjudged", deepest)]))
 
 
 def ordering_changed(factor: str | None) -> bool:

@@ -190,7 +190,13 @@ def score_runs(
                 )
             labels = [slices[q] for q in arrays.qids]
         scores = score_gains(
-            arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain
+            arrays.gains,
+            arrays.new_rel,
+            arrays.n_rel,
+            arrays.ideal,
+            measures,
+            gain,
+            unjudged=arrays.unjudged,
         )
         frame = pd.DataFrame({"qid": list(arrays.qids), "slice": labels})
         for j, m in enumerate(measures):

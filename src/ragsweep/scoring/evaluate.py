@@ -100,7 +100,8 @@ def compose(overrides: Sequence[str] = ()) -> DictConfig:
 
 
 def parse_measures(cfg: DictConfig) -> list[Measure]:
-    """The configured measures, plus recall@k_prompt (the decision metric) if missing."""
+    """The configured measures, plus recall@k_prompt (the decision metric) if missing, plus
+    unjudged@k at k_prompt and at the deepest cutoff (`conventions.unjudged_measures`)."""
     k_prompt = int(cfg.eval.k_prompt)
     if k_prompt <= 0:
         raise UserError(f"eval.k_prompt must be a positive number of passages, got {k_prompt}")
@@ -108,6 +109,7 @@ def parse_measures(cfg: DictConfig) -> list[Measure]:
     decision = cv.decision_measure(k_prompt)
     if decision not in measures:
         measures.append(decision)
+    measures += cv.unjudged_measures(k_prompt, measures)
     return list(dict.fromkeys(measures))
 
 
@@ -380,7 +382,13 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
     arrays = gain_arrays(ranked, cov, clause, grade)
     scores = score_gains(
-        arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, how.gain
+        arrays.gains,
+        arrays.new_rel,
+        arrays.n_rel,
+        arrays.ideal,
+        measures,
+        how.gain,
+        unjudged=arrays.unjudged,
     )
 
     top = max([m.k or 10 for m in measures] + [10])
