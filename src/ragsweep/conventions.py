@@ -173,6 +173,25 @@ def unjudged_measures(k_prompt: int, measures: Sequence[Measure]) -> tuple[Measu
     return tuple(dict.fromkeys([Measure("unjudged", int(k_prompt)), Measure("unjudged", deepest)]))
 
 
+#: How passages nobody judged are treated (`eval.unjudged`, tag `ragsweep.unjudged`): `bounds`
+#: (the default) scores them as not relevant and as relevant, and a verdict that differs reads
+#: `needs judging`; `assume_not_relevant` is trec_eval's convention, an assumption every report
+#: that relies on it prints (docs/report.md, "Unjudged passages").
+UNJUDGED_BOUNDS, ASSUME_NOT_RELEVANT = "bounds", "assume_not_relevant"
+UNJUDGED_CHOICES: tuple[str, ...] = (UNJUDGED_BOUNDS, ASSUME_NOT_RELEVANT)
+
+
+def unjudged_rule(value: object) -> str:
+    """`eval.unjudged` checked: one of `UNJUDGED_CHOICES`, else a `UserError` with the fix."""
+    text = UNJUDGED_BOUNDS if value is None else str(value)
+    if text not in UNJUDGED_CHOICES:
+        raise UserError(
+            f"eval.unjudged must be {' or '.join(UNJUDGED_CHOICES)}, got {value!r}; "
+            f"{ASSUME_NOT_RELEVANT} accepts trec_eval's convention (unjudged = not relevant)"
+        )
+    return text
+
+
 def ordering_changed(factor: str | None) -> bool:
     """Whether a sweep over `factor` changes the order of the same passages (fusion, reranker),
     so nDCG@10 and recall@5 are shown beside the decision measure."""

@@ -27,11 +27,12 @@ from ragsweep.conventions import (
     WEIGHTED,
     sweep_measures,
     tag,
+    unjudged_rule,
 )
 from ragsweep.errors import UserError
 
 #: config keys that change how a ranking is scored (not the ranking itself)
-SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset")
+SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset", "eval.unjudged")
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,8 @@ def _settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         )
     block["k_prompt"] = int(ev["k_prompt"])
     block["traffic_weights"] = ev.get("traffic_weights")
+    block["unjudged"] = unjudged_rule(ev.get("unjudged"))
+    block["gain"] = str(ev.get("gain", "exp"))
     block["guard_slices"] = [str(s) for s in (block["guard_slices"] or [])]
     return block
 
@@ -182,6 +185,8 @@ def report_from_runs(
         title=title,
         notes=[*mismatch, *notes],
         like_for_like=like,
+        unjudged=s["unjudged"],
+        gain=s["gain"],
     )
 
 
@@ -250,4 +255,4 @@ def sweep_report(
         allow_mismatch=allow_mismatch,
         notes=[*notes, *left_out],
     )
-    return with_run_ids(report, runs)
+    return replace(with_run_ids(report, runs), sweep=name)

@@ -351,6 +351,7 @@ def scoring(cfg: DictConfig, ds: Dataset, allow_heldout: bool = False) -> Scorin
     gain = str(cfg.eval.gain)
     if gain not in ("exp", "linear"):
         raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
+    cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged"))
     questions, split_hash = select_questions(cfg, ds, allow_heldout)
     scored = [s for s in ds.slices if (questions["slice"] == s).any()]
     weights = slice_weights(cfg, scored, known=ds.slices, declared=ds.meta.get("traffic_weights"))
@@ -397,7 +398,12 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     columns["ranked"] = [
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
     ]
-    columns["clauses"] = [json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranked]
+    columns["clauses"] = [json.dumps(_rank_clauses(row[:top], covered)) for row in ranked]
+    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(g)
+    columns["labels"] = [json.dumps(qrels.get(q, {}), sort_keys=True) for q in questions["qid"]]
     per_q = pd.concat(
         [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
         axis=1,
@@ -408,10 +414,6 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
         kept = [int(i) for i in row if i >= 0]
         rankings[qid] = [chunks[i].chunk_id for i in kept]
         clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
-    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
-    qrels: dict[str, dict[str, int]] = {}
-    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
-        qrels.setdefault(qid, {})[cid] = int(g)
     summary = summarise(per_q, measures, ds.slices, how.weights)
     return Scored(
         per_question=per_q,
@@ -424,6 +426,16 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     )
 
 
+def _rank_clauses(row: np.ndarray, covered: dict[int, list[str]]) -> list[list[str]]:
+    """The clause ids each rank's chunk covers, one list per rank (a -1 inside the ranking keeps
+    its place as an empty list; trailing padding is dropped): the `clauses` column, which the
+    bounds (`scoring.bounds`) score again rank by rank."""
+    kept = [int(i) for i in row]
+    while kept and kept[-1] < 0:
+        kept.pop()
+    return [covered[i] if i >= 0 else [] for i in kept]
+
+
 def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
     """The tags every scored run carries: the pins (snapshot, labelled set, split), the split's
     name and subset, the dataset's name, the config hash and the code that ran."""
@@ -434,6 +446,7 @@ def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
         "ragsweep.split_name": str(cfg.eval.split),
         "ragsweep.subset": str(cfg.eval.subset),
         "ragsweep.config_hash": config_hash(cfg),
+        cv.tag("unjudged"): cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged")),
         **code_tags(),
         "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
     }
