@@ -93,6 +93,7 @@ def _cut(a: TrecArrays, depth: int) -> TrecArrays:
         a.n_duplicates,
         a.ignored_qids,
         a.unjudged[:, :depth],
+        a.docs[:, :depth],
     )
 
 

@@ -28,6 +28,8 @@ def test_trec_run_counted_by_hand() -> None:
     )
     a = trec_arrays(qrels, run)
     assert a.unjudged.tolist() == [[False, True, False, True], [True, False, False, False]]
+    names = [[run.doc_names[c] if c >= 0 else None for c in row] for row in a.docs.tolist()]
+    assert names == [["d1", "d3", "d2", "d4"], ["d6", None, None, None]]
     got = score_gains(
         a.gains,
         a.new_rel,

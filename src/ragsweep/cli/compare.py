@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from ragsweep.compare.stats import CORRECTIONS
-from ragsweep.conventions import ALL
+from ragsweep.conventions import ALL, UNJUDGED_CHOICES, unjudged_measures
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
@@ -91,6 +91,14 @@ def _parser() -> argparse.ArgumentParser:
         help="gap the questions-needed column plans for (default 0.02)",
     )
     parser.add_argument(
+        "--unjudged",
+        choices=UNJUDGED_CHOICES,
+        default=UNJUDGED_CHOICES[0],
+        help="documents the qrels do not judge: bounds (score them as not relevant and as "
+        "relevant; a verdict that differs reads 'needs judging', the default) or "
+        "assume_not_relevant (trec_eval's convention, printed as an assumption)",
+    )
+    parser.add_argument(
         "--format",
         choices=("table", "json"),
         default="table",
@@ -157,11 +165,20 @@ def score_runs(
     gain: str,
     slices: dict[str, str] | None,
 ) -> dict[str, pd.DataFrame]:
-    """Per-question frames (qid, slice, one column per measure) for every run, keyed by name."""
+    """Per-question frames for every run, keyed by name: qid, slice, one column per measure,
+    unjudged@k at the first measure's cutoff and the deepest (`conventions.unjudged_measures`),
+    and what the bounds read (`scoring.bounds`): `clauses` (each rank's document, as a list of
+    one, down to the deepest cutoff or 10) and `labels` (the query's qrels)."""
     qrels = trec.read_qrels(qrels_path)
     if len(qrels) == 0:
         raise DatasetError(qrels_path, "holds no judgements; give a qrels file with at least one")
     names = run_names(run_paths)
+    measures = (*measures, *unjudged_measures(measures[0].k or 10, measures))
+    measures = tuple(dict.fromkeys(measures))
+    top = max([m.k for m in measures if m.k is not None] + [10])
+    judged: dict[str, dict[str, int]] = {}
+    for q, d, g in zip(qrels.qid_codes, qrels.doc_codes, qrels.grades.tolist(), strict=True):
+        judged.setdefault(qrels.qid_names[q], {})[qrels.doc_names[d]] = int(g)
     frames: dict[str, pd.DataFrame] = {}
     for name, path in zip(names, run_paths, strict=True):
         run = trec.read_run(path)
@@ -201,6 +218,11 @@ def score_runs(
         frame = pd.DataFrame({"qid": list(arrays.qids), "slice": labels})
         for j, m in enumerate(measures):
             frame[str(m)] = scores[:, j]
+        frame["clauses"] = [
+            json.dumps([[run.doc_names[c]] for c in row[:top] if c >= 0])
+            for row in arrays.docs.tolist()
+        ]
+        frame["labels"] = [json.dumps(judged.get(q, {}), sort_keys=True) for q in arrays.qids]
         frames[name] = frame
     return frames
 
@@ -239,11 +261,20 @@ def main(argv: list[str]) -> int:
         slice_decision={},
         factor="run",
         title=f"{', '.join(names[1:])} against the baseline {names[0]}",
+        unjudged=args.unjudged,
+        gain=args.gain,
     )
     if args.out:
         write_report(report, args.out)
     if args.format == "json":
-        out = {"baseline": report.baseline, "correction": report.correction, "rows": report.rows()}
+        out = {
+            "baseline": report.baseline,
+            "correction": report.correction,
+            "unjudged": report.unjudged,
+            "notes": [t for t in [report.unjudged_note()] if t],
+            "decisions": {d.config: d.decision for d in report.decisions},
+            "rows": report.rows(),
+        }
         json.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0

@@ -43,6 +43,7 @@ class TrecArrays:
     n_duplicates: int  # run lines dropped because their (qid, docid) came earlier in trec order
     ignored_qids: tuple[str, ...]  # run queries absent from the qrels (string order): not scored
     unjudged: np.ndarray  # (nq, depth) bool: the rank holds a document the qrels do not judge
+    docs: np.ndarray  # (nq, depth) int64 each rank's document: a code into run.doc_names, -1 pad
 
 
 def _positions(sorted_codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -196,11 +197,14 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     if uniform:
         gains = grade.reshape(nq, width)
         unjudged = ~judged.reshape(nq, width)
+        docs = rd.astype(np.int64).reshape(nq, width)
     else:
         gains = np.zeros((nq, width), dtype=np.int64)
         gains.ravel()[rq * width + rank] = grade
         unjudged = np.zeros((nq, width), dtype=bool)
         unjudged.ravel()[rq * width + rank] = ~judged
+        docs = np.full((nq, width), -1, dtype=np.int64)
+        docs.ravel()[rq * width + rank] = rd
 
     iorder = np.lexsort((-qrels.grades, jq))
     iq, igrade = jq[iorder], qrels.grades[iorder]
@@ -219,7 +223,8 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
         n_rel=np.bincount(jq[qrels.grades >= 1], minlength=nq).astype(np.int64),
         ideal=ideal,
         in_run=counts > 0,
-        unjudged=unjudged,
         n_duplicates=n_duplicates,
         ignored_qids=ignored,
+        unjudged=unjudged,
+        docs=docs,
     )
