@@ -18,7 +18,7 @@ from ragsweep.compare.report import NEEDS_JUDGING, WORSE
 from ragsweep.compare.summary import decision_tag
 from ragsweep.errors import UserError
 from ragsweep.measures import parse_measures
-from ragsweep.scoring.bounds import if_relevant
+from ragsweep.scoring.bounds import if_relevant, labels_needed
 
 SLICES = {
     "limits": [f"l{i:02d}" for i in range(20)],
@@ -77,6 +77,18 @@ def test_optimistic_scores_by_hand() -> None:
     np.testing.assert_allclose(out["base"][["recall@2", "P@2", "RR"]].to_numpy(), [[0.5, 0.5, 1]])
     np.testing.assert_allclose(out["cand"][["recall@2", "P@2", "RR"]].to_numpy(), [[1, 1, 1]])
     # RR looks as deep as the lists go: the pool then holds x, y and z too, still 1 for both
+
+
+def test_each_frame_keeps_the_labels_its_ranks_meet_and_the_pool_reads_them_all() -> None:
+    judged = {"a": 2, "b": 0, "c": 0}
+    assert labels_needed(judged, [["b"], ["x"]]) == {"a": 2, "b": 0}  # c: nobody ranks it
+    base = pd.DataFrame({"qid": ["q"], "slice": ["s"], "clauses": [json.dumps([["a"], ["x"]])]})
+    cand = pd.DataFrame({"qid": ["q"], "slice": ["s"], "clauses": [json.dumps([["b"], ["a"]])]})
+    base["labels"] = json.dumps(labels_needed(judged, [["a"], ["x"]]))  # {a: 2}
+    cand["labels"] = json.dumps(labels_needed(judged, [["b"], ["a"]]))  # {a: 2, b: 0}
+    out = if_relevant({"base": base, "cand": cand}, parse_measures("P@2"))
+    # b is judged (the candidate's row says so): only x joins the pool
+    assert out["base"]["P@2"].tolist() == [1.0] and out["cand"]["P@2"].tolist() == [0.5]
 
 
 def test_a_top_k_nobody_judged_needs_judging_not_worse() -> None:

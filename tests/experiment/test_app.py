@@ -28,6 +28,7 @@ def test_one_run_is_logged_with_everything_needed(workdir, store, capsys):
     for tag in ("snapshot", "index_build", "labels", "split", "subset", "stage", "version"):
         assert tags[f"ragsweep.{tag}"], tag
     assert tags["ragsweep.stage"] == "config"
+    assert tags["ragsweep.unjudged"] == params["eval.unjudged"] == "bounds"
     assert tags["ragsweep.subset"] == "all"
     from ragsweep.data import load_dataset
 
@@ -91,6 +92,7 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["chunker.sizee=64"], "chunker.sizee"),
         (["fusion.k=["], "bad override"),
         (["eval.subset=tiny"], "eval.subset must be one of"),  # refused inside the Hydra job
+        (["eval.unjudged=ignore"], "eval.unjudged must be bounds or assume_not_relevant"),
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, store, capsys, overrides, needle):

@@ -23,6 +23,7 @@ from ragsweep.conventions import ALL, UNJUDGED_CHOICES, unjudged_measures
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
+from ragsweep.scoring.bounds import labels_needed
 from ragsweep.scoring.metrics import score_gains
 
 DEFAULT_METRIC = "recall@10"
@@ -222,7 +223,10 @@ def score_runs(
             json.dumps([[run.doc_names[c]] for c in row[:top] if c >= 0])
             for row in arrays.docs.tolist()
         ]
-        frame["labels"] = [json.dumps(judged.get(q, {}), sort_keys=True) for q in arrays.qids]
+        frame["labels"] = [
+            json.dumps(labels_needed(judged.get(q, {}), json.loads(c)), sort_keys=True)
+            for q, c in zip(arrays.qids, frame["clauses"], strict=True)
+        ]
         frames[name] = frame
     return frames
 

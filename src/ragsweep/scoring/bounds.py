@@ -9,7 +9,8 @@ the same assignment for every configuration (a pool of the compared rankings, on
 and scores every ranking again on those labels through the same counted-once rule
 (`ragsweep.chunking.anchors.gain_arrays`) and `score_gains`. It reads the per-question columns
 a configuration run writes: `clauses` (the clause ids each ranked chunk covers, one list per
-rank) and `labels` (the question's labels, clause id -> grade).
+rank) and `labels` (`labels_needed`: the question's relevant labels and the others its ranks
+cover; together the frames hold every label a pool can meet).
 """
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ from ragsweep.scoring.metrics import score_gains
 BOUNDS_COLUMNS: tuple[str, ...] = ("clauses", "labels")
 #: the grade an unjudged clause gets on the optimistic side
 ASSUMED_GRADE = 1
+
+
+def labels_needed(labels: Mapping[str, int], ranks: Sequence[Sequence[str]]) -> dict[str, int]:
+    """The labels a `labels` column keeps of a question: every relevant one (grade >= 1: what
+    recall and IDCG count) and the others only for clauses its ranks cover. A pool holds only
+    clauses some compared ranking covers, so the frames together keep every label it meets,
+    and the sample's 65 grade-0 labels a question stay out of each row."""
+    shown = {c for covered in ranks for c in covered}
+    return {c: int(g) for c, g in labels.items() if g >= 1 or c in shown}
 
 
 def has_bounds_columns(frame: pd.DataFrame) -> bool:
@@ -89,14 +99,22 @@ def if_relevant(
 
     For a measure at cutoff k, the unjudged clauses of a question are those in the top k of any
     frame with no label for it; all of them get grade `ASSUMED_GRADE` for every frame. Labels
-    are `labels_from`'s (default: the first frame's). RR without a cutoff looks as deep as the
-    `clauses` column goes and never falls below the frame's own RR (its first relevant passage
-    may lie deeper). Diagnostic measures (unjudged@k) are copied, not rescored.
+    are every frame's `labels` merged, `labels_from`'s (default: the first frame's) first. RR
+    without a cutoff looks as deep as the `clauses` column goes and never falls below the
+    frame's own RR (its first relevant passage may lie deeper). Diagnostic measures
+    (unjudged@k) are copied, not rescored.
     """
     names = list(frames)
     parsed = {n: _parsed(f) for n, f in frames.items()}
-    labels = parsed[labels_from or names[0]]
-    qids = list(labels)
+    first = labels_from or names[0]
+    qids = list(parsed[first])
+    labels: dict[str, dict[str, int]] = {}
+    for q in qids:
+        merged: dict[str, int] = {}
+        for n in [first, *(n for n in names if n != first)]:
+            for c, g in parsed[n][q][1].items():
+                merged.setdefault(c, g)
+        labels[q] = merged
     out = {
         n: pd.DataFrame({"qid": f["qid"].astype(str), "slice": f["slice"]})
         for n, f in frames.items()
@@ -110,7 +128,7 @@ def if_relevant(
         group = [m for m in scored if m.k == k]
         assumed: dict[str, dict[str, int]] = {}
         for q in qids:
-            judged = labels[q][1]
+            judged = labels[q]
             pool = {
                 c
                 for n in names

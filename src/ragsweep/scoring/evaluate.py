@@ -32,7 +32,7 @@ from ragsweep.provenance import code_tags, source_hash
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.base import ties_across
 from ragsweep.retrieval.cache import StageCache
-from ragsweep.scoring import trec
+from ragsweep.scoring import bounds, trec
 from ragsweep.scoring.metrics import score_gains
 from ragsweep.secrets import mask_config
 
@@ -403,7 +403,10 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     qrels: dict[str, dict[str, int]] = {}
     for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
         qrels.setdefault(qid, {})[cid] = int(g)
-    columns["labels"] = [json.dumps(qrels.get(q, {}), sort_keys=True) for q in questions["qid"]]
+    columns["labels"] = [
+        json.dumps(bounds.labels_needed(qrels.get(q, {}), json.loads(c)), sort_keys=True)
+        for q, c in zip(questions["qid"], columns["clauses"], strict=True)
+    ]
     per_q = pd.concat(
         [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
         axis=1,
