@@ -3,10 +3,11 @@ draws before a verdict (docs/report.md, "Unjudged passages").
 
     optimistic = if_relevant({"baseline": base_frame, "256": frame_256}, measures)
 
-Every measure scores a passage nobody judged as not relevant. The other bound counts each
-unjudged (question, clause) pair that any of the compared rankings puts in its top k as grade 1,
-the same assignment for every configuration (a pool of the compared rankings, one per cutoff k),
-and scores every ranking again on those labels through the same counted-once rule
+Every measure scores a passage nobody judged as not relevant. The other bound takes the
+unjudged passages (those covering no clause labelled for the question: what unjudged@k counts)
+that any of the compared rankings puts in its top k, counts each (question, clause) pair they
+cover as grade 1, the same assignment for every configuration (a pool of the compared rankings,
+one per cutoff k), and scores every ranking again on those labels through the same counted-once rule
 (`ragsweep.chunking.anchors.gain_arrays`) and `score_gains`. It reads the per-question columns
 a configuration run writes: `clauses` (the clause ids each ranked chunk covers, one list per
 rank) and `labels` (`labels_needed`: the question's relevant labels and the others its ranks
@@ -97,8 +98,10 @@ def if_relevant(
     """Each frame scored with unjudged passages as relevant: name -> frame (`qid`, `slice`, one
     column per measure, named `str(m)`).
 
-    For a measure at cutoff k, the unjudged clauses of a question are those in the top k of any
-    frame with no label for it; all of them get grade `ASSUMED_GRADE` for every frame. Labels
+    For a measure at cutoff k, the pool of a question is the clauses covered by the unjudged
+    passages (no clause they cover is labelled) in the top k of any frame; all of them get
+    grade `ASSUMED_GRADE` for every frame. A passage that covers a labelled clause is judged:
+    its other clauses stay unlabelled (not relevant), as its grade is its labelled clauses'. Labels
     are every frame's `labels` merged, `labels_from`'s (default: the first frame's) first. RR
     without a cutoff looks as deep as the `clauses` column goes and never falls below the
     frame's own RR (its first relevant passage may lie deeper). Diagnostic measures
@@ -133,8 +136,8 @@ def if_relevant(
                 c
                 for n in names
                 for covered in parsed[n][q][0][:k]
+                if not any(c in judged for c in covered)  # an unjudged passage
                 for c in covered
-                if c not in judged
             }
             assumed[q] = {**judged, **dict.fromkeys(sorted(pool), ASSUMED_GRADE)}
         for n in names:
