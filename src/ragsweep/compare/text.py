@@ -111,8 +111,8 @@ def rich_tables(report: Report) -> list[RenderableType]:
     lines, commands = unjudged_lines(report)
     for line in lines:
         out.append(Text(line, style="bold magenta"))
-    for command in commands:
-        out.append(Text(f"  {command}", style="magenta"))
+    if commands:
+        out.append(Text("\n".join(f"  {c}" for c in commands), style="magenta"))
     return out
 
 
