@@ -146,3 +146,10 @@ def test_trec_eval_convention_is_printed_as_an_assumption() -> None:
 def test_an_unknown_rule_is_refused_with_the_choices() -> None:
     with pytest.raises(UserError, match="eval.unjudged must be bounds or assume_not_relevant"):
         report({"bad": frame("bad")}, unjudged="ignore")
+
+
+def test_bounds_columns_that_are_not_json_are_one_line() -> None:
+    broken = frame("bad")
+    broken.loc[3, "labels"] = "{not json"
+    with pytest.raises(UserError, match=r"configuration 'bad', question 'l03': columns clauses"):
+        report({"bad": broken})

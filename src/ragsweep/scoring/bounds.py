@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ragsweep.chunking.anchors import Coverage, gain_arrays, label_matrix
+from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.scoring.metrics import score_gains
 
@@ -46,13 +47,23 @@ def has_bounds_columns(frame: pd.DataFrame) -> bool:
     return all(c in frame.columns for c in BOUNDS_COLUMNS)
 
 
-def _parsed(frame: pd.DataFrame) -> dict[str, tuple[list[list[str]], dict[str, int]]]:
-    """qid -> (clause ids per rank, labels)."""
+def _parsed(frame: pd.DataFrame, name: str) -> dict[str, tuple[list[list[str]], dict[str, int]]]:
+    """qid -> (clause ids per rank, labels); a `UserError` naming the question when a cell is
+    not what a configuration run writes."""
     out = {}
     for qid, clauses, labels in zip(
         frame["qid"].astype(str), frame["clauses"], frame["labels"], strict=True
     ):
-        out[qid] = (json.loads(clauses), {c: int(g) for c, g in json.loads(labels).items()})
+        try:
+            ranks = [[str(c) for c in covered] for covered in json.loads(clauses)]
+            judged = {str(c): int(g) for c, g in json.loads(labels).items()}
+        except (TypeError, ValueError, AttributeError):
+            raise UserError(
+                f"configuration {name!r}, question {qid!r}: columns clauses and labels must "
+                "hold JSON as a configuration run writes them (a list of clause-id lists; "
+                "clause id -> grade); drop both columns to compare without bounds"
+            ) from None
+        out[qid] = (ranks, judged)
     return out
 
 
@@ -108,7 +119,7 @@ def if_relevant(
     (unjudged@k) are copied, not rescored.
     """
     names = list(frames)
-    parsed = {n: _parsed(f) for n, f in frames.items()}
+    parsed = {n: _parsed(f, n) for n, f in frames.items()}
     first = labels_from or names[0]
     qids = list(parsed[first])
     labels: dict[str, dict[str, int]] = {}
