@@ -15,6 +15,7 @@ from ragsweep.compare.build import build_report
 from ragsweep.compare.html import to_html
 from ragsweep.compare.markdown import to_markdown
 from ragsweep.compare.report import NEEDS_JUDGING, WORSE
+from ragsweep.compare.runs import RunRecord, report_from_runs, sweep_report
 from ragsweep.compare.summary import decision_tag
 from ragsweep.errors import UserError
 from ragsweep.measures import parse_measures
@@ -153,3 +154,38 @@ def test_bounds_columns_that_are_not_json_are_one_line() -> None:
     broken.loc[3, "labels"] = "{not json"
     with pytest.raises(UserError, match=r"configuration 'bad', question 'l03': columns clauses"):
         report({"bad": broken})
+
+
+def _run(name: str, rows: pd.DataFrame, rule: str | None) -> RunRecord:
+    ev = {"k_prompt": 5, "traffic_weights": WEIGHTS, **({} if rule is None else {"unjudged": rule})}
+    return RunRecord(name, f"id-{name}", {}, rows, list(SLICES), {"eval": ev})
+
+
+def test_runs_carry_their_rule_and_a_sweep_names_its_commands() -> None:
+    base, cand = frame("judged"), frame("unjudged")
+    assumed = report_from_runs(
+        [_run("128", base, "assume_not_relevant"), _run("256", cand, "assume_not_relevant")],
+        factor=None,
+        title="t",
+        allow_mismatch=False,
+    )
+    assert (assumed.unjudged, assumed.decision_of("256").decision) == ("assume_not_relevant", WORSE)
+    with pytest.raises(UserError, match=r"scored with eval.unjudged=bounds, the baseline 128"):
+        report_from_runs(
+            [_run("128", base, "assume_not_relevant"), _run("256", cand, "bounds")],
+            factor=None,
+            title="t",
+            allow_mismatch=False,
+        )
+    swept = sweep_report(
+        {"128": _run("128", base, None), "256": _run("256", cand, "bounds")},  # None: bounds
+        values=["128", "256"],
+        baseline="128",
+        name="chunk_size",
+        factor="chunker.size",
+    )
+    assert swept.decision_of("256").decision == NEEDS_JUDGING
+    assert swept.judging_commands()[0] == (
+        "ragsweep labels pool --sweep chunk_size --out judging_sheet.csv"
+    )
+    assert swept.to_json()["judging_commands"][-1] == "ragsweep labels rebaseline chunk_size"

@@ -24,6 +24,7 @@ from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
 from ragsweep.conventions import (
     ALL,
+    UNJUDGED_BOUNDS,
     WEIGHTED,
     sweep_measures,
     tag,
@@ -112,6 +113,15 @@ def _select(config: Mapping[str, Any], dotted: str) -> Any:
     return node
 
 
+#: what a scoring key meant in runs logged before it existed
+_BEFORE_THE_KEY = {"eval.unjudged": UNJUDGED_BOUNDS}
+
+
+def _scoring_value(config: Mapping[str, Any], key: str) -> Any:
+    value = _select(config, key)
+    return _BEFORE_THE_KEY.get(key) if value is None else value
+
+
 def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[bool, list[str]]:
     """Refuse (or, with `allow_mismatch`, note) runs on another labelled set or snapshot."""
     base, notes = runs[0], []
@@ -131,7 +141,7 @@ def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[boo
                 )
             notes.append(f"not like for like: {text}")
         for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
-            mine, theirs = _select(run.config, key), _select(base.config, key)
+            mine, theirs = _scoring_value(run.config, key), _scoring_value(base.config, key)
             if mine == theirs:
                 continue
             text = (
