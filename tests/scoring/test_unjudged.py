@@ -47,3 +47,45 @@ def test_asking_for_unjudged_without_the_array_is_a_programming_error() -> None:
     g = np.zeros((1, 2), dtype=int)
     with pytest.raises(ValueError, match="unjudged"):
         score_gains(g, g, np.ones(1, int), g, parse_measures("unjudged@2"))
+
+
+def test_unjudged_matches_trec_eval_counts_on_random_runs() -> None:
+    """trec_eval has no judged@k, but counts the judged documents of a run: num_rel_ret +
+    num_nonrel_judged_ret. Fed each query's top k as we rank it, unjudged@k is
+    (num_ret - judged) / k, per query, to the last bit."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(7)
+    docs = [f"d{i}" for i in range(40)]
+    qrels_rows, run_rows = [], []
+    for q in (f"q{i}" for i in range(60)):
+        for d in rng.choice(docs, size=int(rng.integers(1, 12)), replace=False):
+            # grades 0..2: trec_eval's counts leave negative grades out, ragsweep judges them
+            qrels_rows.append((q, str(d), int(rng.integers(0, 3))))
+        for d in rng.choice(docs, size=int(rng.integers(1, 20)), replace=False):
+            run_rows.append((q, str(d), float(rng.integers(0, 5))))  # many ties
+    qrels, run = Qrels.from_rows(qrels_rows), Run.from_rows(run_rows)
+    a = trec_arrays(qrels, run)
+    for k in (1, 5, 10):
+        ours = score_gains(
+            a.gains,
+            a.new_rel,
+            a.n_rel,
+            a.ideal,
+            [Measure("unjudged", k)],
+            unjudged=a.unjudged,
+        )[:, 0]
+        top = {
+            q: {run.doc_names[c]: float(k - r) for r, c in enumerate(row[:k]) if c >= 0}
+            for q, row in zip(a.qids, a.docs.tolist(), strict=True)
+        }
+        judged: dict[str, dict[str, int]] = {}
+        for q, d, g in qrels_rows:
+            judged.setdefault(q, {})[d] = g
+        ev = pytrec_eval.RelevanceEvaluator(
+            judged, {"num_ret", "num_rel_ret", "num_nonrel_judged_ret"}
+        )
+        counts = ev.evaluate({q: r for q, r in top.items() if r})
+        for i, q in enumerate(a.qids):
+            c = counts.get(q, {"num_ret": 0, "num_rel_ret": 0, "num_nonrel_judged_ret": 0})
+            unjudged = c["num_ret"] - c["num_rel_ret"] - c["num_nonrel_judged_ret"]
+            assert ours[i] == unjudged / k, (q, k)
