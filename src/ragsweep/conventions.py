@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragsweep.errors import UserError
@@ -163,6 +164,32 @@ ORDERING_BLOCKS: tuple[str, ...] = ("fusion", "reranker")
 def decision_measure(k_prompt: int) -> Measure:
     """recall@k_prompt: the generator can use nothing outside the passages in its prompt."""
     return Measure("recall", int(k_prompt))
+
+
+def unjudged_measures(k_prompt: int, measures: Sequence[Measure]) -> tuple[Measure, ...]:
+    """unjudged@k_prompt (the share of the prompt nobody judged, what the verdicts' bounds turn
+    on) and unjudged@K at the deepest cutoff of `measures`: logged on every configuration run."""
+    deepest = max([int(k_prompt), *(m.k for m in measures if m.k is not None)])
+    return tuple(dict.fromkeys([Measure("unjudged", int(k_prompt)), Measure("unjudged", deepest)]))
+
+
+#: How passages nobody judged are treated (`eval.unjudged`, tag `ragsweep.unjudged`): `bounds`
+#: (the default) scores them as not relevant and as relevant, and a verdict that differs reads
+#: `needs judging`; `assume_not_relevant` is trec_eval's convention, an assumption every report
+#: that relies on it prints (docs/report.md, "Unjudged passages").
+UNJUDGED_BOUNDS, ASSUME_NOT_RELEVANT = "bounds", "assume_not_relevant"
+UNJUDGED_CHOICES: tuple[str, ...] = (UNJUDGED_BOUNDS, ASSUME_NOT_RELEVANT)
+
+
+def unjudged_rule(value: object) -> str:
+    """`eval.unjudged` checked: one of `UNJUDGED_CHOICES`, else a `UserError` with the fix."""
+    text = UNJUDGED_BOUNDS if value is None else str(value)
+    if text not in UNJUDGED_CHOICES:
+        raise UserError(
+            f"eval.unjudged must be {' or '.join(UNJUDGED_CHOICES)}, got {value!r}; "
+            f"{ASSUME_NOT_RELEVANT} accepts trec_eval's convention (unjudged = not relevant)"
+        )
+    return text
 
 
 def ordering_changed(factor: str | None) -> bool:

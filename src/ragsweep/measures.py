@@ -2,7 +2,9 @@
 
 `Measure.parse("nDCG@10")` gives an object whose `str` parses back to itself and whose `key` is
 its MLflow metric name (`ndcg_at_10`). Scoring them is `ragsweep.scoring.metrics`; the
-conventions (gain, cutoffs, ties) are in `docs/metrics.md`.
+conventions (gain, cutoffs, ties) are in `docs/metrics.md`. `unjudged@k` is not a quality
+measure but the share of the top k that nobody judged (trec_eval's 1 - judged@k, BEIR's hole@k):
+the measure that says how far the others can be trusted (docs/metrics.md, "Unjudged passages").
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 from ragsweep.errors import UserError
 
 #: canonical measure names, in the order the help text lists them
-NAMES: tuple[str, ...] = ("recall", "P", "RR", "nDCG")
+NAMES: tuple[str, ...] = ("recall", "P", "RR", "nDCG", "unjudged")
 #: lower-cased spellings accepted by `Measure.parse` -> canonical name
 _ALIASES: dict[str, str] = {
     "recall": "recall",
@@ -26,13 +28,24 @@ _ALIASES: dict[str, str] = {
     "rr": "RR",
     "mrr": "RR",
     "ndcg": "nDCG",
+    "unjudged": "unjudged",
+    "hole": "unjudged",
 }
 #: canonical name -> MLflow metric prefix
-_KEY_PREFIX: dict[str, str] = {"recall": "recall", "P": "precision", "RR": "mrr", "nDCG": "ndcg"}
-_NEEDS_K = frozenset({"recall", "P", "nDCG"})
+_KEY_PREFIX: dict[str, str] = {
+    "recall": "recall",
+    "P": "precision",
+    "RR": "mrr",
+    "nDCG": "ndcg",
+    "unjudged": "unjudged",
+}
+_NEEDS_K = frozenset({"recall", "P", "nDCG", "unjudged"})
+#: measures that say how much of a ranking was judged, not how good it is: lower is better and
+#: they are never compared for a verdict
+DIAGNOSTICS = frozenset({"unjudged"})
 ACCEPTED = (
-    "recall@K (or R@K), P@K (or precision@K), RR or RR@K (or MRR, MRR@K), nDCG@K "
-    "(any case; K a positive integer)"
+    "recall@K (or R@K), P@K (or precision@K), RR or RR@K (or MRR, MRR@K), nDCG@K, "
+    "unjudged@K (or hole@K) (any case; K a positive integer)"
 )
 _TEXT = re.compile(r"(?P<name>[a-z]+)(?:@(?P<k>.*))?")
 _KEY = re.compile(r"(?P<name>[a-z]+)_at_(?P<k>.*)")
@@ -45,10 +58,11 @@ GAINS: tuple[str, ...] = ("exp", "linear")
 class Measure:
     """One retrieval measure at an optional rank cutoff `k` (ir_measures style).
 
-    `name` is one of `NAMES`; `k` is a positive integer, required for recall, P and nDCG, optional
-    for RR (None: the whole ranked list). `str(m)` is the canonical form (`recall@10`, `P@10`,
-    `RR`, `RR@10`, `nDCG@10`) and parses back to an equal object; `m.key` is the MLflow metric
-    name (`recall_at_10`, `precision_at_10`, `mrr`, `mrr_at_10`, `ndcg_at_10`).
+    `name` is one of `NAMES`; `k` is a positive integer, required for recall, P, nDCG and
+    unjudged, optional for RR (None: the whole ranked list). `str(m)` is the canonical form
+    (`recall@10`, `P@10`, `RR`, `RR@10`, `nDCG@10`, `unjudged@10`) and parses back to an equal
+    object; `m.key` is the MLflow metric name (`recall_at_10`, `precision_at_10`, `mrr`,
+    `mrr_at_10`, `ndcg_at_10`, `unjudged_at_10`).
     """
 
     name: str
@@ -98,6 +112,11 @@ class Measure:
         if k <= 0:
             raise UserError(f"measure {text!r}: cutoff must be a positive integer, got {k}")
         return cls(name, k)
+
+    @property
+    def diagnostic(self) -> bool:
+        """Whether this measure describes the labels' reach (unjudged@k), not retrieval quality."""
+        return self.name in DIAGNOSTICS
 
     def __str__(self) -> str:
         return self.name if self.k is None else f"{self.name}@{self.k}"

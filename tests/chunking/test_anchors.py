@@ -10,6 +10,8 @@ from test_chunking import make_doc
 from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import FixedTokenChunker, SectionChunker
 from ragsweep.errors import UserError
+from ragsweep.measures import parse_measures
+from ragsweep.scoring.metrics import score_gains
 
 DOC = make_doc([10, 10, 10])  # clauses home/1.1, 1.2, 1.3 @2025, ten words each
 LABELS = pd.DataFrame(
@@ -94,3 +96,25 @@ def test_clauses_as_chunks_reduce_to_trec_grades():
 def test_min_overlap_must_be_a_share():
     with pytest.raises(UserError, match="min_overlap"):
         coverage([DOC], SectionChunker().chunk(DOC), min_overlap=0)
+
+
+def test_explicit_zero_grades_count_as_judged_through_chunk_coverage() -> None:
+    doc = make_doc([10, 10, 10, 10])  # clauses home/1.1 .. 1.4 @2025, one chunk each
+    chunks = SectionChunker().chunk(doc)
+    cov = coverage([doc], chunks)
+    labels = pd.DataFrame(
+        {"qid": ["q", "q"], "clause_id": ["home/1.1@2025", "home/1.3@2025"], "grade": [0, 2]}
+    )
+    clause, grade = label_matrix(["q"], labels, cov.clause_ids)
+    # ranks: 1.2 (unjudged), 1.1 (judged 0), 1.4 (unjudged), 1.3 (judged 2), then padding
+    a = gain_arrays(np.array([[1, 0, 3, 2, -1]]), cov, clause, grade)
+    assert a.unjudged.tolist() == [[True, False, True, False, False]]
+    got = score_gains(
+        a.gains,
+        a.new_rel,
+        a.n_rel,
+        a.ideal,
+        parse_measures("unjudged@2,unjudged@5,recall@5"),
+        unjudged=a.unjudged,
+    )[0]
+    np.testing.assert_allclose(got, [1 / 2, 2 / 5, 1.0], atol=1e-12)

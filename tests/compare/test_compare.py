@@ -70,12 +70,14 @@ def test_json_schema_and_values(files, capsys):
         "recall@10,RR",
     )
     assert set(out) == {
-        "baseline", "correction", "level", "interval_level", "method", "weights", "rows"
+        "baseline", "correction", "level", "interval_level", "method", "weights",
+        "unjudged", "notes", "decisions", "rows",
     }  # fmt: skip
     assert out["baseline"] == "base" and out["correction"] == "bonferroni"
     # two runs against the baseline: Bonferroni widens each 95% interval to 97.5%
     assert (out["level"], out["interval_level"]) == (0.95, 0.975)
     assert out["method"] == stats.METHOD and out["weights"] is None
+    assert out["unjudged"] == "bounds" and out["notes"] == []
     assert all(set(r) == ROW_KEYS for r in out["rows"])
     rows = {(r["run"], r["measure"], r["slice"]): r for r in out["rows"]}
     strata = ["limits", "exclusions", "identifiers", "all"]
@@ -88,12 +90,45 @@ def test_json_schema_and_values(files, capsys):
     assert rows["cand", "recall@10", "all"]["delta"] == pytest.approx(2 / 12)
     assert rows["cand", "recall@10", "exclusions"]["delta"] == 0.0
     lower = rows["lower", "RR", "exclusions"]  # RR 1 -> 1/2 on all four found
-    # four questions each a half lower: too few to exclude 0 honestly (docs/statistics.md) ...
+    # four questions each a half lower: too few to exclude 0 honestly (docs/statistics.md)
     assert lower["delta"] == pytest.approx(-1 / 2) and lower["verdict"] == "noise"
-    # ... while all twelve, eight of them a half lower, are worse beyond noise
+    # all twelve, eight of them a half lower, are worse beyond noise with unjudged passages as
+    # not relevant; but rank 1 is now x0, which the qrels do not judge: as relevant, RR stays 1
     every = rows["lower", "RR", "all"]
-    assert every["delta"] == pytest.approx(-8 * 0.5 / 12) and every["verdict"] == "worse"
+    assert every["delta"] == pytest.approx(-8 * 0.5 / 12) and every["verdict"] == "needs judging"
     assert rows["lower", "recall@10", "all"]["delta"] == 0.0
+
+
+def test_trec_eval_convention_on_request(files, capsys):
+    f = files
+    out = run_json(
+        capsys,
+        "--qrels",
+        str(f / "qrels.txt"),
+        "--runs",
+        str(f / "base.txt"),
+        str(f / "lower.txt"),
+        "--metric",
+        "RR",
+        "--unjudged",
+        "assume_not_relevant",
+    )
+    (row,) = [r for r in out["rows"] if r["run"] == "lower"]
+    # RR 1 -> 1/2 on the eight found: worse, on an assumption the output states
+    assert row["delta"] == pytest.approx(-8 / 2 / 12) and row["verdict"] == "worse"
+    assert out["decisions"] == {"lower": "worse"}
+    assert out["notes"][0].startswith("ASSUMPTION: passages nobody judged are scored as not")
+    bounded = run_json(
+        capsys,
+        "--qrels",
+        str(f / "qrels.txt"),
+        "--runs",
+        str(f / "base.txt"),
+        str(f / "lower.txt"),
+        "--metric",
+        "RR",
+    )
+    assert bounded["decisions"] == {"lower": "needs judging"}
 
 
 def test_interval_is_the_paired_comparison_of_the_per_query_scores(files, capsys):

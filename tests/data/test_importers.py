@@ -442,6 +442,29 @@ def test_grade_map_overrides_and_reports(tmp_path: Path) -> None:
             parse_grade_map(spec, THRESHOLD_RULE)
 
 
+def test_qrels_listing_only_relevant_documents_are_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    from ragsweep.data import check_dataset
+
+    out = tmp_path / "relevant-only"
+    # every grade-0 judgement dropped: what most TREC and BEIR qrels look like
+    assert run(*smart_args(), "--grade-map", "1=2,2=1,3=1,4=0,-1=drop", "--out", out) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("note: only relevant clauses are labelled (no grade 0;") == 0
+    strict = tmp_path / "strict"
+    assert run(*smart_args(), "--grade-map", "1=2,2=1,3=1,4=drop,-1=drop", "--out", strict) == 0
+    printed = capsys.readouterr().out
+    assert "note: only relevant clauses are labelled (no grade 0;" in printed
+    assert "eval.unjudged=assume_not_relevant" in printed
+    stats = check_dataset(strict)
+    assert stats["labels_per_grade"]["0"] == 0 and stats["questions_with_grade_0"] == 0
+    assert stats["unjudged_warning"].startswith("only relevant clauses are labelled")
+    kept = check_dataset(out)
+    assert kept["questions_with_grade_0"] == len({q for q, _, g in labels_of(out) if g == 0}) > 0
+    assert kept["unjudged_warning"] is None
+
+
 def test_safe_document_ids() -> None:
     long = "x" * (MAX_ID + 20)
     ids = ["184", "a.b_c-d", "Doc 1", "doc_1", "_x", "É", long]

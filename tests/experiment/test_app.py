@@ -28,6 +28,7 @@ def test_one_run_is_logged_with_everything_needed(workdir, store, capsys):
     for tag in ("snapshot", "index_build", "labels", "split", "subset", "stage", "version"):
         assert tags[f"ragsweep.{tag}"], tag
     assert tags["ragsweep.stage"] == "config"
+    assert tags["ragsweep.unjudged"] == params["eval.unjudged"] == "bounds"
     assert tags["ragsweep.subset"] == "all"
     from ragsweep.data import load_dataset
 
@@ -52,6 +53,17 @@ def test_one_run_is_logged_with_everything_needed(workdir, store, capsys):
     # the per-slice metric equals the mean of the per-question rows of that slice
     ex = table[table["slice"] == "exclusions"]["recall@5"].mean()
     assert metrics["recall_at_5/exclusions"] == pytest.approx(ex)
+    # unjudged@5, recounted from the chunks' clauses and the labels: the share of the top 5
+    # whose chunk covers no clause labelled (any grade) for the question
+    judged = ds.labels.groupby("qid")["clause_id"].agg(set)
+    shares = [
+        sum(not set(c) & judged.get(q, set()) for c in json.loads(cl)[:5]) / 5
+        for q, cl in zip(table["qid"], table["clauses"], strict=True)
+    ]
+    table["by_hand"] = shares
+    for stratum, rows in [("all", table), ("exclusions", table[table["slice"] == "exclusions"])]:
+        assert metrics[f"unjudged_at_5/{stratum}"] == pytest.approx(rows["by_hand"].mean())
+    assert table["unjudged@5"].to_numpy() == pytest.approx(shares)
 
 
 def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
@@ -80,6 +92,7 @@ def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
         (["chunker.sizee=64"], "chunker.sizee"),
         (["fusion.k=["], "bad override"),
         (["eval.subset=tiny"], "eval.subset must be one of"),  # refused inside the Hydra job
+        (["eval.unjudged=ignore"], "eval.unjudged must be bounds or assume_not_relevant"),
     ],
 )
 def test_bad_input_one_line_exit_2(workdir, store, capsys, overrides, needle):

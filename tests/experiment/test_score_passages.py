@@ -63,7 +63,7 @@ def test_two_releases_scored_and_compared_per_slice(workdir, store, releases) ->
         assert len(placed) == n and set(placed["how"]) == {"exact"}
     assert store.client.get_experiment_by_name("ragsweep") is not None
 
-    # the comparison: B against A on the same questions, paired bootstrap, per slice
+    # the comparison: B against A on the same questions, paired intervals, per slice
     ran = cli_in(workdir, "report", "--runs", ids["release-a"], ids["release-b"]).ok()
     text = " ".join(ran.out.split())
     assert "runs release-b against the baseline release-a" in text

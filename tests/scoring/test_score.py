@@ -202,15 +202,27 @@ def test_score_table(chapter: tuple[str, str], capsys: pytest.CaptureFixture[str
     rows = {
         line.split()[0]: line.split()[1]
         for line in out.splitlines()
-        if line.strip() and line.split()[0] in ("recall@10", "P@10", "RR", "nDCG@10")
+        if line.strip() and line.split()[0] in ("recall@10", "P@10", "RR", "nDCG@10", "unjudged@10")
     }
     assert rows == {
         "recall@10": "1.0000",
         "P@10": "0.2000",
         "RR": "0.5000",
         "nDCG@10": f"{EXP_NDCG5:.4f}",
+        # c7, c4, c1 of the five ranked are not in the qrels: 3 of the top 10
+        "unjudged@10": "0.3000",
     }
     assert "mean over the 1 qrels queries (0 missing from the run" in out
+
+
+def test_score_table_says_how_much_is_unjudged_when_not_asked(
+    chapter: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels, run = chapter
+    assert cli_main(["score", "--qrels", qrels, "--run", run, "--metrics", "P@3"]) == 0
+    out = capsys.readouterr().out
+    # top 3 = c7 c2 c4: c7 and c4 unjudged
+    assert "unjudged@3 0.6667: the share of the top passages the qrels do not judge" in out
 
 
 def test_score_counts_missing_queries_and_notes_what_it_ignored(

@@ -58,7 +58,7 @@ def tied_collection(seed: int) -> tuple[list, list]:
 
 
 def assert_same(a: TrecArrays, b: TrecArrays) -> None:
-    for field in ("gains", "new_rel", "n_rel", "ideal", "in_run"):
+    for field in ("gains", "new_rel", "n_rel", "ideal", "in_run", "unjudged"):
         x, y = getattr(a, field), getattr(b, field)
         assert x.dtype == y.dtype, field
         np.testing.assert_array_equal(x, y, err_msg=field)
@@ -92,6 +92,8 @@ def _cut(a: TrecArrays, depth: int) -> TrecArrays:
         a.in_run,
         a.n_duplicates,
         a.ignored_qids,
+        a.unjudged[:, :depth],
+        a.docs[:, :depth],
     )
 
 

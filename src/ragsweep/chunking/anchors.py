@@ -103,6 +103,8 @@ class GainArrays:
     new_rel: np.ndarray  # (nq, depth) relevant clauses (grade >= 1) first credited at each rank
     n_rel: np.ndarray  # (nq,) relevant clauses labelled
     ideal: np.ndarray  # (nq, m) labelled grades sorted descending, 0-padded
+    #: (nq, depth) the chunk at each rank covers no clause labelled for the question (any grade)
+    unjudged: np.ndarray
 
 
 def label_matrix(
@@ -139,8 +141,10 @@ def gain_arrays(
     gains = np.zeros((nq, depth), dtype=np.int64)
     new_rel = np.zeros((nq, depth), dtype=np.int64)
     rows = np.arange(nq)
+    judged = np.zeros((nq, depth), dtype=bool)
     for j in range(clause.shape[1]):
         hit = cov.covers(ranked, np.broadcast_to(clause[:, j : j + 1], ranked.shape))
+        judged |= hit
         found = hit.any(axis=1)
         first = np.argmax(hit, axis=1)
         g = grade[:, j]
@@ -150,4 +154,6 @@ def gain_arrays(
         np.add.at(new_rel, (rows[rel], first[rel]), 1)
     n_rel = (grade >= 1).sum(axis=1)
     ideal = -np.sort(-grade, axis=1)
-    return GainArrays(gains=gains, new_rel=new_rel, n_rel=n_rel, ideal=ideal)
+    return GainArrays(
+        gains=gains, new_rel=new_rel, n_rel=n_rel, ideal=ideal, unjudged=(ranked >= 0) & ~judged
+    )

@@ -22,10 +22,11 @@ import pandas as pd
 import yaml
 
 from ragsweep.compare.stats import CORRECTIONS
-from ragsweep.conventions import ALL
+from ragsweep.conventions import ALL, UNJUDGED_CHOICES, unjudged_measures
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
+from ragsweep.scoring.bounds import labels_needed
 from ragsweep.scoring.metrics import score_gains
 
 DEFAULT_METRIC = "recall@10"
@@ -94,6 +95,14 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=0.02,
         help="gap the questions-needed column plans for (default 0.02)",
+    )
+    parser.add_argument(
+        "--unjudged",
+        choices=UNJUDGED_CHOICES,
+        default=UNJUDGED_CHOICES[0],
+        help="documents the qrels do not judge: bounds (score them as not relevant and as "
+        "relevant; a verdict that differs reads 'needs judging', the default) or "
+        "assume_not_relevant (trec_eval's convention, printed as an assumption)",
     )
     parser.add_argument(
         "--format",
@@ -186,11 +195,20 @@ def score_runs(
     gain: str,
     slices: dict[str, str] | None,
 ) -> dict[str, pd.DataFrame]:
-    """Per-question frames (qid, slice, one column per measure) for every run, keyed by name."""
+    """Per-question frames for every run, keyed by name: qid, slice, one column per measure,
+    unjudged@k at the first measure's cutoff and the deepest (`conventions.unjudged_measures`),
+    and what the bounds read (`scoring.bounds`): `clauses` (each rank's document, as a list of
+    one, down to the deepest cutoff or 10) and `labels` (the query's qrels)."""
     qrels = trec.read_qrels(qrels_path)
     if len(qrels) == 0:
         raise DatasetError(qrels_path, "holds no judgements; give a qrels file with at least one")
     names = run_names(run_paths)
+    measures = (*measures, *unjudged_measures(measures[0].k or 10, measures))
+    measures = tuple(dict.fromkeys(measures))
+    top = max([m.k for m in measures if m.k is not None] + [10])
+    judged: dict[str, dict[str, int]] = {}
+    for q, d, g in zip(qrels.qid_codes, qrels.doc_codes, qrels.grades.tolist(), strict=True):
+        judged.setdefault(qrels.qid_names[q], {})[qrels.doc_names[d]] = int(g)
     frames: dict[str, pd.DataFrame] = {}
     for name, path in zip(names, run_paths, strict=True):
         run = trec.read_run(path)
@@ -219,11 +237,25 @@ def score_runs(
                 )
             labels = [slices[q] for q in arrays.qids]
         scores = score_gains(
-            arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain
+            arrays.gains,
+            arrays.new_rel,
+            arrays.n_rel,
+            arrays.ideal,
+            measures,
+            gain,
+            unjudged=arrays.unjudged,
         )
         frame = pd.DataFrame({"qid": list(arrays.qids), "slice": labels})
         for j, m in enumerate(measures):
             frame[str(m)] = scores[:, j]
+        frame["clauses"] = [
+            json.dumps([[run.doc_names[c]] for c in row[:top] if c >= 0])
+            for row in arrays.docs.tolist()
+        ]
+        frame["labels"] = [
+            json.dumps(labels_needed(judged.get(q, {}), json.loads(c)), sort_keys=True)
+            for q, c in zip(arrays.qids, frame["clauses"], strict=True)
+        ]
         frames[name] = frame
     return frames
 
@@ -265,6 +297,8 @@ def main(argv: list[str]) -> int:
         slice_decision={},
         factor="run",
         title=f"{', '.join(names[1:])} against the baseline {names[0]}",
+        unjudged=args.unjudged,
+        gain=args.gain,
     )
     if args.out:
         write_report(report, args.out)
@@ -276,6 +310,9 @@ def main(argv: list[str]) -> int:
             "interval_level": report.interval_level,
             "method": report.method,
             "weights": report.weights,
+            "unjudged": report.unjudged,
+            "notes": [t for t in [report.unjudged_note()] if t],
+            "decisions": {d.config: d.decision for d in report.decisions},
             "rows": report.rows(),
         }
         json.dump(out, sys.stdout, indent=2)

@@ -4,7 +4,9 @@
 
 Every query in the qrels is scored and counted in the mean (a query the run lacks scores 0);
 run queries absent from the qrels are ignored. Notes about both, and about documents listed
-twice in the run, go to stderr. Imports only numpy and rich: no MLflow, pandas or torch.
+twice in the run, go to stderr. The table always shows how much of the top K the qrels judge
+(unjudged@K, trec_eval's 1 - judged@K), even when the measures asked for leave it out.
+Imports only numpy and rich: no MLflow, pandas or torch.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
 from ragsweep.scoring.metrics import score_gains
 
-DEFAULT_METRICS = "recall@10,P@10,RR,nDCG@10"
+DEFAULT_METRICS = "recall@10,P@10,RR,nDCG@10,unjudged@10"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_METRICS,
         metavar="LIST",
         help="comma-separated measures: recall@K (R@K), P@K (precision@K), RR, "
-        f"RR@K (MRR), nDCG@K; any case (default {DEFAULT_METRICS})",
+        f"RR@K (MRR), nDCG@K, unjudged@K (hole@K: the share of the top K the qrels do not "
+        f"judge); any case (default {DEFAULT_METRICS})",
     )
     parser.add_argument(
         "--gain",
@@ -92,7 +95,15 @@ def evaluate_files(
             f"{run_path}: no query of the run is in {qrels_path} ({found}; the qrels' are "
             f"{_preview(arrays.qids)}); check that both files use the same query ids"
         )
-    scores = score_gains(arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, gain)
+    scores = score_gains(
+        arrays.gains,
+        arrays.new_rel,
+        arrays.n_rel,
+        arrays.ideal,
+        measures,
+        gain,
+        unjudged=arrays.unjudged,
+    )
     return arrays, scores
 
 
@@ -125,6 +136,18 @@ def main(argv: list[str]) -> int:
 
     means = scores.mean(axis=0)
     aggregate = {name: float(v) for name, v in zip(names, means, strict=True)}
+    hole = None
+    if args.format == "table" and not any(m.diagnostic for m in measures):
+        deepest = Measure("unjudged", max([m.k for m in measures if m.k is not None] or [10]))
+        extra = score_gains(
+            arrays.gains,
+            arrays.new_rel,
+            arrays.n_rel,
+            arrays.ideal,
+            (deepest,),
+            unjudged=arrays.unjudged,
+        )
+        hole = (str(deepest), float(extra.mean()))
     if args.format == "json":
         per_query = {
             qid: {name: float(v) for name, v in zip(names, row, strict=True)}
@@ -150,4 +173,10 @@ def main(argv: list[str]) -> int:
         f"0); nDCG gain {args.gain}",
         highlight=False,
     )
+    if hole is not None:
+        console.print(
+            f"{hole[0]} {hole[1]:.4f}: the share of the top passages the qrels do not judge, "
+            "scored as not relevant (trec_eval's convention)",
+            highlight=False,
+        )
     return 0

@@ -4,7 +4,9 @@ them per measure and slice, decide each configuration.
     report = build_report(base_frame, {"256": frame_256}, decision="recall@5", weights=traffic)
 
 The decision rule is `_decide` (docs/report.md); the intervals are `ragsweep.compare.stats`
-(docs/statistics.md); the model built is `ragsweep.compare.report.Report`.
+(docs/statistics.md); the model built is `ragsweep.compare.report.Report`. Every comparison
+is made twice when the frames allow it, unjudged passages scored as not relevant and as
+relevant (`ragsweep.scoring.bounds`): a cell whose verdict differs reads `needs judging`.
 """
 
 from __future__ import annotations
@@ -20,14 +22,16 @@ from ragsweep.compare.report import (
     BETTER,
     CELL_COLUMNS,
     FAILS_GUARD,
+    NEEDS_JUDGING,
     NO_DIFFERENCE,
     WORSE,
     Decision,
     Report,
 )
-from ragsweep.conventions import ALL, SLICE_DECISION, WEIGHTED
+from ragsweep.conventions import ALL, SLICE_DECISION, UNJUDGED_BOUNDS, WEIGHTED, unjudged_rule
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
+from ragsweep.scoring.bounds import has_bounds_columns, if_relevant
 
 _ID_COLUMNS = ("qid", "slice")
 
@@ -127,10 +131,17 @@ def _decide(
 
     head = cell(decision, headline)
     head_text = f"{headline} {decision} {interval(head['delta'], head['ci_low'], head['ci_high'])}"
-    failed, guard_parts = [], []
+    failed, guard_parts, unsure = [], [], []
     for s, m in guard.items():
         g = cell(m, s)
-        if g["delta"] < 0:
+        optimistic = g["delta_if_relevant"]
+        if pd.notna(optimistic) and (g["delta"] < 0) != (optimistic < 0):
+            unsure.append(s)
+            guard_parts.append(
+                f"{s} {m} {signed(g['delta'])} with unjudged passages as not relevant, "
+                f"{signed(optimistic)} as relevant: {_unjudged_text(g)}"
+            )
+        elif g["delta"] < 0:
             failed.append(s)
             text = f"{s} {m} {interval(g['delta'], g['ci_low'], g['ci_high'])} below the baseline"
             if g["verdict"] == "noise":
@@ -160,6 +171,20 @@ def _decide(
         verdict = FAILS_GUARD
         reason = "; ".join(p for s, p in zip(guard, guard_parts, strict=True) if s in failed)
         reason += f" (headline {head_text} {head['verdict']})"
+    elif unsure or head["verdict"] == NEEDS_JUDGING:
+        verdict = NEEDS_JUDGING
+        parts = [p for s, p in zip(guard, guard_parts, strict=True) if s in unsure]
+        if head["verdict"] == NEEDS_JUDGING:
+            relevant = interval(
+                head["delta_if_relevant"], head["ci_low_if_relevant"], head["ci_high_if_relevant"]
+            )
+            parts.insert(
+                0,
+                f"{head_text} {head['verdict_if_not_relevant']} with unjudged passages as not "
+                f"relevant, {relevant} {head['verdict_if_relevant']} as relevant: "
+                f"{_unjudged_text(head)}",
+            )
+        reason = "; ".join(parts) + "; judge them before deciding"
     elif head["verdict"] == "better":
         verdict, reason = BETTER, f"{head_text} better" + ("; guards hold" if guard else "")
     elif head["verdict"] == "worse":
@@ -192,6 +217,64 @@ def _decide(
     )
 
 
+def _add_unjudged(
+    cells: pd.DataFrame,
+    frames: Mapping[str, pd.DataFrame],
+    base: pd.DataFrame,
+    strata: Sequence[str],
+    weights: Mapping[str, float] | None,
+) -> None:
+    """Columns `unjudged` and `baseline_unjudged` of `cells`: the mean unjudged@k (k the cell's
+    measure's cutoff; RR's: the deepest given) per stratum, the `weighted` row with the
+    traffic weights; NaN where the frames do not have it."""
+    available = {
+        Measure.parse(c).k: c
+        for c in frames[next(iter(frames))].columns
+        if isinstance(c, str) and c.startswith("unjudged@")
+    }
+
+    def means(frame: pd.DataFrame, column: str) -> dict[str, float]:
+        values = pd.to_numeric(
+            frame.set_index(frame["qid"].astype(str)).loc[base.index, column], errors="coerce"
+        )
+        by_slice = values.groupby(base["slice"].to_numpy()).mean()
+        out = {s: float(v) for s, v in by_slice.items()}
+        out[ALL] = float(values.mean())
+        if weights is not None:
+            out[WEIGHTED] = float(sum(w * out[s] for s, w in weights.items() if s in out))
+        return out
+
+    cache: dict[tuple[str, str], dict[str, float]] = {}
+    mine, theirs = [], []
+    first = next(iter(frames))
+    for row in cells.itertuples():
+        k = Measure.parse(row.measure).k
+        column = available.get(k) or (
+            available[max(available)] if available and k is None else None
+        )
+        if column is None or any(column not in f.columns for f in frames.values()):
+            mine.append(np.nan)
+            theirs.append(np.nan)
+            continue
+        for who in (row.config, first):
+            if (who, column) not in cache:
+                cache[(who, column)] = means(frames[who], column)
+        mine.append(cache[(row.config, column)].get(row.stratum, np.nan))
+        theirs.append(cache[(first, column)].get(row.stratum, np.nan))
+    cells["unjudged"] = mine
+    cells["baseline_unjudged"] = theirs
+
+
+def _unjudged_text(c: pd.Series) -> str:
+    """`29% of this top k nobody judged, 0% of the baseline's`: what the two bounds turn on."""
+    if pd.isna(c["unjudged"]):
+        return "passages nobody judged in the top k"
+    return (
+        f"{c['unjudged']:.0%} of this top k nobody judged, {c['baseline_unjudged']:.0%} of the "
+        "baseline's"
+    )
+
+
 def build_report(
     baseline: pd.DataFrame,
     candidates: Mapping[str, pd.DataFrame],
@@ -210,6 +293,8 @@ def build_report(
     title: str | None = None,
     notes: Sequence[str] = (),
     like_for_like: bool = True,
+    unjudged: str = UNJUDGED_BOUNDS,
+    gain: str = "exp",
 ) -> Report:
     """Compare each candidate with the baseline per slice, on per-question scores.
 
@@ -224,9 +309,25 @@ def build_report(
     the result does not depend on row order. A guard slice whose estimate is below the
     baseline's fails the configuration (see `Decision`). One `stats.paired_differences` per
     measure; no randomness: the same frames give the same bits.
+
+    Unjudged passages (`unjudged`, docs/report.md): with `bounds` (the default) and frames that
+    carry `clauses` and `labels` (a configuration run's do), every comparison is made again with
+    the unjudged passages of the compared top k scored as relevant (`scoring.bounds`, nDCG with
+    `gain`), and a cell whose verdict differs reads `needs judging`; `assume_not_relevant`
+    takes trec_eval's convention and the report says so. Frames with `unjudged@k` columns give
+    each cell its share of unjudged passages.
     """
+    unjudged = unjudged_rule(unjudged)
     decision = _as_measure(decision)
-    shown = tuple(dict.fromkeys([decision, *map(_as_measure, measures)]))
+    if decision.diagnostic:
+        raise UserError(
+            f"{decision} says how much of a ranking was judged, not how good it is; decide on "
+            "recall@k, nDCG@k or RR"
+        )
+    # unjudged@k is shown beside each cell, never compared for a verdict
+    shown = tuple(
+        dict.fromkeys([decision, *(m for m in map(_as_measure, measures) if not m.diagnostic)])
+    )
     names = [str(n) for n in candidates]
     if not names:
         raise UserError("nothing to compare: give at least one configuration besides the baseline")
@@ -282,27 +383,50 @@ def build_report(
     if absent and order != [ALL]:
         notes.append(f"guard slice(s) {', '.join(absent)} have no questions here: not checked")
 
-    frames = []
-    for m in computed:
-        col = str(m)
-        diffs = stats.paired_differences(
-            base[col].to_numpy(),
-            np.stack([cands[n][col].to_numpy() for n in names]),
-            strata_labels,
-            names,
-            weights=use_weights,
-        )
-        comp = stats.to_frame(stats.compare(diffs, level=level, correction=correction))
-        res = stats.to_frame(
-            stats.resolution(diffs, target_gap=target_gap, level=level, correction=correction)
-        )
-        comp["measure"] = col
-        for c in ("sd", "half_width", "questions_needed", "resolves"):
-            comp[c] = res[c].to_numpy()
-        frames.append(comp)
-        strata, normalised = diffs.strata, diffs.weights
-        n_of = {s: int(k) for s, k in zip(diffs.strata, diffs.n, strict=True)}
-    cells = pd.concat(frames, ignore_index=True).rename(columns={"candidate": "config"})
+    def compared(
+        base: pd.DataFrame, cands: Mapping[str, pd.DataFrame]
+    ) -> tuple[pd.DataFrame, stats.PairedDifferences]:
+        """Every cell of `computed`: one paired comparison per measure."""
+        frames = []
+        for m in computed:
+            col = str(m)
+            draws = stats.paired_differences(
+                base[col].to_numpy(),
+                np.stack([cands[n][col].to_numpy() for n in names]),
+                strata_labels,
+                names,
+                weights=use_weights,
+            )
+            comp = stats.to_frame(stats.compare(draws, level=level, correction=correction))
+            res = stats.to_frame(
+                stats.resolution(draws, target_gap=target_gap, level=level, correction=correction)
+            )
+            comp["measure"] = col
+            for c in ("sd", "half_width", "questions_needed", "resolves"):
+                comp[c] = res[c].to_numpy()
+            frames.append(comp)
+        cells = pd.concat(frames, ignore_index=True).rename(columns={"candidate": "config"})
+        return cells, draws
+
+    cells, draws = compared(base, cands)
+    strata, normalised = draws.strata, draws.weights
+    n_of = {s: int(k) for s, k in zip(draws.strata, draws.n, strict=True)}
+    everyone = {baseline_name: baseline, **{n: candidates[n] for n in names}}
+    _add_unjudged(cells, everyone, base, strata, normalised)
+    bounded = unjudged == UNJUDGED_BOUNDS and all(map(has_bounds_columns, everyone.values()))
+    cells["verdict_if_not_relevant"] = cells["verdict"]
+    for c in ("delta", "ci_low", "ci_high"):
+        cells[f"{c}_if_relevant"] = np.nan
+    cells["verdict_if_relevant"] = ""
+    if bounded:
+        scored = if_relevant(everyone, computed, labels_from=baseline_name, gain=gain)
+        opt_base = _check_frame(scored[baseline_name], baseline_name, columns).loc[base.index]
+        opt_cands = {n: _check_frame(scored[n], n, columns).loc[base.index] for n in names}
+        optimistic, _ = compared(opt_base, opt_cands)
+        for c in ("delta", "ci_low", "ci_high", "verdict"):
+            cells[f"{c}_if_relevant"] = optimistic[c].to_numpy()
+        differ = (cells["verdict"] != cells["verdict_if_relevant"]).to_numpy()
+        cells.loc[differ, "verdict"] = NEEDS_JUDGING
     cells = cells[list(CELL_COLUMNS)]
     headline = WEIGHTED if WEIGHTED in strata else ALL
     decisions = tuple(
@@ -341,4 +465,6 @@ def build_report(
         like_for_like=like_for_like,
         factor=factor,
         title=title or f"{', '.join(names)} against {baseline_name}",
+        unjudged=unjudged,
+        bounded=bounded,
     )

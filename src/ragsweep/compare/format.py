@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragsweep.compare.report import Report
+from ragsweep.compare.report import NEEDS_JUDGING, Report
 from ragsweep.measures import Measure
 
 
@@ -94,6 +94,48 @@ def cell_texts(report: Report, config: str, col: Column) -> tuple[str, str, str,
     c = report.cell(config, col.measure, col.stratum)
     verdict = str(c["verdict"])
     return signed(c["delta"]), bounds(c["ci_low"], c["ci_high"]), verdict, value_text(c["value"])
+
+
+def unjudged_share(share: float) -> str:
+    """`unjudged 40%`, or "" when not measured (NaN)."""
+    return "" if share != share else f"unjudged {share:.0%}"
+
+
+def bound_lines(report: Report, config: str, col: Column) -> list[str]:
+    """What a candidate cell shows under its numbers about passages nobody judged: its share
+    of them (`unjudged 40%`) and, where the verdict turns on them, the comparison with them
+    scored as relevant (`if relevant: +0.020 [-0.010, +0.050] noise`)."""
+    c = report.cell(config, col.measure, col.stratum)
+    lines = [t for t in [unjudged_share(float(c["unjudged"]))] if t]
+    if str(c["verdict"]) == NEEDS_JUDGING:
+        relevant = interval(
+            c["delta_if_relevant"], c["ci_low_if_relevant"], c["ci_high_if_relevant"]
+        )
+        lines[:0] = [
+            f"as not relevant: {c['verdict_if_not_relevant']}",
+            f"if relevant: {relevant} {c['verdict_if_relevant']}",
+        ]
+    return lines
+
+
+def baseline_unjudged(report: Report, col: Column) -> str:
+    """The baseline's share of unjudged passages in one column (`unjudged 10%`, or "")."""
+    c = report.cell(report.configs[0], col.measure, col.stratum)
+    return unjudged_share(float(c["baseline_unjudged"]))
+
+
+def unjudged_lines(report: Report) -> tuple[list[str], list[str]]:
+    """(lines, commands) every rendering prints about passages nobody judged: the assumption
+    (or the missing bounds) and, when a decision is `needs judging`, what it means and the
+    commands that close the gap."""
+    lines = [t for t in [report.unjudged_note()] if t]
+    if not report.needs_judging():
+        return lines, []
+    lines.append(
+        "needs judging: a verdict turns on passages nobody judged (scored as not relevant and "
+        "as relevant, it reads differently); to close the gap:"
+    )
+    return lines, list(report.judging_commands())
 
 
 def resolution_text(report: Report, config: str, col: Column) -> str:

@@ -8,12 +8,15 @@ import html
 from collections.abc import Mapping
 
 from ragsweep.compare.format import (
+    baseline_unjudged,
+    bound_lines,
     cell_texts,
     columns,
     method_text,
     resolution_text,
     row_label,
     tables,
+    unjudged_lines,
     value_text,
 )
 from ragsweep.compare.report import Report
@@ -28,6 +31,8 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 .raw { color: #888; font-size: 90%; }
 .d-fails-guard { color: #b00; font-weight: bold; } .d-better { color: #070; font-weight: bold; }
 .d-worse { color: #b00; } .d-no-resolvable-difference { color: #960; }
+.needs-judging { background: #efe3f7; } .d-needs-judging { color: #7b1fa2; font-weight: bold; }
+.bound { color: #7b1fa2; font-size: 90%; } pre.judge { background: #f6f0fa; padding: 0.5em; }
 .warn { color: #b00; font-weight: bold; } .method { color: #555; max-width: 60em; }
 """
 
@@ -90,7 +95,13 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
             f"<tr><td>{e(row_label(report, report.baseline))}</td>"
             + ("<td></td>" if first else "")
             + "".join(
-                f'<td class="num">{value_text(report.baseline_value(c.measure, c.stratum))}</td>'
+                f'<td class="num">{value_text(report.baseline_value(c.measure, c.stratum))}'
+                + "".join(
+                    f'<br><span class="raw">{e(t)}</span>'
+                    for t in [baseline_unjudged(report, c)]
+                    if t
+                )
+                + "</td>"
                 for c in cols
             )
             + "</tr>"
@@ -103,9 +114,13 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
                 )
             for col in cols:
                 delta, interval, verdict, value = cell_texts(report, name, col)
+                under = "".join(
+                    f'<br><span class="{"bound" if "relevant" in t else "raw"}">{e(t)}</span>'
+                    for t in bound_lines(report, name, col)
+                )
                 row.append(
-                    f'<td class="num {verdict}">{delta} {verdict}<br>{interval}<br>'
-                    f'<span class="raw">{value}</span></td>'
+                    f'<td class="num {verdict.replace(" ", "-")}">{delta} {verdict}<br>'
+                    f'{interval}<br><span class="raw">{value}</span>{under}</td>'
                 )
             parts.append("".join(row) + "</tr>")
         parts.append("</table>")
@@ -127,6 +142,13 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
     if report.notes:
         parts.append(
             "<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in report.notes) + "</ul>"
+        )
+    text, commands = unjudged_lines(report)
+    if text:
+        parts.append(
+            "<h2>Unjudged passages</h2>"
+            + "".join(f'<p class="d-needs-judging">{e(t)}</p>' for t in text)
+            + (f'<pre class="judge">{e(chr(10).join(commands))}</pre>' if commands else "")
         )
     for name, png in (images or {}).items():
         data = base64.b64encode(png).decode("ascii")

@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ragsweep.compare.format import (
+    baseline_unjudged,
+    bound_lines,
     cell_texts,
     columns,
     method_text,
     resolution_text,
     row_label,
     tables,
+    unjudged_lines,
     value_text,
 )
 from ragsweep.compare.report import Report
@@ -60,7 +63,17 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
         lines.append("|---" * (1 + len(first)) + "|---:" * len(cols) + "|")
         base = [
             *([""] if first else []),
-            *(value_text(report.baseline_value(c.measure, c.stratum)) for c in cols),
+            *(
+                " ".join(
+                    t
+                    for t in (
+                        value_text(report.baseline_value(c.measure, c.stratum)),
+                        baseline_unjudged(report, c),
+                    )
+                    if t
+                )
+                for c in cols
+            ),
         ]
         lines.append(
             f"| {_md_escape(row_label(report, report.baseline))} | " + " | ".join(base) + " |"
@@ -70,7 +83,8 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
             for col in cols:
                 delta, interval, verdict, value = cell_texts(report, name, col)
                 word = verdict if verdict == "noise" else f"**{verdict}**"
-                cells.append(f"{delta} {interval} {word} ({value})")
+                under = "".join(f"<br>{_md_escape(t)}" for t in bound_lines(report, name, col))
+                cells.append(f"{delta} {interval} {word} ({value}){under}")
             lines.append(f"| {_md_escape(name)} | " + " | ".join(cells) + " |")
         lines.append("")
     cols = columns(report, None)
@@ -95,6 +109,11 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
     lines.append("")
     if report.notes:
         lines += ["## Notes", "", *(f"- {n}" for n in report.notes), ""]
+    text, commands = unjudged_lines(report)
+    if text:
+        lines += ["## Unjudged passages", "", *(f"**{_md_escape(t)}**" for t in text), ""]
+    if commands:
+        lines += ["```", *commands, "```", ""]
     if images:  # a relative image link shows as literal text in MLflow's markdown preview
         shown = ", ".join(f"`{img}`" for img in images)
         lines += [f"Forest plot: {shown} beside this file; `report.html` shows it inline.", ""]

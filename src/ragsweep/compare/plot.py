@@ -12,12 +12,25 @@ import math
 import numpy as np
 
 from ragsweep.compare.format import columns
-from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, Report
+from ragsweep.compare.report import (
+    BETTER,
+    FAILS_GUARD,
+    NEEDS_JUDGING,
+    NO_DIFFERENCE,
+    WORSE,
+    Report,
+)
 from ragsweep.measures import Measure
 
-_PLOT_COLOUR = {"better": "#1a7f37", "worse": "#c62828", "noise": "#6e6e6e"}
+_PLOT_COLOUR = {
+    "better": "#1a7f37",
+    "worse": "#c62828",
+    "noise": "#6e6e6e",
+    NEEDS_JUDGING: "#7b1fa2",
+}
 _DECISION_COLOUR = {
     FAILS_GUARD: "#c62828",
+    NEEDS_JUDGING: "#7b1fa2",
     BETTER: "#1a7f37",
     WORSE: "#c62828",
     NO_DIFFERENCE: "#444444",

@@ -18,16 +18,21 @@ from typing import Any
 
 import pandas as pd
 
+from ragsweep.conventions import ASSUME_NOT_RELEVANT, UNJUDGED_BOUNDS
 from ragsweep.measures import Measure
 
 #: A row's overall decision, in order of precedence (see `build._decide` and docs/report.md).
-FAILS_GUARD, BETTER, NO_DIFFERENCE, WORSE = (
+#: `needs judging`: the decision turns on passages nobody judged (scored as not relevant and as
+#: relevant, a headline or guard cell reads differently); it is never `better` or `worse`.
+FAILS_GUARD, NEEDS_JUDGING, BETTER, NO_DIFFERENCE, WORSE = (
     "fails guard",
+    "needs judging",
     "better",
     "no resolvable difference",
     "worse",
 )
-DECISIONS: tuple[str, ...] = (FAILS_GUARD, BETTER, NO_DIFFERENCE, WORSE)
+DECISIONS: tuple[str, ...] = (FAILS_GUARD, NEEDS_JUDGING, BETTER, NO_DIFFERENCE, WORSE)
+
 #: Columns of `Report.cells`, one row per candidate x measure x stratum.
 CELL_COLUMNS: tuple[str, ...] = (
     "config",
@@ -47,8 +52,30 @@ CELL_COLUMNS: tuple[str, ...] = (
     "half_width",
     "questions_needed",
     "resolves",
+    "unjudged",
+    "baseline_unjudged",
+    "verdict_if_not_relevant",
+    "delta_if_relevant",
+    "ci_low_if_relevant",
+    "ci_high_if_relevant",
+    "verdict_if_relevant",
 )
-_STR_COLUMNS = ("config", "measure", "stratum", "verdict")
+#: float columns that are NaN when the frames did not allow them
+_MAYBE_MISSING = (
+    "unjudged",
+    "baseline_unjudged",
+    "delta_if_relevant",
+    "ci_low_if_relevant",
+    "ci_high_if_relevant",
+)
+_STR_COLUMNS = (
+    "config",
+    "measure",
+    "stratum",
+    "verdict",
+    "verdict_if_not_relevant",
+    "verdict_if_relevant",
+)
 
 
 @dataclass(frozen=True)
@@ -84,8 +111,13 @@ class Report:
     `cells` holds every candidate x measure x stratum (columns `CELL_COLUMNS`): `value` the
     candidate's mean, `baseline` the baseline's, `delta` the mean paired difference with its
     interval `[ci_low, ci_high]` at `level` (after any Bonferroni widening), `verdict` better /
-    worse / noise, and the resolution (`half_width`, `sd`, `questions_needed` for `target_gap`,
-    `resolves`). `measures` are the measures shown as tables, the decision measure first;
+    worse / noise / needs judging, and the resolution (`half_width`, `sd`, `questions_needed`
+    for `target_gap`, `resolves`). `unjudged` and `baseline_unjudged` are the share of the top k
+    nobody judged (unjudged@k at the measure's cutoff; NaN when the frames lack it); the
+    `*_if_relevant` columns are the same comparison with unjudged passages scored as relevant
+    (NaN / empty when `unjudged` is not `bounds` or the frames lack the columns); `verdict` is
+    `needs judging` where the two verdicts differ (`verdict_if_not_relevant` keeps the first).
+    `measures` are the measures shown as tables, the decision measure first;
     `deciding` maps a stratum to the measure that decides there (the decision measure except
     where `slice_decision` says otherwise, e.g. RR for identifiers).
     """
@@ -117,6 +149,50 @@ class Report:
     #: `<status>: <detail>` (`summary.with_heldout`); None: no held-out stage applies (a
     #: comparison of any runs)
     heldout: dict[str, str] | None = None
+    #: `bounds` or `assume_not_relevant` (`UNJUDGED_CHOICES`); `bounded` says whether the
+    #: optimistic side was scored (the frames carried `clauses` and `labels`)
+    unjudged: str = UNJUDGED_BOUNDS
+    bounded: bool = False
+    #: the sweep the report compares (None: a comparison of runs): names the judging command
+    sweep: str | None = None
+
+    def needs_judging(self) -> bool:
+        """Whether any configuration's decision is `needs judging`."""
+        return any(d.decision == NEEDS_JUDGING for d in self.decisions)
+
+    def judging_commands(self) -> tuple[str, ...]:
+        """The commands that close the gap when a decision is `needs judging`: pool the
+        unjudged passages of exactly these rankings, judge and import them, re-score."""
+        if self.sweep:
+            source = f"--sweep {self.sweep}"
+            rescore = f"ragsweep labels rebaseline {self.sweep}"
+        else:
+            ids = [self.run_ids[c] for c in (self.baseline, *self.configs) if c in self.run_ids]
+            source = "--runs " + (" ".join(ids) if ids else "RUN_ID ...")
+            rescore = "re-run each configuration on the new labels, then compare again"
+        return (
+            f"ragsweep labels pool {source} --out judging_sheet.csv",
+            "ragsweep labels import judging_sheet.csv  # once its grade column is filled",
+            rescore,
+        )
+
+    def unjudged_note(self) -> str | None:
+        """The line every rendering prints about unjudged passages: the assumption when
+        `assume_not_relevant`, the missing bounds when they could not be scored, else None."""
+        if self.unjudged == ASSUME_NOT_RELEVANT:
+            return (
+                "ASSUMPTION: passages nobody judged are scored as not relevant "
+                "(eval.unjudged=assume_not_relevant, trec_eval's convention); the unjudged "
+                "column shows how much of each top k that covers; no verdict was checked "
+                "against them"
+            )
+        if not self.bounded:
+            return (
+                "no bounds: these scores lack the clauses and labels of each question, so "
+                "passages nobody judged count as not relevant and no verdict was checked "
+                "against them"
+            )
+        return None
 
     def heldout_of(self, config: str) -> str | None:
         """What held-out questions said of `config`'s dev decision, or None when the report
@@ -211,6 +287,10 @@ class Report:
             "notes": list(self.notes),
             "run_ids": dict(self.run_ids),
             "heldout": None if self.heldout is None else dict(self.heldout),
+            "unjudged": self.unjudged,
+            "bounded": self.bounded,
+            "sweep": self.sweep,
+            "judging_commands": list(self.judging_commands()) if self.needs_judging() else [],
             "decisions": [
                 {**asdict(d), "guard_failed": list(d.guard_failed), "warnings": list(d.warnings)}
                 for d in self.decisions
@@ -222,6 +302,7 @@ class Report:
 
 def read_cells(path: str | Path) -> pd.DataFrame:
     """Read `report.csv` (the cells) back with the dtypes `Report.cells` has."""
-    return pd.read_csv(path, dtype={c: str for c in _STR_COLUMNS}, keep_default_na=False)[
-        list(CELL_COLUMNS)
-    ]
+    cells = pd.read_csv(path, dtype={c: str for c in _STR_COLUMNS}, keep_default_na=False)
+    for c in _MAYBE_MISSING:  # NaN when not measured: written as an empty field
+        cells[c] = pd.to_numeric(cells[c].replace("", float("nan"))).astype("float64")
+    return cells[list(CELL_COLUMNS)]

@@ -24,14 +24,16 @@ from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
 from ragsweep.conventions import (
     ALL,
+    UNJUDGED_BOUNDS,
     WEIGHTED,
     sweep_measures,
     tag,
+    unjudged_rule,
 )
 from ragsweep.errors import UserError
 
 #: config keys that change how a ranking is scored (not the ranking itself)
-SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset")
+SCORING_KEYS = ("eval.gain", "eval.min_overlap", "eval.split", "eval.subset", "eval.unjudged")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,8 @@ def _settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         )
     block["k_prompt"] = int(ev["k_prompt"])
     block["traffic_weights"] = ev.get("traffic_weights")
+    block["unjudged"] = unjudged_rule(ev.get("unjudged"))
+    block["gain"] = str(ev.get("gain", "exp"))
     block["guard_slices"] = [str(s) for s in (block["guard_slices"] or [])]
     return block
 
@@ -107,6 +111,15 @@ def _select(config: Mapping[str, Any], dotted: str) -> Any:
             return None
         node = node[part]
     return node
+
+
+#: what a scoring key meant in runs logged before it existed
+_BEFORE_THE_KEY = {"eval.unjudged": UNJUDGED_BOUNDS}
+
+
+def _scoring_value(config: Mapping[str, Any], key: str) -> Any:
+    value = _select(config, key)
+    return _BEFORE_THE_KEY.get(key) if value is None else value
 
 
 def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[bool, list[str]]:
@@ -128,7 +141,7 @@ def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[boo
                 )
             notes.append(f"not like for like: {text}")
         for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
-            mine, theirs = _select(run.config, key), _select(base.config, key)
+            mine, theirs = _scoring_value(run.config, key), _scoring_value(base.config, key)
             if mine == theirs:
                 continue
             text = (
@@ -180,6 +193,8 @@ def report_from_runs(
         title=title,
         notes=[*mismatch, *notes],
         like_for_like=like,
+        unjudged=s["unjudged"],
+        gain=s["gain"],
     )
 
 
@@ -248,4 +263,4 @@ def sweep_report(
         allow_mismatch=allow_mismatch,
         notes=[*notes, *left_out],
     )
-    return with_run_ids(report, runs)
+    return replace(with_run_ids(report, runs), sweep=name)

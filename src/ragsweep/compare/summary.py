@@ -3,7 +3,7 @@
 
     config_metrics(report, config)   # on each configuration run: delta|ci_low|ci_high/<key>/<slice>
     summary_metrics(report)          # on the parent: the baseline's and the winner's numbers
-    decision_tag(report, config)     # better | worse | noise | fails guard | baseline
+    decision_tag(report, config)     # better|worse|noise|fails guard|needs judging|baseline
     verdict_tag(report, config)      # `noise: weighted recall@5 +0.055 [-0.011, +0.127]`
     pick_winner(report)              # the configuration the confirm stage re-scores
     with_heldout(report, HeldOut(...)) # the report with the confirm verdict beside each decision
@@ -83,7 +83,8 @@ def summary_metrics(
 
 
 def decision_tag(report: Report, config: str) -> str:
-    """`better`, `worse`, `noise` (no resolvable difference), `fails guard`, or `baseline`."""
+    """`better`, `worse`, `noise` (no resolvable difference), `fails guard`, `needs judging`
+    (the decision turns on passages nobody judged), or `baseline`."""
     if config == report.baseline:
         return BASELINE_TAG
     decision = report.decision_of(config).decision

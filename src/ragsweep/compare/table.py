@@ -32,6 +32,6 @@ def slice_table(summary: pd.DataFrame, counts: dict[str, int], title: str) -> Ta
 def print_table(table: Table) -> None:
     """Print at the terminal's width, or wide enough for the whole table when piped."""
     console = Console()
-    if not console.is_terminal:
-        console = Console(width=max(120, console.measure(table).maximum))
+    if not console.is_terminal:  # measured unbounded: a console measures within its own width
+        console = Console(width=max(120, Console(width=100_000).measure(table).maximum))
     console.print(table)

@@ -12,19 +12,30 @@ from rich.table import Table
 from rich.text import Text
 
 from ragsweep.compare.format import (
+    baseline_unjudged,
+    bound_lines,
     cell_texts,
     columns,
     method_text,
     resolution_text,
     row_label,
     tables,
+    unjudged_lines,
     value_text,
 )
-from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, Report
+from ragsweep.compare.report import (
+    BETTER,
+    FAILS_GUARD,
+    NEEDS_JUDGING,
+    NO_DIFFERENCE,
+    WORSE,
+    Report,
+)
 
-_RICH_VERDICT = {"better": "green", "worse": "red", "noise": "dim"}
+_RICH_VERDICT = {"better": "green", "worse": "red", "noise": "dim", NEEDS_JUDGING: "magenta"}
 _RICH_DECISION = {
     FAILS_GUARD: "bold red",
+    NEEDS_JUDGING: "bold magenta",
     BETTER: "bold green",
     WORSE: "red",
     NO_DIFFERENCE: "yellow",
@@ -51,7 +62,19 @@ def rich_tables(report: Report) -> list[RenderableType]:
             table.add_column("decision")
         for col in cols:
             table.add_column(col.header("\n"), justify="right")
-        base = [Text(value_text(report.baseline_value(c.measure, c.stratum))) for c in cols]
+        base = [
+            Text(
+                "\n".join(
+                    t
+                    for t in (
+                        value_text(report.baseline_value(c.measure, c.stratum)),
+                        baseline_unjudged(report, c),
+                    )
+                    if t
+                )
+            )
+            for c in cols
+        ]
         table.add_row(row_label(report, report.baseline), *([""] if measure is None else []), *base)
         for name in report.configs:
             cells = []
@@ -60,6 +83,8 @@ def rich_tables(report: Report) -> list[RenderableType]:
                 t = Text(f"{delta} {verdict}\n", style=_RICH_VERDICT[verdict])
                 t.append(interval + "\n", style="dim" if verdict == "noise" else "")
                 t.append(value, style="dim")
+                for line in bound_lines(report, name, col):
+                    t.append("\n" + line, style="magenta" if "relevant" in line else "dim")
                 cells.append(t)
             extra = []
             if measure is None:
@@ -83,6 +108,11 @@ def rich_tables(report: Report) -> list[RenderableType]:
         out.append(line)
     for note in report.notes:
         out.append(Text(f"note: {note}", style="yellow"))
+    lines, commands = unjudged_lines(report)
+    for line in lines:
+        out.append(Text(line, style="bold magenta"))
+    if commands:
+        out.append(Text("\n".join(f"  {c}" for c in commands), style="magenta"))
     return out
 
 

@@ -1,11 +1,13 @@
 """labels.jsonl: graded labels anchored to clauses of the corpus, one per (question, clause).
 
 `check_anchors` and `label_frame` also serve the review files, whose rows have the same shape.
+`judged_note` is what `ragsweep data import` and `data check` say of a set that labels only
+relevant clauses (docs/report.md, "Unjudged passages").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,22 @@ LABEL_FIELDS: Spec = {
     "version": ("str", False),
     "grade": ("int", False),
 }
+
+
+def judged_note(labels_per_grade: Mapping[str, int], questions: int) -> str | None:
+    """A warning when the labels hold no explicit grade 0 (TREC, SMART and BEIR qrels mostly list
+    relevant documents only): every other passage of a top k is then unjudged, so reports will
+    read `needs judging` until it is judged. None when some label is a grade 0."""
+    if int(labels_per_grade.get("0", 0)) > 0 or questions == 0:
+        return None
+    total = sum(int(n) for n in labels_per_grade.values())
+    return (
+        f"only relevant clauses are labelled (no grade 0; {total / questions:.1f} labels per "
+        "question): most of any top k will be unjudged, and reports read `needs judging` "
+        "wherever those passages could turn a verdict; judge them (ragsweep labels pool), or "
+        "accept trec_eval's convention with eval.unjudged=assume_not_relevant, which every "
+        "report then prints as an assumption"
+    )
 
 
 def check_anchors(

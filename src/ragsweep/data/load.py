@@ -25,7 +25,7 @@ import numpy as np
 
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.hashing import labels_hash, snapshot_hash, snapshot_hash_of
-from ragsweep.data.labels import load_labels
+from ragsweep.data.labels import judged_note, load_labels
 from ragsweep.data.manifest import check_manifest, check_root_files
 from ragsweep.data.meta import load_meta
 from ragsweep.data.querylog import load_query_log
@@ -239,7 +239,10 @@ def check_dataset(path: str | Path | None = None) -> dict[str, Any]:
     (`len(s.split())` summed over clause headings and texts), versions, products, questions,
     questions_per_slice (every slice, in report order), questions_per_subset,
     multi_relevant_questions (2+ clauses with grade >= 1), labels_per_grade (keys "0", "1",
-    "2"), grade2_per_question (questions by their number of grade-2 clauses),
+    "2"), questions_with_grade_0 (questions with an explicit grade-0 label: judged passages
+    that do not answer), unjudged_warning (`labels.judged_note`: None unless no label is a
+    grade 0, as in TREC or BEIR qrels), grade2_per_question (questions by their number of
+    grade-2 clauses),
     version_change_questions (questions with a grade-2 clause whose text differs
     in, or is missing from, another version of its document: the answer depends on the version),
     filtered_pool (clauses per product and version, what a product+version filter leaves: min,
@@ -273,6 +276,10 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "questions_per_subset": {s: int((q["subset"] == s).sum()) for s in SUBSETS},
         "multi_relevant_questions": int((relevant >= 2).sum()),
         "labels_per_grade": {str(g): int(grade_counts.get(g, 0)) for g in GRADES},
+        "questions_with_grade_0": int(lab.loc[lab["grade"] == 0, "qid"].nunique()),
+        "unjudged_warning": judged_note(
+            {str(g): int(grade_counts.get(g, 0)) for g in GRADES}, len(q)
+        ),
         "grade2_per_question": _grade2_per_question(ds),
         "version_change_questions": _version_change_questions(ds),
         "filtered_pool": _filtered_pool(ds),

@@ -32,7 +32,7 @@ from ragsweep.provenance import code_tags, source_hash
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.base import ties_across
 from ragsweep.retrieval.cache import StageCache
-from ragsweep.scoring import trec
+from ragsweep.scoring import bounds, trec
 from ragsweep.scoring.metrics import score_gains
 from ragsweep.secrets import mask_config
 
@@ -100,7 +100,8 @@ def compose(overrides: Sequence[str] = ()) -> DictConfig:
 
 
 def parse_measures(cfg: DictConfig) -> list[Measure]:
-    """The configured measures, plus recall@k_prompt (the decision metric) if missing."""
+    """The configured measures, plus recall@k_prompt (the decision metric) if missing, plus
+    unjudged@k at k_prompt and at the deepest cutoff (`conventions.unjudged_measures`)."""
     k_prompt = int(cfg.eval.k_prompt)
     if k_prompt <= 0:
         raise UserError(f"eval.k_prompt must be a positive number of passages, got {k_prompt}")
@@ -108,6 +109,7 @@ def parse_measures(cfg: DictConfig) -> list[Measure]:
     decision = cv.decision_measure(k_prompt)
     if decision not in measures:
         measures.append(decision)
+    measures += cv.unjudged_measures(k_prompt, measures)
     return list(dict.fromkeys(measures))
 
 
@@ -375,6 +377,7 @@ def scoring(cfg: DictConfig, ds: Dataset, allow_heldout: bool = False) -> Scorin
     gain = str(cfg.eval.gain)
     if gain not in ("exp", "linear"):
         raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
+    cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged"))
     questions, split_hash = select_questions(cfg, ds, allow_heldout)
     scored = [s for s in ds.slices if (questions["slice"] == s).any()]
     weights = slice_weights(cfg, scored, known=ds.slices, declared=ds.meta.get("traffic_weights"))
@@ -412,7 +415,13 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
     arrays = gain_arrays(ranked, cov, clause, grade)
     scores = score_gains(
-        arrays.gains, arrays.new_rel, arrays.n_rel, arrays.ideal, measures, how.gain
+        arrays.gains,
+        arrays.new_rel,
+        arrays.n_rel,
+        arrays.ideal,
+        measures,
+        how.gain,
+        unjudged=arrays.unjudged,
     )
 
     top = stored_depth(measures)
@@ -421,7 +430,15 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     columns["ranked"] = [
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
     ]
-    columns["clauses"] = [json.dumps([covered[i] for i in row[:top] if i >= 0]) for row in ranked]
+    columns["clauses"] = [json.dumps(_rank_clauses(row[:top], covered)) for row in ranked]
+    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(g)
+    columns["labels"] = [
+        json.dumps(bounds.labels_needed(qrels.get(q, {}), json.loads(c)), sort_keys=True)
+        for q, c in zip(questions["qid"], columns["clauses"], strict=True)
+    ]
     per_q = pd.concat(
         [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
         axis=1,
@@ -432,10 +449,6 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
         kept = [int(i) for i in row if i >= 0]
         rankings[qid] = [chunks[i].chunk_id for i in kept]
         clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
-    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
-    qrels: dict[str, dict[str, int]] = {}
-    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
-        qrels.setdefault(qid, {})[cid] = int(g)
     summary = summarise(per_q, measures, ds.slices, how.weights)
     return Scored(
         per_question=per_q,
@@ -448,6 +461,16 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
     )
 
 
+def _rank_clauses(row: np.ndarray, covered: dict[int, list[str]]) -> list[list[str]]:
+    """The clause ids each rank's chunk covers, one list per rank (a -1 inside the ranking keeps
+    its place as an empty list; trailing padding is dropped): the `clauses` column, which the
+    bounds (`scoring.bounds`) score again rank by rank."""
+    kept = [int(i) for i in row]
+    while kept and kept[-1] < 0:
+        kept.pop()
+    return [covered[i] if i >= 0 else [] for i in kept]
+
+
 def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
     """The tags every scored run carries: the pins (snapshot, labelled set, split), the split's
     name and subset, the dataset's name, the config hash and the code that ran."""
@@ -458,6 +481,7 @@ def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
         "ragsweep.split_name": str(cfg.eval.split),
         "ragsweep.subset": str(cfg.eval.subset),
         "ragsweep.config_hash": config_hash(cfg),
+        cv.tag("unjudged"): cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged")),
         **code_tags(),
         "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
     }

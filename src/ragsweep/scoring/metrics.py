@@ -34,6 +34,7 @@ def score_gains(
     ideal: np.ndarray,
     measures: Sequence[Measure],
     gain: Gain = "exp",
+    unjudged: np.ndarray | None = None,
 ) -> np.ndarray:
     """Score every question on every measure; shape (n_queries, len(measures)), float64.
 
@@ -42,12 +43,16 @@ def score_gains(
     - `new_rel[q, i]`: relevant units (grade >= 1) newly credited at rank i+1.
     - `n_rel[q]`: relevant units labelled for the question.
     - `ideal[q, :]`: all judged grades of the question, sorted descending, 0-padded.
+    - `unjudged[q, i]`: true when rank i+1 holds a passage that covers no unit judged for the
+      question (any grade, 0 included); needed only for unjudged@k.
 
     recall@k = sum(new_rel[:, :k]) / n_rel (0 when n_rel == 0); P@k = count(gains[:, :k] >= 1)
     / k (short lists count as padded with non-relevant); RR = 1 / first rank with gains >= 1
     (0 if none; RR@k looks within k); nDCG@k = DCG@k / IDCG@k, discount 1 / log2(rank + 1),
     gain 2^g - 1 (`exp`) or g (`linear`, trec_eval's), negative grades gain 0, and 0 when
-    IDCG@k is 0. Cutoffs beyond the arrays' width read as 0-padding.
+    IDCG@k is 0; unjudged@k = count(unjudged[:, :k]) / k (a rank holding no passage is neither
+    judged nor unjudged, as P@k's padding; with a full list it is 1 - trec_eval's judged@k).
+    Cutoffs beyond the arrays' width read as 0-padding.
     """
     if gain not in GAINS:
         raise UserError(f"nDCG gain must be one of {', '.join(GAINS)}, got {gain!r}")
@@ -67,6 +72,12 @@ def score_gains(
     out = np.zeros((nq, len(measures)), dtype=np.float64)
     if nq == 0:
         return out
+    if unjudged is not None:
+        unjudged = np.asarray(unjudged, dtype=bool)
+        if unjudged.shape != gains.shape:
+            raise ValueError(f"unjudged must be {gains.shape} like gains, got {unjudged.shape}")
+    elif any(m.name == "unjudged" for m in measures):
+        raise ValueError("unjudged@k needs the `unjudged` array")
     hit = gains >= 1
     n_rel_f = n_rel.astype(np.float64)
     for j, m in enumerate(measures):
@@ -87,6 +98,8 @@ def score_gains(
             best = ideal[:, :k]
             idcg = _gain_values(best, gain) @ _discount(best.shape[1])
             np.divide(dcg, idcg, out=out[:, j], where=idcg > 0)
+        elif m.name == "unjudged" and unjudged is not None:
+            out[:, j] = unjudged[:, :k].sum(axis=1) / k
         else:  # pragma: no cover - Measure.__post_init__ rejects other names
             raise ValueError(f"unsupported measure {m}")
     return out

@@ -42,6 +42,8 @@ class TrecArrays:
     in_run: np.ndarray  # (nq,) bool: the run has at least one line for the query
     n_duplicates: int  # run lines dropped because their (qid, docid) came earlier in trec order
     ignored_qids: tuple[str, ...]  # run queries absent from the qrels (string order): not scored
+    unjudged: np.ndarray  # (nq, depth) bool: the rank holds a document the qrels do not judge
+    docs: np.ndarray  # (nq, depth) int64 each rank's document: a code into run.doc_names, -1 pad
 
 
 def _positions(sorted_codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -186,15 +188,23 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     judged_code = _remap(run.doc_names, dict(zip(qrels.doc_names, count()))).astype(key_type)[rd]
     candidates = np.flatnonzero(judged_code >= 0)
     grade = np.zeros(rq.size, dtype=np.int64)
+    judged = np.zeros(rq.size, dtype=bool)
     if candidates.size:
         ckey = rq[candidates].astype(key_type) * n_judged_docs + judged_code[candidates]
         at = np.minimum(np.searchsorted(jkey_sorted, ckey), jkey_sorted.size - 1)
-        grade[candidates] = np.where(jkey_sorted[at] == ckey, jgrade_sorted[at], 0)
+        judged[candidates] = jkey_sorted[at] == ckey
+        grade[candidates] = np.where(judged[candidates], jgrade_sorted[at], 0)
     if uniform:
         gains = grade.reshape(nq, width)
+        unjudged = ~judged.reshape(nq, width)
+        docs = rd.astype(np.int64).reshape(nq, width)
     else:
         gains = np.zeros((nq, width), dtype=np.int64)
         gains.ravel()[rq * width + rank] = grade
+        unjudged = np.zeros((nq, width), dtype=bool)
+        unjudged.ravel()[rq * width + rank] = ~judged
+        docs = np.full((nq, width), -1, dtype=np.int64)
+        docs.ravel()[rq * width + rank] = rd
 
     iorder = np.lexsort((-qrels.grades, jq))
     iq, igrade = jq[iorder], qrels.grades[iorder]
@@ -215,4 +225,6 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
         in_run=counts > 0,
         n_duplicates=n_duplicates,
         ignored_qids=ignored,
+        unjudged=unjudged,
+        docs=docs,
     )

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from ragsweep import __version__
 from ragsweep.conventions import ALL
+from ragsweep.data.labels import judged_note
 from ragsweep.errors import DatasetError, UserError
 
 #: every imported wording has this version (sources have one version per document)
@@ -389,6 +390,9 @@ class ImportReport:
             f"{self.dropped_unknown_document} for unknown documents, {self.dropped_by_rule} by "
             "the grade rule",
         ]
+        warning = judged_note(self.labels_per_grade, self.questions)
+        if warning:
+            lines.append(f"note: {warning}")
         if self.renamed_documents or self.empty_documents:
             lines.append(
                 f"documents: {self.renamed_documents} ids made safe (the source id is each "
