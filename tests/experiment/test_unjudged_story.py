@@ -1,7 +1,9 @@
 """The chapter's story on the built-in sample, end to end: 256-word chunks beat the baseline's
 128 on recall@5; drop the labels of the clauses only the candidate's top 5 reaches (as labels
 made from the old system would lack them) and the sweep must read `needs judging`, not
-`worse`, on the candidate's run, with the commands that close the gap."""
+`worse`, on the candidate's run, with the commands that close the gap. Those commands then
+close it: pool the sweep, judge the sheet with the original labels as the judge, import,
+rebaseline: the verdict comes back to `better`, on the new labels hash."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from conftest import cli_in
@@ -71,3 +74,47 @@ def test_labels_from_the_old_system_make_the_candidate_need_judging(tmp_path: Pa
         if r.data.params.get("chunker.size") == "256"
     )
     assert cand_run.data.metrics["unjudged_at_5/weighted"] > 0.2
+
+    # close the gap as the report says: pool the sweep's unjudged top-5 pairs, judge them with
+    # the original labels as the judge, import, re-score every configuration
+    sheet = tmp_path / "sheet.csv"
+    pooled = cli_in(tmp_path, "labels", "pool", "--sweep", "chunker.size", "--out", str(sheet))
+    pooled.ok()
+    original = {(r["qid"], _clause_id(r)): int(r["grade"]) for r in rows}
+    judging = pd.read_csv(sheet, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    pairs = {
+        (q, f"{d}/{sec}@{v}")
+        for q, d, sec, v in zip(
+            judging["qid"],
+            judging["document"],
+            judging["section"],
+            judging["clause_version"],
+            strict=True,
+        )
+    }
+    dropped = {p for p in only_cand if p in original}
+    assert dropped <= pairs  # every label dropped is on the sheet: what the candidate ranks
+    from ragsweep.labelling.pool import write_sheet_frame
+
+    judging["grade"] = [
+        str(original.get((q, f"{d}/{sec}@{v}"), 0))
+        for q, d, sec, v in zip(
+            judging["qid"],
+            judging["document"],
+            judging["section"],
+            judging["clause_version"],
+            strict=True,
+        )
+    ]
+    write_sheet_frame(judging, sheet)
+    cli_in(tmp_path, "labels", "import", str(sheet), "--data", str(copy), "--judge", "orig").ok()
+    again = cli_in(tmp_path, "labels", "rebaseline", "chunker.size").ok()
+    assert "256: better" in again.out, again.out
+    assert "not like for like" in again.out
+    rescored = {
+        r.data.params.get("chunker.size"): r.data.tags.get("ragsweep.decision")
+        for e in again.store.client.search_experiments()
+        for r in again.store.client.search_runs([e.experiment_id])
+        if r.data.tags.get("ragsweep.stage") == "rebaseline"
+    }
+    assert rescored == {"128": "baseline", "256": BETTER}
