@@ -463,6 +463,34 @@ def test_qrels_listing_only_relevant_documents_are_flagged(
     kept = check_dataset(out)
     assert kept["questions_with_grade_0"] == len({q for q, _, g in labels_of(out) if g == 0}) > 0
     assert kept["unjudged_warning"] is None
+    assert "`ragsweep data check DIR` measures how much of a BM25 top k" in printed
+
+    # `data check` on the relevant-only folder measures what that leaves unjudged: the share of
+    # BM25's top k (eval.k_prompt) covering no labelled clause; the same collection with its
+    # grade-0 judgements leaves less of it unjudged
+    from ragsweep.cli import main
+    from ragsweep.scoring.evaluate import first_stage_unjudged
+
+    assert main(["data", "check", str(strict), "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["first_stage_unjudged"]
+    assert shown["retriever"] == "bm25" and shown["k"] == 5
+    # by hand from the ranks BM25 gives: a rank is unjudged when it covers no labelled clause
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    cfg = compose(["data=folder", f"data.path={strict}", "retriever=bm25", "data.split.heldout=0"])
+    rows = evaluate(cfg).per_question
+    labelled: dict[str, set[str]] = {}
+    for q, document, _ in labels_of(strict):
+        labelled.setdefault(q, set()).add(f"{document}/1@1")  # clause ids: document/section@version
+    shares = [
+        sum(1 for covered in json.loads(ranks)[:5] if not set(covered) & labelled.get(q, set())) / 5
+        for q, ranks in zip(rows["qid"], rows["clauses"], strict=True)
+    ]
+    assert shown["share"] == pytest.approx(sum(shares) / len(shares), abs=1e-12)
+    assert 0 < shown["share"] <= 1
+    assert first_stage_unjudged(out)["share"] <= shown["share"]  # grade 0s only judge more
+    assert main(["data", "check", str(out), "--format", "json"]) == 0
+    assert "first_stage_unjudged" not in json.loads(capsys.readouterr().out)
 
 
 def test_safe_document_ids() -> None:

@@ -2,7 +2,8 @@
 
 Subcommands:
 - `check [DIR] [--format table|json]`: validate a dataset folder (default: the built-in sample)
-  and print its statistics.
+  and print its statistics; when no label is a grade 0, also the share of a BM25 top k that
+  nobody judged (`first_stage_unjudged`).
 - `sample ...`: write a generated sample dataset (`ragsweep.cli.data_sample`; all arguments are
   passed through, so `ragsweep data sample --help` shows that command's own options).
 
@@ -30,6 +31,12 @@ def _check(args: argparse.Namespace) -> int:
     from ragsweep.data import check_dataset
 
     stats = check_dataset(args.dir)
+    if stats.get("unjudged_warning") and args.dir is not None:
+        # only relevant passages are labelled: say how much of a first stage's top k that
+        # leaves unjudged (BM25, the default chunks; seconds on a few thousand passages)
+        from ragsweep.scoring.evaluate import first_stage_unjudged
+
+        stats["first_stage_unjudged"] = first_stage_unjudged(args.dir)
     if args.format == "json":
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:

@@ -504,6 +504,21 @@ def tie_counts(ids: np.ndarray, scores: np.ndarray, k_prompt: int) -> dict[str, 
     return {"k_prompt": float(n), "k_prompt_share": n / len(tied) if len(tied) else 0.0}
 
 
+def first_stage_unjudged(path: str | Path) -> dict[str, Any]:
+    """How much of a first stage's top k nobody judged on the dataset folder `path`: BM25 over
+    the default chunks, every question (nothing held out), k = eval.k_prompt. Returns
+    `{"retriever": "bm25", "k": k, "share": mean unjudged@k over all questions}`: what a
+    collection that lists only relevant documents leaves to `needs judging` (docs/report.md).
+    """
+    cfg = compose(
+        ["data=folder", f"data.path={path}", "retriever=bm25", "data.split.heldout=0"]
+        + ["cache.dir=null"]
+    )
+    k = int(cfg.eval.k_prompt)
+    result = evaluate(cfg)
+    return {"retriever": "bm25", "k": k, "share": float(result.metrics[f"unjudged_at_{k}/all"])}
+
+
 def evaluate(
     cfg: DictConfig,
     dataset: Dataset | None = None,

@@ -393,6 +393,10 @@ class ImportReport:
         warning = judged_note(self.labels_per_grade, self.questions)
         if warning:
             lines.append(f"note: {warning}")
+            lines.append(
+                "note: `ragsweep data check DIR` measures how much of a BM25 top k nobody "
+                "judged on this folder"
+            )
         if self.renamed_documents or self.empty_documents:
             lines.append(
                 f"documents: {self.renamed_documents} ids made safe (the source id is each "
