@@ -210,7 +210,7 @@ def test_intervals_and_resolution_match_the_formula_by_hand(golden):
                 assert (cell["ci_low"], cell["ci_high"]) == pytest.approx((lo, hi), abs=1e-9), at
                 assert cell["sd"] == pytest.approx(se, rel=1e-9), at
                 assert cell["half_width"] == pytest.approx((cell["ci_high"] - cell["ci_low"]) / 2)
-                need = max(1, math.ceil(cell["n"] * (z * cell["sd"] / golden.target_gap) ** 2))
+                need = max(2, math.ceil(cell["n"] * (z * cell["sd"] / golden.target_gap) ** 2))
                 assert cell["questions_needed"] == need, at
                 checked += 1
     assert checked == len(FRAMES) * 2 * 5

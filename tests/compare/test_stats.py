@@ -406,7 +406,7 @@ def test_questions_needed_formula() -> None:
     assert stats.questions_needed(0.05, 80, 0.02, 0.95) == 1921
     # halving the gap needs four times the questions
     assert stats.questions_needed(0.05, 80, 0.01) == math.ceil(80 * (z95 * 5) ** 2)
-    assert stats.questions_needed(0.0, 80) == 1
+    assert stats.questions_needed(0.0, 80) == 2  # an interval needs two questions
 
 
 def test_resolution_half_width_and_questions_needed_are_consistent() -> None:

@@ -447,7 +447,7 @@ def questions_needed(sd: float, n: int, target_gap: float = 0.02, level: float =
     (`Resolution.sd`, the pseudo-questions included). Assumes the per-question spread of the
     differences stays the same as questions are added, so the standard error scales as
     1 / sqrt(n) and the half-width is z x sd with z the normal quantile for `level`:
-    n' = ceil(n (z sd / target_gap)^2), at least 1.
+    n' = ceil(n (z sd / target_gap)^2), at least 2 (an interval needs two questions).
     """
     level = _check_level(level)
     numeric = isinstance(target_gap, int | float | np.floating) and not isinstance(target_gap, bool)
@@ -455,7 +455,7 @@ def questions_needed(sd: float, n: int, target_gap: float = 0.02, level: float =
         raise UserError(f"target_gap must be a positive number (e.g. 0.02), got {target_gap!r}")
     z = NormalDist().inv_cdf(0.5 + level / 2)
     needed = n * (z * float(sd) / target_gap) ** 2
-    return max(1, math.ceil(needed))
+    return max(2, math.ceil(needed))
 
 
 def resolution(
