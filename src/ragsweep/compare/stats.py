@@ -293,7 +293,8 @@ def paired_differences(
         combos.append((WEIGHTED, np.array([w[s] for s in present])))
     for name, wv in combos:
         strata_out.append(name)
-        raw = (wv[:, None] * means).sum(axis=0)
+        # `all` is the plain mean over every question (the same number up to rounding)
+        raw = diff.mean(axis=0) if name == ALL else (wv[:, None] * means).sum(axis=0)
         parts = wv[:, None] ** 2 * parts_var / n_s[:, None]  # ddof 1: for the Welch df
         plug = wv[:, None] ** 2 * plug_var / n_s[:, None]  # ddof 0, as a slice's own row
         n_eff = 1.0 / float((wv**2 / n_s).sum())
@@ -304,8 +305,14 @@ def paired_differences(
         welch = parts.sum(axis=0) ** 2 / np.where(denom > 0, denom, 1.0)
         df = np.where(denom > 0, welch, max(n_eff - 1.0, 1.0))
         rows["n"].append(int(n_s.sum()))
-        rows["baseline"].append(float((wv * np.array(rows["baseline"][: len(present)])).sum()))
-        rows["value"].append((wv[:, None] * np.array(rows["value"][: len(present)])).sum(axis=0))
+        if name == ALL:
+            rows["baseline"].append(float(base.mean()))
+            rows["value"].append(cands.mean(axis=1))
+        else:
+            rows["baseline"].append(float((wv * np.array(rows["baseline"][: len(present)])).sum()))
+            rows["value"].append(
+                (wv[:, None] * np.array(rows["value"][: len(present)])).sum(axis=0)
+            )
         rows["delta"].append(raw)
         rows["centre"].append(centre)
         rows["se2"].append(se2)

@@ -270,11 +270,16 @@ def summarise(
 
 
 def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str, float]:
-    """MLflow metric names `<measure key>/<slice>` (e.g. recall_at_5/exclusions)."""
+    """MLflow metric names `<measure key>/<slice>` (e.g. recall_at_5/exclusions). Of the
+    diagnostic measures only the first (unjudged@k_prompt, `parse_measures`) is a metric: the
+    deeper cutoff's share stays in the per-question rows, and a run page keeps under 150 metrics.
+    """
+    diagnostic = [m for m in measures if m.diagnostic]
+    logged = [m for m in measures if not m.diagnostic] + diagnostic[:1]
     return {
         cv.metric_key(m, row): float(summary.loc[row, str(m)])
         for row in summary.index
-        for m in measures
+        for m in logged
     }
 
 
