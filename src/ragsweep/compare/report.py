@@ -172,7 +172,8 @@ class Report:
             rescore = "re-run each configuration on the new labels, then compare again"
         return (
             f"ragsweep labels pool {source} --out judging_sheet.csv",
-            "ragsweep labels import judging_sheet.csv  # once its grade column is filled",
+            "ragsweep labels import judging_sheet.csv --data DIR --judge NAME"
+            "  # as pool prints it, grades filled",
             rescore,
         )
 
