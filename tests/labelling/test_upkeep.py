@@ -23,6 +23,8 @@ from ragsweep.labelling.upkeep import (
     Vanished,
     apply_check,
     check_labels,
+    figure_changes,
+    figures,
     freeze,
     normalise,
     text_ratio,
@@ -239,3 +241,38 @@ def test_same_clause_rule() -> None:
     assert text_ratio(a, b) == fuzz.ratio("you must pay £250.", "you must pay £350.")
     assert text_ratio(a, c) is None  # heading changed
     assert sorted(["v10", "2025", "v9", "2024"], key=version_key) == ["2024", "2025", "v9", "v10"]
+
+
+def test_a_changed_figure_blocks_the_carry_and_shows_the_change(modified: Path, capsys) -> None:
+    """home 4.1 in 2025 now says 14 days where 2024 said 30: the texts stay above the ratio (a
+    label would have been carried as 'the same'), but a duration that changed is the difference
+    that matters most: not carried, shown old -> new."""
+    old = "within 30 days of discovering the loss"
+    edit_wording(
+        modified / "corpus" / "home@2025.json",
+        lambda c: (
+            {**c, "text": c["text"].replace(old, old.replace("30", "14"))}
+            if c["section"] == "4.1"
+            else c
+        ),
+    )
+    result = check_labels(modified)
+    assert result.carries == ()
+    (blocked,) = [b for b in result.blocked if (b.qid, b.section) == ("q05", "4.1")]
+    assert blocked.reason.startswith("figures changed: 30 days -> 14 days;")
+    from ragsweep.cli import main
+
+    assert main(["labels", "check", "--data", str(modified)]) == 0
+    out = capsys.readouterr().out
+    assert "not carried: q05 home/4.1 2024 -> 2025: figures changed: 30 days -> 14 days" in out
+    assert "% the same" not in out
+
+
+def test_figures_and_their_changes() -> None:
+    text = "Up to £1,500 per item (10% of the sum insured), 20 per cent, within 3 months of 1 May."
+    assert figures(text) == ["£1,500", "10%", "20 per cent", "3 months", "1", "May"]
+    assert figure_changes("an excess of £50.", "an excess of £75.") == ["£50 -> £75"]
+    assert figure_changes("from 1 March", "from 1 April") == ["March -> April"]
+    assert figure_changes("£50 and £100", "£100") == ["£50 -> (gone)"]
+    assert figure_changes("within 48 hours", "within 48 hours or 2 days") == ["(new) -> 2 days"]
+    assert figure_changes("You must pay £250.", "You  must PAY £250.") == []

@@ -341,9 +341,11 @@ def _check(args: argparse.Namespace) -> int:
         fate = f"moves to section {v.moved_to}" if v.moved_to else "is removed"
         print(f"vanished: {v.qid} {v.document}/{v.section}@{v.version} (grade {v.grade}) {fate}")
     for c in found.carries:
+        # only identical texts read 100: 99.5 is not rounded up to "the same"
+        alike = "identical" if c.ratio >= 100 else f"{min(c.ratio, 99.9):.1f}% alike, figures equal"
         print(
             f"carry: {c.qid} {c.document}/{c.section} grade {c.grade} from {c.from_version} to "
-            f"{c.to_version} (text {c.ratio:.0f}% the same)"
+            f"{c.to_version} (text {alike})"
         )
     for b in found.blocked:
         print(

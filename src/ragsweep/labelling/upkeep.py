@@ -25,9 +25,11 @@ that a review file grades is never given a new pair (review files grade exactly 
 labels.jsonl judges); such a carry is reported as blocked, as are clauses whose heading or text
 changed too much.
 
-**Same clause**: headings equal after `normalise`, and `rapidfuzz.fuzz.ratio` of the normalised
-texts >= `SAME_TEXT_MIN_RATIO` (0-100). A changed amount in a limit ("£1,500" to "£2,000")
-stays above it; a rewritten clause does not.
+**Same clause**: headings equal after `normalise`, `rapidfuzz.fuzz.ratio` of the normalised
+texts >= `SAME_TEXT_MIN_RATIO` (0-100), and the same figures in the same order (`figures`:
+amounts, numbers, percentages, durations, dates). A rewritten clause fails the ratio; a changed
+amount ("£50" to "£75") passes it (99.5) but is never carried: the difference that matters most
+is shown (`figure_changes`, "£50 -> £75") and the label left for a person.
 
 `apply_check` refuses (nothing written) when the folder changed since the check or when a
 question would be left without a label of grade >= 1; every change goes to the changelog of
@@ -36,6 +38,8 @@ question would be left without a label of grade >= 1; every change goes to the c
 
 from __future__ import annotations
 
+import difflib
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,6 +76,38 @@ CARRY_MIN_GRADE = 1
 def normalise(text: str) -> str:
     """Text as clauses are compared: NFKC, case-folded, runs of white space to one space."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+#: what a clause's figures are: an amount or number (currency sign, thousands separators,
+#: decimals) with its unit or a following duration word, or a month name (a date's changed month)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+FIGURE = re.compile(
+    r"[£$€]?\d+(?:[,.]\d+)*(?:\s?%|\s?(?:per ?cent|k|m|bn|"
+    r"(?:hour|day|week|month|year|mile|km)s?)\b)?|\b(?:" + _MONTHS + r")\b",
+    re.IGNORECASE,
+)
+
+
+def figures(text: str) -> list[str]:
+    """The figures of a clause text, in order (`FIGURE`), as written, white space normalised."""
+    return [" ".join(m.group(0).split()) for m in FIGURE.finditer(text)]
+
+
+def figure_changes(old: str, new: str) -> list[str]:
+    """What changed among two texts' figures, in order: `£50 -> £75`, `30 days -> (gone)`,
+    `(new) -> 14 days`; empty when they hold the same figures in the same order (case aside)."""
+    a, b = figures(old), figures(new)
+    changes: list[str] = []
+    matcher = difflib.SequenceMatcher(a=[x.casefold() for x in a], b=[x.casefold() for x in b])
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        olds, news = a[i1:i2], b[j1:j2]
+        for k in range(max(len(olds), len(news))):
+            left = olds[k] if k < len(olds) else "(new)"
+            right = news[k] if k < len(news) else "(gone)"
+            changes.append(f"{left} -> {right}")
+    return changes
 
 
 def text_ratio(a: Clause, b: Clause) -> float | None:
@@ -191,6 +227,14 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
         elif ratio < SAME_TEXT_MIN_RATIO:
             blocked.append(
                 Blocked(*args, f"text changed: ratio {ratio:.1f} < {SAME_TEXT_MIN_RATIO:g}")
+            )
+        elif changed := figure_changes(old.text, new.text):
+            blocked.append(
+                Blocked(
+                    *args,
+                    f"figures changed: {', '.join(changed)}; a person decides whether the "
+                    "label still holds (label it by hand)",
+                )
             )
         elif qid in under_review:
             blocked.append(
