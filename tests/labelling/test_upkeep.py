@@ -276,3 +276,31 @@ def test_figures_and_their_changes() -> None:
     assert figure_changes("£50 and £100", "£100") == ["£50 -> (gone)"]
     assert figure_changes("within 48 hours", "within 48 hours or 2 days") == ["(new) -> 2 days"]
     assert figure_changes("You must pay £250.", "You  must PAY £250.") == []
+
+
+def test_a_renumbered_clause_is_carried_to_its_new_number(tiny: Path, capsys) -> None:
+    """home 4.1 (Reporting a claim) is 4.9 in the 2025 wording, text unchanged, and q05 now
+    asks about 2025: its 2024 label is carried to 4.9, not left behind as 'no section 4.1'."""
+    modified = tiny
+    edit_wording(
+        modified / "corpus" / "home@2025.json",
+        lambda c: {**c, "section": "4.9"} if c["section"] == "4.1" else c,
+    )
+    retarget(modified, {"q05": "2025"})
+    result = check_labels(modified)
+    assert result.carries == (Carry("q05", "home", "4.1", "2024", "2025", 2, 100.0, "4.9"),)
+    assert result.carries[0].target == "4.9"
+    from ragsweep.cli import main
+
+    assert main(["labels", "check", "--data", str(modified)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "carry: q05 home/4.1 -> 4.9 (renumbered) grade 2 from 2024 to 2025 (text identical)" in out
+    )
+    changes = apply_check(modified, result, at=AT, who="maria")
+    rows = jsonl(modified / "labels.jsonl")
+    assert {"qid": "q05", "document": "home", "section": "4.9", "version": "2025", "grade": 2} in [
+        {k: r[k] for k in ("qid", "document", "section", "version", "grade")} for r in rows
+    ]
+    (carry,) = [c for c in changes if c.kind == "carry"]
+    assert carry.section == "4.9" and carry.reason.endswith("renumbered 4.1 -> 4.9")

@@ -343,8 +343,9 @@ def _check(args: argparse.Namespace) -> int:
     for c in found.carries:
         # only identical texts read 100: 99.5 is not rounded up to "the same"
         alike = "identical" if c.ratio >= 100 else f"{min(c.ratio, 99.9):.1f}% alike, figures equal"
+        where = f"{c.section} -> {c.to_section} (renumbered)" if c.to_section else c.section
         print(
-            f"carry: {c.qid} {c.document}/{c.section} grade {c.grade} from {c.from_version} to "
+            f"carry: {c.qid} {c.document}/{where} grade {c.grade} from {c.from_version} to "
             f"{c.to_version} (text {alike})"
         )
     for b in found.blocked:

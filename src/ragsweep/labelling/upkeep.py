@@ -15,7 +15,8 @@ gone), and exactly one clause of the label's version must match it by the rule b
 it is **removed**. Both are applied by `apply_check`, and the review files follow (their rows
 on a moved pair are re-anchored, on a removed pair dropped), so the folder loads again.
 
-**Carrying**: a label (q, document, section, v) is carried to (q, document, section, V) when
+**Carrying**: a label (q, document, section, v) is carried to (q, document, section, V) (or,
+when V has no such section, to the one clause of V that is the same clause renumbered) when
 question q asks about V, v is older than V (`version_key` order), q has no label on that clause
 yet, the label's grade is >= `CARRY_MIN_GRADE`, and the clause in V is the same clause by the
 rule below. Of several older labels on the same section, the newest version's is carried.
@@ -139,7 +140,8 @@ class Vanished:
 
 @dataclass(frozen=True)
 class Carry:
-    """A label to carry: `grade` on (document, section) from `from_version` to `to_version`."""
+    """A label to carry: `grade` on (document, section) from `from_version` to `to_version`,
+    onto `to_section` when the clause was renumbered there (None: the same section)."""
 
     qid: str
     document: str
@@ -148,6 +150,12 @@ class Carry:
     to_version: str
     grade: int
     ratio: float
+    to_section: str | None = None
+
+    @property
+    def target(self) -> str:
+        """The section the label lands on in `to_version`."""
+        return self.to_section or self.section
 
 
 @dataclass(frozen=True)
@@ -219,9 +227,20 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
         asked = questions[qid]
         args = (qid, doc, sec, lab["version"], asked, lab["grade"])
         new = clauses[(doc, asked)].get(sec)
-        ratio = None if new is None else text_ratio(old, new)
+        renumbered = None
         if new is None:
-            blocked.append(Blocked(*args, f"corpus/{doc}@{asked}.json has no section {sec!r}"))
+            renumbered = _renumbered(old, clauses[(doc, asked)])
+            if isinstance(renumbered, Clause):
+                new = renumbered
+        ratio = None if new is None else text_ratio(old, new)
+        to_section = None if new is None or new.section == sec else new.section
+        if to_section is not None and (qid, doc, to_section, asked) in judged:
+            continue  # the renumbered clause is judged already
+        if new is None:
+            why = f"corpus/{doc}@{asked}.json has no section {sec!r}"
+            if renumbered:
+                why += f" and several clauses match its text ({', '.join(renumbered)})"
+            blocked.append(Blocked(*args, why))
         elif ratio is None:
             blocked.append(Blocked(*args, f"heading changed: {old.heading!r} -> {new.heading!r}"))
         elif ratio < SAME_TEXT_MIN_RATIO:
@@ -245,8 +264,23 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
                 )
             )
         else:
-            carries.append(Carry(*args, ratio))
+            carries.append(Carry(*args, ratio, to_section))
     return CheckResult(tuple(vanished), tuple(carries), tuple(blocked))
+
+
+def _renumbered(old: Clause, sections: dict[str, Clause]) -> Clause | list[str] | None:
+    """The one clause of a newer version that is `old` renumbered (the same clause by the rule
+    above: heading, text ratio, figures), the sections when several match, None when none."""
+    hits = [
+        c
+        for c in sections.values()
+        if (r := text_ratio(old, c)) is not None
+        and r >= SAME_TEXT_MIN_RATIO
+        and not figure_changes(old.text, c.text)
+    ]
+    if len(hits) > 1:
+        return sorted(c.section for c in hits)
+    return hits[0] if hits else None
 
 
 def apply_check(
@@ -313,7 +347,7 @@ def apply_check(
             {
                 "qid": c.qid,
                 "document": c.document,
-                "section": c.section,
+                "section": c.target,
                 "version": c.to_version,
                 "grade": c.grade,
             }
@@ -324,10 +358,11 @@ def apply_check(
                 who=who,
                 qid=c.qid,
                 document=c.document,
-                section=c.section,
+                section=c.target,
                 version=c.to_version,
                 new_grade=c.grade,
-                reason=f"{reason}: same clause in version {c.to_version} (ratio {c.ratio:.1f})",
+                reason=f"{reason}: same clause in version {c.to_version} (ratio {c.ratio:.1f})"
+                + (f", renumbered {c.section} -> {c.to_section}" if c.to_section else ""),
                 source=clause_id(c.document, c.section, c.from_version),
             )
         )
