@@ -414,7 +414,7 @@ def test_clause_ids_persist_so_labels_check_carries_labels(tmp_path: Path) -> No
     )
     printed = cli_in(tmp_path, "labels", "check", "--data", str(both))
     assert printed.out.splitlines()[-1] == (
-        "0 vanished, 6 to carry, 2 not carried; --apply writes them"
+        "0 vanished, 6 to carry, 2 not carried, 8 to retire; --apply writes them"
     )
 
 

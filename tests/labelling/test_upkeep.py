@@ -20,6 +20,7 @@ from ragsweep.labelling.upkeep import (
     Blocked,
     Carry,
     CheckResult,
+    Retired,
     Vanished,
     apply_check,
     check_labels,
@@ -118,6 +119,12 @@ def expected_check() -> CheckResult:
             Blocked("q08", "home", "2.2", "2024", "2025", 1,
                     "corpus/home@2025.json has no section '2.2'"),
         ),
+        retired=(  # relevant labels on 2024 of questions that now ask about 2025
+            Retired("q04", "motor", "3.1", "2024", "2025", 2, 8),
+            Retired("q05", "home", "4.1", "2024", "2025", 2, 10),
+            Retired("q08", "home", "1.1", "2024", "2025", 2, 13),
+            Retired("q08", "home", "2.2", "2024", "2025", 1, 14),
+        ),
     )  # fmt: skip
 
 
@@ -144,20 +151,38 @@ def test_apply_refuses_to_leave_a_question_unanswered(modified: Path) -> None:
         apply_check(modified, check_labels(modified), at=AT, who="maria")
     assert str(info.value) == (
         f"{modified / 'questions.jsonl'}:3: field 'qid': question 'q03' would have no label with "
-        "grade >= 1 once its vanished label(s) home/3.2@2025 are removed; label a clause that "
-        "answers it in labels.jsonl (or remove the question), then check again"
+        "grade >= 1 once its label(s) home/3.2@2025 are removed (vanished) or retired (another "
+        "version than it asks about); label a clause of its version that answers it in "
+        "labels.jsonl, or retire the question (remove it), then check again"
     )
     assert digest(modified) == before
 
 
-def test_apply_moves_removes_and_carries(modified: Path) -> None:
+def test_apply_leaves_no_question_with_only_another_versions_labels(modified: Path) -> None:
+    """q04's only relevant label is on motor 3.1@2024, rewritten in 2025 (not carried): retiring
+    it would leave q04 unanswered, so apply refuses and names the fix."""
     labels = jsonl(modified / "labels.jsonl")
     labels[6]["grade"] = 1  # a judge found q03 another answer: home/2.1@2025
     write_jsonl(modified / "labels.jsonl", labels)
+    before = digest(modified)
+    with pytest.raises(UserError) as info:
+        apply_check(modified, check_labels(modified), at=AT, who="maria")
+    assert (
+        "question 'q04' would have no label with grade >= 1 once its label(s) motor/3.1@2024"
+        in (str(info.value))
+    )
+    assert digest(modified) == before
+
+
+def test_apply_moves_removes_carries_and_retires(modified: Path) -> None:
+    labels = jsonl(modified / "labels.jsonl")
+    labels[6]["grade"] = 1  # a judge found q03 another answer: home/2.1@2025
+    write_jsonl(modified / "labels.jsonl", labels)
+    retarget(modified, {"q04": "2024", "q08": "2024"})  # their 2024 labels stay relevant
     result = check_labels(modified)
-    assert result == expected_check()
+    assert result.retired == (Retired("q05", "home", "4.1", "2024", "2025", 2, 10),)
     changes = apply_check(modified, result, at=AT, who="maria")
-    assert [c.kind for c in changes] == ["move", "remove", "carry"]
+    assert [c.kind for c in changes] == ["move", "remove", "carry", "change"]
     rows = jsonl(modified / "labels.jsonl")
     cids = [(r["qid"], f"{r['document']}/{r['section']}@{r['version']}", r["grade"]) for r in rows]
     assert cids == [
@@ -165,7 +190,7 @@ def test_apply_moves_removes_and_carries(modified: Path) -> None:
         ("q02", "home/2.3@2025", 2), ("q02", "home/1.1@2025", 1), ("q02", "home/2.2@2024", 0),
         ("q03", "home/2.1@2025", 1),
         ("q04", "motor/3.1@2024", 2), ("q04", "motor/1.1@2024", 0),
-        ("q05", "home/4.1@2024", 2), ("q05", "home/4.1@2025", 2),
+        ("q05", "home/4.1@2025", 2), ("q05", "home/4.1@2024", 0),
         ("q06", "motor/4.1@2025", 2), ("q07", "motor/1.1@2025", 2),
         ("q08", "home/1.1@2024", 2), ("q08", "home/2.2@2024", 1),
         ("q09", "home/2.1@2024", 2), ("q10", "motor/2.1@2025", 2),
@@ -181,6 +206,9 @@ def test_apply_moves_removes_and_carries(modified: Path) -> None:
         dict(zip(fields, (AT, "carry", "maria", "q05", "home", "4.1", "2025", None, 2,
              "label upkeep: same clause in version 2025 (ratio 100.0)", "home/4.1@2024", None),
              strict=True)),
+        dict(zip(fields, (AT, "change", "maria", "q05", "home", "4.1", "2024", 2, 0,
+             "label upkeep: retired, the question asks about version 2025 and the version "
+             "filter never retrieves this clause", None, None), strict=True)),
     ]  # fmt: skip
     for name in ("reviewer2", "prelabels"):  # the review rows follow the moved pair
         review = jsonl(modified / "review" / f"{name}.jsonl")
@@ -189,7 +217,7 @@ def test_apply_moves_removes_and_carries(modified: Path) -> None:
         ]
     load_dataset(modified)
     after = check_labels(modified)
-    assert after.clean and after.blocked == expected_check().blocked
+    assert after.clean and after.blocked == ()
     before = digest(modified)
     assert apply_check(modified, after, at=AT, who="maria") == ()  # nothing left: no write
     assert digest(modified) == before

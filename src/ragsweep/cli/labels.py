@@ -348,6 +348,11 @@ def _check(args: argparse.Namespace) -> int:
             f"carry: {c.qid} {c.document}/{where} grade {c.grade} from {c.from_version} to "
             f"{c.to_version} (text {alike})"
         )
+    for r in found.retired:
+        print(
+            f"retire: {r.qid} {r.document}/{r.section}@{r.version} grade {r.grade} -> 0: the "
+            f"question asks about {r.asked}"
+        )
     for b in found.blocked:
         print(
             f"not carried: {b.qid} {b.document}/{b.section} {b.from_version} -> {b.to_version}: "
@@ -355,7 +360,8 @@ def _check(args: argparse.Namespace) -> int:
         )
     print(
         f"{len(found.vanished)} vanished, {len(found.carries)} to carry, {len(found.blocked)} "
-        "not carried" + ("" if args.apply or found.clean else "; --apply writes them")
+        f"not carried, {len(found.retired)} to retire"
+        + ("" if args.apply or found.clean else "; --apply writes them")
     )
     if args.apply and not found.clean:
         changes = apply_check(_writable(args), found, at=_now(), who=args.who)

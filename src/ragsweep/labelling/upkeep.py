@@ -21,7 +21,9 @@ question q asks about V, v is older than V (`version_key` order), q has no label
 yet, the label's grade is >= `CARRY_MIN_GRADE`, and the clause in V is the same clause by the
 rule below. Of several older labels on the same section, the newest version's is carried.
 Grade 0 is never carried (nor reported): on another version it records the wrong-version
-rejection, which says nothing about the same section in the question's version. A question
+rejection, which says nothing about the same section in the question's version. A label of
+grade >= 1 on another version than its question's is **retired** (grade set to 0, logged): the
+version filter never retrieves it, and left relevant it would cap the question's recall. A question
 that a review file grades is never given a new pair (review files grade exactly the pairs
 labels.jsonl judges); such a carry is reported as blocked, as are clauses whose heading or text
 changed too much.
@@ -172,12 +174,27 @@ class Blocked:
 
 
 @dataclass(frozen=True)
+class Retired:
+    """A relevant label on another version than its question asks about: the version filter
+    never retrieves it, so `apply_check` sets its grade to 0 (a wrong-version rejection)."""
+
+    qid: str
+    document: str
+    section: str
+    version: str
+    asked: str
+    grade: int
+    line: int  # in labels.jsonl
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """What `check_labels` found, each tuple in labels.jsonl order."""
 
     vanished: tuple[Vanished, ...]
     carries: tuple[Carry, ...]
     blocked: tuple[Blocked, ...]
+    retired: tuple[Retired, ...] = ()
 
     @property
     def questions(self) -> tuple[str, ...]:
@@ -187,7 +204,7 @@ class CheckResult:
     @property
     def clean(self) -> bool:
         """Nothing to apply."""
-        return not self.vanished and not self.carries
+        return not self.vanished and not self.carries and not self.retired
 
 
 def check_labels(dataset_dir: str | Path) -> CheckResult:
@@ -204,6 +221,7 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
     under_review = reviewed(root)
     judged = {(r["qid"], r["document"], r["section"], r["version"]) for _, r in labels}
     vanished: list[Vanished] = []
+    retired: list[Retired] = []
     sources: dict[tuple[str, str, str], tuple[dict[str, Any], Clause]] = {}
     for n, lab in labels:
         doc, sec, ver = lab["document"], lab["section"], lab["version"]
@@ -214,6 +232,8 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
         asked = questions[lab["qid"]]
         if asked is None or ver == asked or (doc, asked) not in by_doc:
             continue
+        if lab["grade"] >= 1:
+            retired.append(Retired(lab["qid"], doc, sec, ver, asked, lab["grade"], n))
         if version_key(ver) >= version_key(asked) or lab["grade"] < CARRY_MIN_GRADE:
             continue
         if (lab["qid"], doc, sec, asked) in judged:
@@ -265,7 +285,7 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
             )
         else:
             carries.append(Carry(*args, ratio, to_section))
-    return CheckResult(tuple(vanished), tuple(carries), tuple(blocked))
+    return CheckResult(tuple(vanished), tuple(carries), tuple(blocked), tuple(retired))
 
 
 def _renumbered(old: Clause, sections: dict[str, Clause]) -> Clause | list[str] | None:
@@ -366,15 +386,40 @@ def apply_check(
                 source=clause_id(c.document, c.section, c.from_version),
             )
         )
+    retire = {(r.qid, r.document, r.section, r.version): r for r in result.retired}
+    for row in new_rows:
+        gone = retire.get((row["qid"], row["document"], row["section"], row["version"]))
+        if gone is None:
+            continue
+        row["grade"] = 0
+        changes.append(
+            Change(
+                kind="change",
+                who=who,
+                qid=gone.qid,
+                document=gone.document,
+                section=gone.section,
+                version=gone.version,
+                old_grade=gone.grade,
+                new_grade=0,
+                reason=f"{reason}: retired, the question asks about version {gone.asked} and "
+                "the version filter never retrieves this clause",
+            )
+        )
     questions = read_rows(root, QUESTIONS_FILE)
     answered = {r["qid"] for r in new_rows if r["grade"] >= 1}
     for n, q in enumerate(questions, start=1):
         if q["qid"] not in answered:
-            gone = [v.clause_id for v in result.vanished if v.qid == q["qid"]]
+            lost = [v.clause_id for v in result.vanished if v.qid == q["qid"]] + [
+                clause_id(r.document, r.section, r.version)
+                for r in result.retired
+                if r.qid == q["qid"]
+            ]
             DataFile(root, QUESTIONS_FILE).fail(
-                f"question {q['qid']!r} would have no label with grade >= 1 once its vanished "
-                f"label(s) {', '.join(gone)} are removed; label a clause that answers it in "
-                "labels.jsonl (or remove the question), then check again",
+                f"question {q['qid']!r} would have no label with grade >= 1 once its label(s) "
+                f"{', '.join(lost)} are removed (vanished) or retired (another version than "
+                f"it asks about); label a clause of its version that answers it in "
+                "labels.jsonl, or retire the question (remove it), then check again",
                 n,
                 "qid",
             )
