@@ -49,6 +49,7 @@ def test_the_documented_loop_runs_as_written(tmp_path):
         "518 added, 0 changed",
         "18 sampled question(s) joined the set as rolling questions",
         "0 added, 192 changed, 3348 unchanged",
+        "0 vanished, 0 to carry, 0 not carried, 99 to retire",
         "256: better: weighted recall@5 +0.036 [+0.016, +0.055] better",
         "(n=307)",
         "(before de-duplication): 128 0, 256 2028",
