@@ -62,6 +62,7 @@ def test_more_disagreements_get_at_least_student_ts_width() -> None:
     # 3 won, 1 lost of 20: Student-t's standard error (ddof 1) exceeds Agresti-Min's here, and
     # the interval is never narrower than Student-t's; its centre is still shrunk by 20/22
     base, cand = _hit_miss(3, 1, 20)
+    assert stats.paired_differences(base, cand[None], ["all"] * 20, ["c"]).disputed[0, 0] == 4
     (r,) = stats.paired_comparison(base, cand[None], ["all"] * 20, ["c"], correction="none")
     d = cand - base
     se = d.std(ddof=1) / math.sqrt(20)
@@ -117,6 +118,7 @@ def test_a_slice_where_no_question_differs_still_has_an_honest_interval() -> Non
     assert (r.ci_low, r.ci_high) == pytest.approx((-half, half), abs=1e-12)
     assert 0.09 < half < 0.1
     diffs = stats.paired_differences(base, base[None], ["all"] * 20, ["c"])
+    assert diffs.disputed.tolist() == [[0]] and diffs.scale.tolist() == [1.0]
     (res,) = stats.resolution(diffs, target_gap=0.02, correction="none")
     assert not res.resolves and res.half_width == pytest.approx(half, abs=1e-12)
     assert res.questions_needed == stats.questions_needed(res.sd, 20, 0.02) > 300  # never "1"
