@@ -29,7 +29,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +97,7 @@ def _ndcg10(ranks: np.ndarray, grades: np.ndarray) -> np.ndarray:
     return dcg / ideal
 
 
-def _place(pref: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _place(pref: np.ndarray) -> np.ndarray:
     """Distinct ranks from preferred ones (a later passage wanting a taken rank moves down)."""
     out = pref.copy()
     for j in range(1, out.shape[1]):
@@ -129,27 +129,25 @@ def graded(
         q = np.clip(0.75 - 0.6 * difficulty + easier, 0.05, 0.95)[:, None]
         return rng.geometric(q, size=(m, 3))
 
-    base_ranks = _place(draw(0.0), rng)
+    base_ranks = _place(draw(0.0))
     base = _ndcg10(np.where(grades > 0, base_ranks, 99), grades)
     cands = []
     for lf in lift:
         own = draw(lf)
         keep = rng.random((m, 3)) < stay
-        ranks = _place(np.where(keep, base_ranks, own), rng)
+        ranks = _place(np.where(keep, base_ranks, own))
         cands.append(_ndcg10(np.where(grades > 0, ranks, 99), grades))
     return Population(base, np.array(cands[:n_cands]))
 
 
 @dataclass(frozen=True)
 class Case:
-    """Slices (name -> (population, questions per slice)), traffic weights, a description."""
+    """Slices (name -> (population, questions per slice)), traffic weights, the measure."""
 
     name: str
     slices: dict[str, tuple[Population, int]]
     weights: dict[str, float] | None = None
     measure: str = "recall@5 hit/miss"
-    notes: str = ""
-    rows: tuple[str, ...] = field(default=())
 
 
 def _cases() -> list[Case]:
@@ -222,7 +220,11 @@ def _three(p_base: float, gaps: Sequence[float], disagree: float, m: int = 100_0
 
 
 # --- methods ------------------------------------------------------------------------------
-Method = Callable[[np.ndarray, np.ndarray, np.ndarray, list[str], dict | None, int], np.ndarray]
+#: (base, cands, strata, names, weights, seed) -> (ends (rows, C, 2), row names)
+Method = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, list[str], dict | None, int],
+    tuple[np.ndarray, tuple[str, ...]],
+]
 
 
 def _percentile(base, cands, strata, names, weights, seed):  # type: ignore[no-untyped-def]
@@ -374,7 +376,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.perf_counter()
             cov = run_case(case, METHODS[m], args.trials)
             secs = time.perf_counter() - start
-            results.append({"case": case.name, "method": m, **cov, "seconds": secs})
+            results.append(
+                {"case": case.name, "measure": case.measure, "method": m, **cov, "seconds": secs}
+            )
             shown = "  ".join(f"{k} {v:.3f}" for k, v in cov.items() if not k.endswith("width"))
             wid = "  ".join(f"{k} {v:.3f}" for k, v in cov.items() if k.endswith("width"))
             print(f"{case.name:45s} {m:10s} {shown}   | {wid}", flush=True)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from rich.console import Console
+from scipy.stats import t as student
 
 from ragsweep.cli import main
 from ragsweep.compare.build import build_report
@@ -160,18 +161,19 @@ def test_a_non_guard_slice_worse_beyond_noise_is_a_warning(golden):
     assert golden.decision_of("better").warnings == ()
 
 
-def _by_hand(d: np.ndarray, n_eff: float, var_parts: list[float], welch: list[tuple]) -> tuple:
+def _by_hand(
+    mean: float, scale2: float, n_eff: float, var_parts: list[float], sizes: list[int]
+) -> tuple[float, float, float]:
     """An interval written without `stats` (docs/statistics.md): centre = mean x n/(n + 2),
     variance = max(Student-t's, the sample plus half a question won and half lost by a typical
     disagreement and one tied); t quantile with n - 1 (or Welch's) degrees of freedom."""
-    mean, scale2 = d[0], d[1]
     plain = sum(var_parts)  # ddof 1 parts, sum of w^2 s^2 / n_s
-    plug = sum(v * (m - 1) / m for v, (_, m) in zip(var_parts, welch, strict=True))
+    plug = sum(v * (m - 1) / m for v, m in zip(var_parts, sizes, strict=True))
     total = n_eff + 2
     centre = mean * n_eff / total
     second = n_eff * (plug * n_eff + mean**2)
     floor = ((second + scale2) / total - centre**2) / total
-    denom = sum(v**2 / (m - 1) for v, (_, m) in zip(var_parts, welch, strict=True) if m > 1)
+    denom = sum(v**2 / (m - 1) for v, m in zip(var_parts, sizes, strict=True) if m > 1)
     df = plain**2 / denom if denom > 0 else n_eff - 1
     return centre, math.sqrt(max(plain, floor)), df
 
@@ -200,9 +202,7 @@ def test_intervals_and_resolution_match_the_formula_by_hand(golden):
                 parts = [w[s] ** 2 * var1[s] / sizes[s] for s in w]
                 n_eff = 1 / sum(w[s] ** 2 / sizes[s] for s in w)
                 raw = sum(w[s] * mean[s] for s in w)
-                centre, se, df = _by_hand((raw, scale2), n_eff, parts, [(s, sizes[s]) for s in w])
-                from scipy.stats import t as student
-
+                centre, se, df = _by_hand(raw, scale2, n_eff, parts, [sizes[s] for s in w])
                 half = student.ppf(1 - tail, max(df, 1)) * se
                 lo, hi = max(centre - half, -1.0), min(centre + half, 1.0)
                 cell = golden.cell(name, measure, stratum)
@@ -255,8 +255,6 @@ def test_p_values_and_their_adjustment(correction):
     t statistic is (k / 22) / se with se^2 = max(var(ddof 1) / 20, Agresti-Min's
     [(k + 1) / 22 - (k / 22)^2] / 22), and p = 2 P(T_19 > t). The adjustment over the five
     candidates is redone by hand; the verdicts follow the adjusted p."""
-    from scipy.stats import t as student
-
     ks = range(2, 11, 2)
     r = build_report(
         _fixes(0),

@@ -53,11 +53,11 @@ class PairedDifferences:
     `weighted` when weights were given (a lone slice already named `all` is not repeated).
     `delta` is the mean difference on the data; the interval is `centre` +- t(df) x `se`, where
     `centre` is `delta` shrunk by the pseudo-questions (n_eff / (n_eff + 2 PSEUDO)) and `se`
-    includes them, so it is never 0. `disputed[r, c]`: questions of row r on which candidate c
-    and the baseline score differently. `scale[c]`: the typical size of a disagreement (root
-    mean square of candidate c's nonzero differences over all questions; 1 when there is none),
-    the size of the pseudo-questions' disagreement. `bound`: the largest possible |difference|
-    (1 for scores in [0, 1], else None), to which intervals are clipped.
+    includes them, so it is never 0 (nor below Student-t's). `disputed[r, c]`: questions of row
+    r on which candidate c and the baseline score differently. `scale[c]`: the typical size of
+    a disagreement (root mean square of candidate c's nonzero differences over all questions; 1
+    when there is none), the size of the pseudo-questions' disagreement. `bound`: the largest
+    possible |difference| (1 for scores in [0, 1], else None), to which intervals are clipped.
     Built by `paired_differences`; read by `compare` and `resolution`.
     """
 
@@ -230,10 +230,11 @@ def paired_differences(
     when `weights` (slice -> traffic weight, normalised over the slices present) is given,
     `weighted` (weighted mean of the slice means).
 
-    A slice of n questions: centre = sum(d) / (n + 2), se^2 = [(sum(d^2) + scale^2) / (n + 2) -
-    centre^2] / (n + 2), df = n - 1. A combined row (weights w_s): the same on its effective
-    number of questions n_eff = 1 / sum(w_s^2 / n_s), never narrower than the stratified
-    Student-t (se^2 = sum w_s^2 s_s^2 / n_s), df from Welch-Satterthwaite. Deterministic.
+    A slice of n questions: centre = sum(d) / (n + 2), se^2 = max([(sum(d^2) + scale^2) / (n + 2)
+    - centre^2] / (n + 2), var(d, ddof=1) / n), df = n - 1. A combined row (weights w_s): the
+    same on its effective number of questions n_eff = 1 / sum(w_s^2 / n_s), never narrower than
+    the stratified Student-t (se^2 = sum w_s^2 s_s^2 / n_s), df from Welch-Satterthwaite.
+    Deterministic.
     """
     base, cands, labels, names = _check_scores(base, cands, strata, names)
     present = list(dict.fromkeys(labels))  # slices in order of first appearance
