@@ -194,7 +194,25 @@ def folder_bytes(root) -> dict[str, bytes]:
 
 
 def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(dataset_copy):
+    """reviewer2's grades replace the set's, except that a 1 or 2 on a clause of another
+    version or product than the question asks about is imported as 0 (the relevance rule; the
+    sample's second reviewer breaks it 103 times), so the folder still loads."""
     review = _labels("review/reviewer2.jsonl")
+    questions = pd.read_json(SAMPLE / "questions.jsonl", lines=True, dtype=str)
+    review = review.merge(questions[["qid", "product"]], on="qid")
+    product_of = {
+        tuple(p.stem.split("@")): json.loads(p.read_text())["product"]
+        for p in (SAMPLE / "corpus").glob("*.json")
+    }
+    doc_product = [
+        product_of[(d, v)] for d, v in zip(review["document"], review["version"], strict=True)
+    ]
+    asked = review.merge(questions[["qid", "version"]], on="qid", suffixes=("", "_q"))
+    off = (asked["version"] != asked["version_q"]) | (review["product"] != doc_product)
+    broken = int((off & (review["grade"] >= 1)).sum())
+    assert broken == 103
+    review["grade"] = review["grade"].where(~off, 0)
+    review = review[KEY + ["grade"]]
     gold = _labels("labels.jsonl")
     both = review.merge(gold, on=KEY, suffixes=("_r", "_g"))
     differ = int((both["grade_r"] != both["grade_g"]).sum())
@@ -209,6 +227,7 @@ def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(d
         "reviewer2",
     ).ok()
     assert f"0 added, {differ} changed, {len(both) - differ} unchanged" in ran.out
+    assert f"\n{broken} grade(s) of 1 or 2 on a clause of another version or product" in ran.out
     log = [json.loads(line) for line in (dataset_copy / "history/labels_changelog.jsonl").open()]
     assert len(log) == differ and {r["who"] for r in log} == {"reviewer2"}
     after = pd.read_json(

@@ -1105,6 +1105,28 @@ ERRORS: list[Case] = [
         "qid",
         "question 'q05' has no label with grade >= 1",
     ),
+    (
+        "relevant label on another version",
+        edit_line("labels.jsonl", 2, lambda r: r.update(grade=1)),
+        "labels.jsonl",
+        2,
+        "grade",
+        "grade 1 on clause home/2.1@2024 of version '2024', and the question asks about "
+        "version '2025': the retriever's filter never returns it and the relevance rule grades "
+        "it 0; run `ragsweep labels check --apply`",
+    ),
+    (
+        "relevant label on another product",
+        append_line(
+            "labels.jsonl",
+            '{"qid": "q01", "document": "motor", "section": "1.1", "version": "2025", "grade": 2}',
+        ),
+        "labels.jsonl",
+        17,
+        "grade",
+        "grade 2 on clause motor/1.1@2025 of product 'motor', and the question asks about "
+        "product 'home'",
+    ),
     # relevance rule
     (
         "blank relevance rule",

@@ -34,6 +34,7 @@ from ragsweep.labelling.upkeep import (
     check_labels,
     normalise,
 )
+from wording_files import W_URI, W, write_docx, write_pdf
 
 FIX = Path(__file__).parents[1] / "fixtures" / "wordings"
 TITLE = "Home Insurance Policy Wording"
@@ -138,126 +139,17 @@ def content(version: str) -> list[tuple[Any, ...]]:
     ]  # fmt: skip
 
 
-W_URI = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-W = f'xmlns:w="{W_URI}"'
-#: a Word multilevel list: parts `1.`, clauses `1.1`, sub-clauses `(a)`
-LEGAL_LIST = f"""<w:abstractNum {W} w:abstractNumId="90">
-  <w:multiLevelType w:val="multilevel"/>
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/>
-  </w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/>
-  </w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%3)"/>
-  </w:lvl>
-</w:abstractNum>"""
-
-
-def write_docx(path: Path, version: str) -> None:
-    """The wording as Word writes it: Title and Heading styles, numbers from a numbering list."""
-    import docx
-    from docx.oxml import parse_xml
-
-    document = docx.Document()
-    numbering = document.part.numbering_part.element
-    numbering.find(f"{{{W_URI}}}num").addprevious(parse_xml(LEGAL_LIST))
-    numbering.append(parse_xml(f'<w:num {W} w:numId="90"><w:abstractNumId w:val="90"/></w:num>'))
-
-    def number(paragraph: Any, level: int) -> None:
-        num_pr = paragraph._p.get_or_add_pPr().get_or_add_numPr()
-        num_pr.get_or_add_ilvl().val = level
-        num_pr.get_or_add_numId().val = 90
-
-    for item in content(version):
-        kind = item[0]
-        if kind == "title":
-            document.add_heading(item[1], level=0)
-        elif kind == "part":
-            number(document.add_heading(item[1], level=1), 0)
-        elif kind == "clause heading":
-            number(document.add_heading(item[1], level=2), 1)
-        elif kind == "clause":
-            p = document.add_paragraph()
-            p.add_run(item[1]).bold = True
-            p.add_run(" " + item[2])
-            number(p, 1)
-        elif kind == "sub":
-            number(document.add_paragraph(item[1], style="List Paragraph"), 2)
-        elif kind == "table":
-            table = document.add_table(rows=len(item[1]), cols=len(item[1][0]))
-            for r, row in enumerate(item[1]):
-                for c, text in enumerate(row):
-                    table.cell(r, c).text = text
-        else:
-            document.add_paragraph(item[1])
-    document.save(str(path))
-
-
-def write_pdf(path: Path, version: str) -> None:
-    """The wording as a PDF: a large title, part headings in 14 pt, clause numbers typed in
-    bold, one part per page, a footer with the form code and page number on every page."""
-    from fpdf import FPDF
-
-    class Wording(FPDF):
-        def footer(self) -> None:
-            self.set_y(-30)
-            self.set_font("Helvetica", size=8)
-            self.cell(0, 10, f"HH-PW-{version}/01 - page {self.page_no()}")
-
-    pdf = Wording(unit="pt", format="A4")
-    pdf.set_margins(56, 56)
-    pdf.add_page()
-    part = clause = sub = 0
-
-    def text(body: str, *, bold: str = "") -> None:
-        pdf.set_font("Helvetica", size=11)
-        md = f"**{bold}** {body}" if bold else body
-        pdf.multi_cell(0, 14, md, markdown=bool(bold), new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(8)
-
-    for item in content(version):
-        kind = item[0]
-        if kind == "title":
-            pdf.set_font("Helvetica", style="B", size=18)
-            pdf.multi_cell(0, 24, item[1], new_x="LMARGIN", new_y="NEXT")
-            pdf.ln(10)
-        elif kind == "part":
-            part, clause = part + 1, 0
-            if part > 1:
-                pdf.add_page()
-            pdf.set_font("Helvetica", style="B", size=14)
-            pdf.multi_cell(0, 20, f"{part}. {item[1]}", new_x="LMARGIN", new_y="NEXT")
-            pdf.ln(6)
-        elif kind == "clause heading":
-            clause += 1
-            pdf.set_font("Helvetica", style="B", size=11)
-            pdf.multi_cell(0, 14, f"{part}.{clause} {item[1]}", new_x="LMARGIN", new_y="NEXT")
-        elif kind == "clause":
-            clause, sub = clause + 1, 0
-            if item[1].endswith("."):  # a run-in heading: bold, then the text on the same line
-                text(item[2], bold=f"{part}.{clause} {item[1]}")
-            else:  # the heading on its own line
-                pdf.set_font("Helvetica", style="B", size=11)
-                heading = f"{part}.{clause} {item[1]}"
-                pdf.multi_cell(0, 14, heading, new_x="LMARGIN", new_y="NEXT")
-                text(item[2])
-        elif kind == "sub":
-            sub += 1
-            text(f"({'abcdefgh'[sub - 1]}) {item[1]}")
-        elif kind == "para":
-            text(item[1])
-        # tables: a PDF table is only text in lines; the fixture has none
-    pdf.output(str(path))
-
-
 def wordings(fmt: str, folder: Path) -> Path:
     """A --source folder of both versions in `fmt`."""
     if fmt in ("markdown", "html"):
         return FIX / fmt
     src = folder / f"{fmt}-wordings"
     src.mkdir()
-    write = write_docx if fmt == "docx" else write_pdf
     for version in ("2024", "2025"):
-        write(src / f"home-{version}.{fmt}", version)
+        if fmt == "docx":
+            write_docx(src / f"home-{version}.{fmt}", content(version))
+        else:
+            write_pdf(src / f"home-{version}.{fmt}", content(version), f"HH-PW-{version}/01")
     (src / "manifest.yaml").write_text(
         manifest({v: f"home-{v}.{fmt}" for v in ("2024", "2025")}), encoding="utf-8"
     )
@@ -383,19 +275,16 @@ def test_clause_ids_persist_so_labels_check_carries_labels(tmp_path: Path) -> No
     assert run_import(tmp_path, "--format", "markdown", "--source", only_2024, *labelled(),
                       "--out", first).code == 0  # fmt: skip
 
-    questions = tmp_path / "questions-2025.jsonl"
-    rows = [json.loads(s) for s in (FIX / "questions.jsonl").read_text().splitlines()]
-    questions.write_text("".join(json.dumps({**r, "version": "2025"}) + "\n" for r in rows))
     both = tmp_path / "both"
-    given = ["--questions", questions, "--labels", FIX / "labels.jsonl"]
-    ran = run_import(tmp_path, "--format", "markdown", "--source", FIX / "markdown", *given,
+    ran = run_import(tmp_path, "--format", "markdown", "--source", FIX / "markdown", *labelled(),
                      "--out", both)  # fmt: skip
     assert ran.code == 0, ran.err
     assert corpus(both, "home@2024") == corpus(first, "home@2024")  # the same ids and text
     kept = {c["section"] for p in corpus(both, "home@2025")["parts"] for c in p["clauses"]}
     assert {"1.1", "1.2", "2.1", "3.2(a)", "4.1"} <= kept
 
-    result = check_labels(both)
+    move = {f"w{n}": "2025" for n in range(1, 7)}  # the questions now ask about 2025
+    result = check_labels(both, move)
     old = normalise(EXCESS["2024"])
     ratio = fuzz.ratio(old, normalise(EXCESS["2025"]))
     assert ratio < SAME_TEXT_MIN_RATIO
@@ -403,18 +292,23 @@ def test_clause_ids_persist_so_labels_check_carries_labels(tmp_path: Path) -> No
     assert result.carries == (
         Carry("w1", "home", "2.1", "2024", "2025", 2, 100.0),
         Carry("w2", "home", "1.1", "2024", "2025", 1, 100.0),
+        Carry("w3", "home", "3.3", "2024", "2025", 2, 100.0, to_section="3.4"),
         Carry("w4", "home", "3.2(a)", "2024", "2025", 2, 100.0),
         Carry("w4", "home", "1.2", "2024", "2025", 1, 100.0),
         Carry("w5", "home", "4.1", "2024", "2025", 2, 100.0),
         Carry("w6", "home", "1.2", "2024", "2025", 2, 100.0),
     )
     assert result.blocked == (
-        Blocked("w2", "home", "2.2", "2024", "2025", 2, f"text changed: ratio {ratio:.1f} < 90"),
-        Blocked("w3", "home", "3.3", "2024", "2025", 2, "heading changed: 'Pets' -> 'Flood'"),
-    )
-    printed = cli_in(tmp_path, "labels", "check", "--data", str(both))
+        Blocked("w2", "home", "2.2", "2024", "2025", 2, f"text changed: ratio {ratio:.1f} < 90",
+                target="2.2"),
+    )  # fmt: skip
+    assert result.unanswered == ()  # w2 keeps its carried grade-1 label on 1.1
+    printed = cli_in(tmp_path, "labels", "move", "--all", "--to", "2025", "--data", str(both))
+    assert printed.out.splitlines()[0] == "moving 6 question(s) to version 2025"
+    assert "carry: w3 home/3.3 -> 3.4 (renumbered) grade 2 from 2024 to 2025" in printed.out
     assert printed.out.splitlines()[-1] == (
-        "0 vanished, 6 to carry, 2 not carried, 8 to retire; --apply writes them"
+        "0 vanished, 7 to carry, 1 not carried, 8 to retire, 0 question(s) left without a "
+        "relevant label; --apply writes them"
     )
 
 

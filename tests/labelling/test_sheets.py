@@ -91,33 +91,34 @@ def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
         tmp_path / "judged.csv",
         [
             row("q01", "home", "2.1", "2025", "2", version="2025"),  # as labelled
-            row("q01", "home", "2.1", "2024", "1", judge="alice", note="older limit"),  # was 0
+            row("q08", "home", "2.2", "2024", "2", judge="alice", note="states it"),  # was 1
             row("q03", "home", "3.1", "2025", " 1 "),  # new pair
             row("q05", "home", "1.1", "2024", ""),  # not judged
         ],
     )
     result = import_sheets(tiny, [sheet], judge="bob", at=AT)
     assert (result.added, result.changed, result.unchanged, result.skipped) == (1, 1, 1, 1)
+    assert result.by_rule == ()
     labels = jsonl(tiny / "labels.jsonl")
     assert len(labels) == 17
-    # question order, then grade descending: the changed 0 -> 1 stays second for q01, the new
-    # grade 1 of q03 goes between its 2 and its 0
-    assert labels[:2] == [
-        lab("q01", "home", "2.1", "2025", 2),
-        lab("q01", "home", "2.1", "2024", 1),
-    ]
+    # question order, then grade descending: the changed 1 -> 2 keeps its place after q08's
+    # other 2, the new grade 1 of q03 goes between its 2 and its 0
     assert labels[5:8] == [
         lab("q03", "home", "3.2", "2025", 2),
         lab("q03", "home", "3.1", "2025", 1),
         lab("q03", "home", "2.1", "2025", 0),
     ]
+    assert labels[13:15] == [
+        lab("q08", "home", "1.1", "2024", 2),
+        lab("q08", "home", "2.2", "2024", 2),
+    ]
     assert jsonl(tiny / CHANGELOG_FILE) == [
-        log_row("change", "alice", "q01", ("home", "2.1", "2024"), 0, 1, "judged sheet",
-                "judged.csv", "older limit"),
+        log_row("change", "alice", "q08", ("home", "2.2", "2024"), 1, 2, "judged sheet",
+                "judged.csv", "states it"),
         log_row("add", "bob", "q03", ("home", "3.1", "2025"), None, 1, "judged sheet",
                 "judged.csv"),
     ]  # fmt: skip
-    assert [(c.kind, c.qid) for c in result.changes] == [("change", "q01"), ("add", "q03")]
+    assert [(c.kind, c.qid) for c in result.changes] == [("change", "q08"), ("add", "q03")]
     ds = load_dataset(tiny)
     assert ds.labels_hash != before
     # the file is written the way the dataset writers write it
@@ -125,6 +126,34 @@ def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
     assert text.splitlines()[0] == (
         '{"qid": "q01", "document": "home", "section": "2.1", "version": "2025", "grade": 2}'
     )
+
+
+def test_import_grades_another_version_0_by_the_relevance_rule(tiny: Path, tmp_path: Path) -> None:
+    """q01 asks about home 2025: a judge's 1 on the 2024 clause (labelled 0) leaves it 0, and a
+    new 2 on a 2024 clause is added as 0 with the judge's grade in the note; the folder still
+    loads (no relevant label the retriever's filter can never return)."""
+    sheet = write_sheet(
+        tmp_path / "judged.csv",
+        [
+            row("q01", "home", "2.1", "2024", "1"),
+            row("q01", "home", "1.1", "2024", "2", judge="alice", note="same words"),
+        ],
+    )
+    result = import_sheets(tiny, [sheet], judge="bob", at=AT)
+    assert (result.added, result.changed, result.unchanged) == (1, 0, 1)
+    assert result.by_rule == (("q01", "home", "2.1", "2024"), ("q01", "home", "1.1", "2024"))
+    said = "judged 2 by alice; another version or product than the question asks about is 0 "
+    assert jsonl(tiny / CHANGELOG_FILE) == [
+        log_row("add", "alice", "q01", ("home", "1.1", "2024"), None, 0, "judged sheet",
+                "judged.csv", said + "(relevance rule); same words"),
+    ]  # fmt: skip
+    ds = load_dataset(tiny)
+    q01 = ds.labels[ds.labels["qid"] == "q01"]
+    assert dict(zip(q01["clause_id"], q01["grade"], strict=True)) == {
+        "home/2.1@2025": 2,
+        "home/2.1@2024": 0,
+        "home/1.1@2024": 0,
+    }
 
 
 def test_second_import_appends_to_changelog(tiny: Path, tmp_path: Path) -> None:

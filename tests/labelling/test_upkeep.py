@@ -21,6 +21,7 @@ from ragsweep.labelling.upkeep import (
     Carry,
     CheckResult,
     Retired,
+    Unanswered,
     Vanished,
     apply_check,
     check_labels,
@@ -106,6 +107,13 @@ def modified(tiny: Path) -> Path:
 def expected_check() -> CheckResult:
     ratio = fuzz.ratio(normalise(MOTOR_31_2024), normalise(REWRITTEN))
     assert ratio < SAME_TEXT_MIN_RATIO
+    q04_motor = Blocked("q04", "motor", "3.1", "2024", "2025", 2,
+                        f"text changed: ratio {ratio:.1f} < 90", target="3.1")  # fmt: skip
+    q08 = (
+        Blocked("q08", "home", "1.1", "2024", "2025", 2, REVIEWED),
+        Blocked("q08", "home", "2.2", "2024", "2025", 1,
+                "corpus/home@2025.json has no section '2.2'"),
+    )  # fmt: skip
     return CheckResult(
         vanished=(
             Vanished("q02", "home", "2.2", "2025", 2, 3, "2.3", "home/2.2@2024"),
@@ -113,17 +121,19 @@ def expected_check() -> CheckResult:
         ),
         carries=(Carry("q05", "home", "4.1", "2024", "2025", 2, 100.0),),
         blocked=(
-            Blocked("q04", "motor", "3.1", "2024", "2025", 2,
-                    f"text changed: ratio {ratio:.1f} < 90"),
-            Blocked("q08", "home", "1.1", "2024", "2025", 2, REVIEWED),
-            Blocked("q08", "home", "2.2", "2024", "2025", 1,
-                    "corpus/home@2025.json has no section '2.2'"),
+            q04_motor,
+            *q08,
         ),
         retired=(  # relevant labels on 2024 of questions that now ask about 2025
-            Retired("q04", "motor", "3.1", "2024", "2025", 2, 8),
-            Retired("q05", "home", "4.1", "2024", "2025", 2, 10),
-            Retired("q08", "home", "1.1", "2024", "2025", 2, 13),
-            Retired("q08", "home", "2.2", "2024", "2025", 1, 14),
+            Retired("q04", "motor", "3.1", "2024", "version 2025", 2, 8),
+            Retired("q05", "home", "4.1", "2024", "version 2025", 2, 10),
+            Retired("q08", "home", "1.1", "2024", "version 2025", 2, 13),
+            Retired("q08", "home", "2.2", "2024", "version 2025", 1, 14),
+        ),
+        unanswered=(  # every relevant label of theirs removed or retired, none carried
+            Unanswered("q03", 3, ("home/3.2@2025",), ()),
+            Unanswered("q04", 4, ("motor/3.1@2024",), (q04_motor,)),
+            Unanswered("q08", 8, ("home/1.1@2024", "home/2.2@2024"), q08),
         ),
     )  # fmt: skip
 
@@ -152,8 +162,8 @@ def test_apply_refuses_to_leave_a_question_unanswered(modified: Path) -> None:
     assert str(info.value) == (
         f"{modified / 'questions.jsonl'}:3: field 'qid': question 'q03' would have no label with "
         "grade >= 1 once its label(s) home/3.2@2025 are removed (vanished) or retired (another "
-        "version than it asks about); label a clause of its version that answers it in "
-        "labels.jsonl, or retire the question (remove it), then check again"
+        "version); label a clause of its version that answers it (--label "
+        "q03:DOC/SECTION=GRADE), or retire the question (--retire-question q03)"
     )
     assert digest(modified) == before
 
@@ -167,9 +177,11 @@ def test_apply_leaves_no_question_with_only_another_versions_labels(modified: Pa
     before = digest(modified)
     with pytest.raises(UserError) as info:
         apply_check(modified, check_labels(modified), at=AT, who="maria")
-    assert (
-        "question 'q04' would have no label with grade >= 1 once its label(s) motor/3.1@2024"
-        in (str(info.value))
+    assert str(info.value).endswith(
+        "question 'q04' would have no label with grade >= 1 once its label(s) motor/3.1@2024 are "
+        "removed (vanished) or retired (another version); carry motor/3.1 to 3.1 after reading the "
+        "change (--carry q04:motor/3.1), label a clause of its version that answers it (--label "
+        "q04:DOC/SECTION=GRADE), or retire the question (--retire-question q04)"
     )
     assert digest(modified) == before
 
@@ -180,7 +192,7 @@ def test_apply_moves_removes_carries_and_retires(modified: Path) -> None:
     write_jsonl(modified / "labels.jsonl", labels)
     retarget(modified, {"q04": "2024", "q08": "2024"})  # their 2024 labels stay relevant
     result = check_labels(modified)
-    assert result.retired == (Retired("q05", "home", "4.1", "2024", "2025", 2, 10),)
+    assert result.retired == (Retired("q05", "home", "4.1", "2024", "version 2025", 2, 10),)
     changes = apply_check(modified, result, at=AT, who="maria")
     assert [c.kind for c in changes] == ["move", "remove", "carry", "change"]
     rows = jsonl(modified / "labels.jsonl")
@@ -207,8 +219,8 @@ def test_apply_moves_removes_carries_and_retires(modified: Path) -> None:
              "label upkeep: same clause in version 2025 (ratio 100.0)", "home/4.1@2024", None),
              strict=True)),
         dict(zip(fields, (AT, "change", "maria", "q05", "home", "4.1", "2024", 2, 0,
-             "label upkeep: retired, the question asks about version 2025 and the version "
-             "filter never retrieves this clause", None, None), strict=True)),
+             "label upkeep: retired, the question asks about version 2025 and the "
+             "retriever's filter never returns this clause", None, None), strict=True)),
     ]  # fmt: skip
     for name in ("reviewer2", "prelabels"):  # the review rows follow the moved pair
         review = jsonl(modified / "review" / f"{name}.jsonl")
@@ -332,3 +344,35 @@ def test_a_renumbered_clause_is_carried_to_its_new_number(tiny: Path, capsys) ->
     ]
     (carry,) = [c for c in changes if c.kind == "carry"]
     assert carry.section == "4.9" and carry.reason.endswith("renumbered 4.1 -> 4.9")
+
+
+def test_a_question_without_an_answer_is_relabelled_or_retired_as_the_refusal_says(
+    tiny: Path,
+) -> None:
+    """q05's only relevant label set to 0 by hand: every load refuses the folder and names the
+    command; `--label` gives it an answer, or `--retire-question` takes it out, all or
+    nothing, and the folder loads again."""
+    labels = jsonl(tiny / "labels.jsonl")
+    labels[9]["grade"] = 0  # q05 home/4.1@2024
+    write_jsonl(tiny / "labels.jsonl", labels)
+    with pytest.raises(DatasetError) as info:
+        load_dataset(tiny)
+    assert str(info.value).endswith(
+        "question 'q05' has no label with grade >= 1 in labels.jsonl; label the clause(s) of its "
+        "version that answer it, or retire it (`ragsweep labels check --apply "
+        "--retire-question q05`)"
+    )
+    result = check_labels(tiny)
+    assert [u.qid for u in result.unanswered] == ["q05"]
+    with pytest.raises(UserError, match=r"no clause home/9\.9@2024 in the snapshot"):
+        apply_check(tiny, result, at=AT, who="maria", label=[("q05", "home", "9.9", 2)])
+    relabelled = tiny.parent / "relabelled"
+    shutil.copytree(tiny, relabelled)
+    changes = apply_check(relabelled, check_labels(relabelled), at=AT, who="maria",
+                          label=[("q05", "home", "4.1", 2)])  # fmt: skip
+    assert [(c.kind, c.old_grade, c.new_grade) for c in changes] == [("change", 0, 2)]
+    load_dataset(relabelled)
+    changes = apply_check(tiny, result, at=AT, who="maria", retire_questions=["q05"])
+    assert [(c.kind, c.qid) for c in changes] == [("remove", "q05"), ("retire", "q05")]
+    ds = load_dataset(tiny)
+    assert "q05" not in set(ds.questions["qid"]) and "q05" not in set(ds.labels["qid"])

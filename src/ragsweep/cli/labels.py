@@ -299,6 +299,13 @@ def _import(args: argparse.Namespace) -> int:
         f"added, {done.changed} changed, {done.unchanged} unchanged, {done.skipped} rows not "
         f"judged; {len(done.changes)} change(s) in {data / CHANGELOG_FILE}"
     )
+    if done.by_rule:
+        qid, doc, sec, ver = done.by_rule[0]
+        print(
+            f"{len(done.by_rule)} grade(s) of 1 or 2 on a clause of another version or product "
+            f"than the question asks about (e.g. {qid} {doc}/{sec}@{ver}) imported as 0, as the "
+            "relevance rule says (relevance.md)"
+        )
     if args.candidates:
         print(
             f"{done.questions_added} sampled question(s) joined the set as rolling questions; "
@@ -333,10 +340,48 @@ def _add_failure(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ragsweep.labelling.upkeep import apply_check, check_labels
+    return _upkeep(args, None)
+
+
+def _move(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.sheets import read_rows
 
     data = Path(args.data) if args.data else _data_dir(args)
-    found = check_labels(data)
+    if not (args.qids or args.all or args.from_version or args.product):
+        raise UserError(
+            "labels move: name the questions to move: QID ..., or --from VERSION and/or "
+            "--product PRODUCT, or --all"
+        )
+    if args.qids and (args.all or args.from_version or args.product):
+        raise UserError("labels move: give QIDs, or --from/--product/--all, not both")
+    rows = read_rows(data, "questions.jsonl")
+    chosen = args.qids or [
+        r["qid"]
+        for r in rows
+        if r["version"] != args.to
+        and args.from_version in (None, r["version"])
+        and args.product in (None, r["product"])
+    ]
+    if not chosen:
+        print(f"no question to move to version {args.to}: none matches")
+        return 0
+    print(f"moving {len(chosen)} question(s) to version {args.to}")
+    return _upkeep(args, dict.fromkeys(chosen, args.to))
+
+
+def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
+    """`labels check` and `labels move`: what the check finds (with the questions in `move`
+    asking about their new version), and with --apply, written with the person's decisions."""
+    from ragsweep.labelling.upkeep import apply_check, check_labels, unanswered_fix
+
+    confirm = [_carry_spec(spec) for spec in args.carry]
+    label = [_label_spec(spec) for spec in args.label]
+    if (confirm or args.retire_question or label) and not args.apply:
+        raise UserError(
+            "--carry, --label and --retire-question are decisions to apply; add --apply"
+        )
+    data = Path(args.data) if args.data else _data_dir(args)
+    found = check_labels(data, move)
     for v in found.vanished:
         fate = f"moves to section {v.moved_to}" if v.moved_to else "is removed"
         print(f"vanished: {v.qid} {v.document}/{v.section}@{v.version} (grade {v.grade}) {fate}")
@@ -358,15 +403,83 @@ def _check(args: argparse.Namespace) -> int:
             f"not carried: {b.qid} {b.document}/{b.section} {b.from_version} -> {b.to_version}: "
             f"{b.reason}"
         )
+    decided = {c[0] for c in confirm} | {c[0] for c in label} | set(args.retire_question)
+    for u in found.unanswered:
+        if u.qid not in decided:
+            print(f"unanswered: {unanswered_fix(u)}")
+    settled = sum(u.qid in decided for u in found.unanswered)
     print(
         f"{len(found.vanished)} vanished, {len(found.carries)} to carry, {len(found.blocked)} "
-        f"not carried, {len(found.retired)} to retire"
+        f"not carried, {len(found.retired)} to retire, {len(found.unanswered)} question(s) "
+        "left without a relevant label"
+        + (f" ({settled} decided on the command line)" if settled else "")
         + ("" if args.apply or found.clean else "; --apply writes them")
     )
-    if args.apply and not found.clean:
-        changes = apply_check(_writable(args), found, at=_now(), who=args.who)
+    if args.apply and not (found.clean and not args.retire_question and not label):
+        changes = apply_check(
+            _writable(args),
+            found,
+            at=_now(),
+            who=args.who,
+            confirm=confirm,
+            retire_questions=args.retire_question,
+            label=label,
+        )
         print(f"applied: {len(changes)} change(s) recorded in the label changelog")
     return 0
+
+
+def _upkeep_arguments(p: argparse.ArgumentParser) -> None:
+    """The options `labels check` and `labels move` share: --apply and the person's decisions."""
+    p.add_argument("--apply", action="store_true", help="write them (default: a dry run)")
+    p.add_argument(
+        "--carry",
+        action="append",
+        default=[],
+        metavar="QID:DOC/SECTION",
+        help="with --apply: carry this 'not carried' label all the same, having read the change "
+        "(repeatable)",
+    )
+    p.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="QID:DOC/SECTION=GRADE",
+        help="with --apply: grade a clause of the version the question asks about, e.g. a "
+        "new clause that answers it (repeatable)",
+    )
+    p.add_argument(
+        "--retire-question",
+        action="append",
+        default=[],
+        metavar="QID",
+        help="with --apply: take this question and its labels out of the set, e.g. when the "
+        "new version deleted its answer (repeatable)",
+    )
+    p.add_argument("--who", default=os.environ.get("USER", "unknown"))
+
+
+def _label_spec(spec: str) -> tuple[str, str, str, int]:
+    """`QID:DOCUMENT/SECTION=GRADE` as (qid, document, section, grade)."""
+    clause, _, grade = spec.rpartition("=")
+    qid, document, section = _carry_spec(clause, flag="--label") if clause else ("", "", "")
+    if not grade.isdigit():
+        raise UserError(f"--label {spec!r}: write QID:DOCUMENT/SECTION=GRADE, e.g. q05:home/4.9=2")
+    return qid, document, section, int(grade)
+
+
+def _carry_spec(spec: str, flag: str = "--carry") -> tuple[str, str, str]:
+    """`QID:DOCUMENT/SECTION` (a 'not carried' line's label) as (qid, document, section)."""
+    qid, _, clause = spec.partition(":")
+    document, _, section = clause.partition("/")
+    if not (qid and document and section):
+        what = (
+            "=GRADE, e.g. q05:home/4.9=2"
+            if flag == "--label"
+            else (", the label of a 'not carried' line, e.g. q05:home/4.1")
+        )
+        raise UserError(f"{flag} {spec!r}: write QID:DOCUMENT/SECTION{what}")
+    return qid, document, section
 
 
 def _freeze(args: argparse.Namespace) -> int:
@@ -564,10 +677,25 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", default="confirmed production failure")
     p.set_defaults(run=_add_failure)
 
-    p = verb("check", "labels whose clause vanished, and labels to carry to a new version")
-    p.add_argument("--apply", action="store_true", help="write them (default: a dry run)")
-    p.add_argument("--who", default=os.environ.get("USER", "unknown"))
-    p.set_defaults(run=_check)
+    for name, help in (
+        ("check", "labels whose clause vanished, and labels to carry to a new version"),
+        ("move", "move questions to a new wording version, carrying and retiring their labels"),
+    ):
+        p = verb(name, help)
+        _upkeep_arguments(p)
+        if name == "move":
+            p.add_argument("qids", nargs="*", metavar="QID", help="the questions to move")
+            p.add_argument("--to", required=True, metavar="VERSION", help="the new version")
+            p.add_argument(
+                "--from",
+                dest="from_version",
+                default=None,
+                metavar="VERSION",
+                help="move the questions asking about this version",
+            )
+            p.add_argument("--product", default=None, help="move this product's questions")
+            p.add_argument("--all", action="store_true", help="move every question")
+        p.set_defaults(run=_move if name == "move" else _check)
 
     p = verb("freeze", "promote rolling questions into the frozen core")
     p.add_argument("qids", nargs="*", metavar="QID")

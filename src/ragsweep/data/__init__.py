@@ -22,6 +22,7 @@ _LAZY = {
     "SCHEMA_VERSION": "ragsweep.data.schema",
     "SUBSETS": "ragsweep.data.schema",
     "Clause": "ragsweep.data.schema",
+    "admits": "ragsweep.data.schema",
     "Dataset": "ragsweep.data.schema",
     "Document": "ragsweep.data.schema",
     "clause_id": "ragsweep.data.schema",

@@ -14,7 +14,14 @@ from typing import Any
 import pandas as pd
 
 from ragsweep.data.reader import DataFile, Spec, hint, known, table
-from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE, Document, clause_id
+from ragsweep.data.schema import (
+    GRADES,
+    LABELS_FILE,
+    QUESTIONS_FILE,
+    Document,
+    admits,
+    clause_id,
+)
 
 #: the fields of a label row, in data frame column order
 LABEL_FIELDS: Spec = {
@@ -123,6 +130,13 @@ def load_labels(
     rows = f.jsonl(data)
     pairs = check_anchors(f, rows, documents, {})
     qids = set(questions["qid"])
+    asked = {
+        q: (p, v)
+        for q, p, v in zip(
+            questions["qid"], questions["product"], questions["version"], strict=True
+        )
+    }
+    products = {(d.document, d.version): d.product for d in documents}
     judged: dict[str, set[str]] = {}
     relevant: set[str] = set()
     for n, (lab, (qid, cid)) in enumerate(zip(rows, pairs, strict=True), start=1):
@@ -135,13 +149,43 @@ def load_labels(
             )
         judged.setdefault(qid, set()).add(cid)
         if lab["grade"] >= 1:
+            _check_admitted(f, n, lab, asked[qid], products)
             relevant.add(qid)
     for n, qid in enumerate(questions["qid"], start=1):
         if qid not in relevant:
             DataFile(root, QUESTIONS_FILE).fail(
                 f"question {qid!r} has no label with grade >= 1 in labels.jsonl; label the "
-                "clause(s) that answer it, or remove it",
+                "clause(s) of its version that answer it, or retire it (`ragsweep labels check "
+                f"--apply --retire-question {qid}`)",
                 n,
                 "qid",
             )
     return label_frame(rows, pairs, list(LABEL_FIELDS)), judged
+
+
+def _check_admitted(
+    f: DataFile,
+    n: int,
+    lab: dict[str, Any],
+    asked: tuple[str | None, str | None],
+    products: Mapping[tuple[str, str], str | None],
+) -> None:
+    """Refuse a relevant label on a clause its question's product and version filter never
+    retrieves (`ragsweep.data.schema.admits`): left in, it would cap the question's recall."""
+    product, version = asked
+    doc, ver = lab["document"], lab["version"]
+    doc_product = products[(doc, ver)]
+    if admits(product, version, doc_product, ver):
+        return
+    if version is not None and ver != version:
+        what = f"version {ver!r}, and the question asks about version {version!r}"
+    else:
+        what = f"product {doc_product!r}, and the question asks about product {product!r}"
+    f.fail(
+        f"grade {lab['grade']} on clause {clause_id(doc, lab['section'], ver)} of {what}: the "
+        "retriever's filter never returns it and the relevance rule grades it 0; run `ragsweep "
+        "labels check --apply` (it carries the label to the question's version where the "
+        "clause is the same, and retires this one), or set its grade to 0",
+        n,
+        "grade",
+    )

@@ -59,8 +59,16 @@ def known(values: Sequence[str]) -> str:
 
 
 def table(rows: list[dict[str, Any]], columns: Sequence[str]) -> pd.DataFrame:
-    """Checked JSON Lines rows as a data frame of `columns`, in file order."""
-    return pd.DataFrame({c: [r[c] for r in rows] for c in columns})
+    """Checked JSON Lines rows as a data frame of `columns`, in file order. A column holding a
+    null keeps it as None (an object column): pandas 3 would turn the column into strings and
+    the null into NaN, which no `is None` test catches (a question with no version would be
+    filtered to the version "nan" and retrieve nothing)."""
+    frame = {}
+    for c in columns:
+        values = [r[c] for r in rows]
+        has_null = any(v is None for v in values)
+        frame[c] = pd.Series(values, dtype=object) if has_null else values
+    return pd.DataFrame(frame)
 
 
 def entries(folder: Path) -> list[Path]:

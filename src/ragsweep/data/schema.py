@@ -69,6 +69,19 @@ def version_key(version: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
 
 
+def admits(
+    product: str | None, version: str | None, doc_product: str | None, doc_version: str
+) -> bool:
+    """Whether a question about `product` and `version` (None: any) may be answered from a
+    document of `doc_product` in `doc_version`. One rule, two readers: the retriever's filter
+    (`ragsweep.retrieval.pipeline.allowed_chunks`) never returns another passage, and the
+    labelled set holds no relevant label on another clause (the relevance rule grades another
+    version's or product's clause 0: a 2024 clause is no evidence of what a 2025 policy says)."""
+    return (product is None or doc_product == product) and (
+        version is None or doc_version == version
+    )
+
+
 @dataclass(frozen=True)
 class Clause:
     """One clause of one wording version, identified by (document, section, version)."""

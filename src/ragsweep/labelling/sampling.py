@@ -62,6 +62,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from ragsweep.conventions import ALL
+from ragsweep.data.reader import table
 from ragsweep.errors import UserError
 
 #: the injected scrubber: raw text in, text without personal data out
@@ -780,4 +781,4 @@ def read_candidates(path: str | Path, products: Sequence[str]) -> pd.DataFrame:
         rows.append(
             {"qid": qid, "text": text, "slice": slice_, "product": product, "version": None}
         )
-    return pd.DataFrame(rows, columns=["qid", "text", "slice", "product", "version"])
+    return table(rows, ["qid", "text", "slice", "product", "version"])

@@ -12,8 +12,10 @@ Conventions shared with `ragsweep.labelling.upkeep`:
   null where they do not apply), appended in the order the changes are made. `kind` is one of
   `KINDS`: `add` (new label, `old_grade` null), `change` (grade changed), `remove` (label
   dropped, `new_grade` null), `carry` (label carried to a newer wording version), `move` (label
-  moved to the clause's new section number), `question` (a new question) and `freeze` (rolling
-  question into core); the last two have no clause and no grades. `source` is the sheet's file
+  moved to the clause's new section number), `question` (a new question), `freeze` (rolling
+  question into core), `retire` (a question taken out of the set, its labels each logged as
+  a `remove`) and `version` (a question now asks about `version`); the last four have no
+  clause and no grades. `source` is the sheet's file
   name for imports, the clause a carried or moved label came from, else null.
   The changelog sits in a `history/` subfolder: the loader refuses unknown `.jsonl` files at the
   top of a dataset folder (`schema.ROOT_FILES`), and an unknown subfolder is allowed.
@@ -49,7 +51,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragsweep.data import Dataset, clause_id, load_dataset
+from ragsweep.data import Dataset, admits, clause_id, load_dataset
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
@@ -75,7 +77,7 @@ CHANGELOG_FIELDS = (
     "source",
     "note",
 )
-KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze")
+KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze", "retire", "version")
 
 _GRADE_RE = re.compile(r"[+-]?\d+")
 _QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
@@ -130,6 +132,9 @@ class ImportResult:
     changes: tuple[Change, ...]
     questions_added: int = 0  # candidates that joined the set (with a clause graded >= 1)
     not_added: tuple[str, ...] = ()  # graded candidates with no relevant clause
+    #: pairs graded 1 or 2 on a clause their question may not retrieve (another version or
+    #: product), imported as 0 by the relevance rule
+    by_rule: tuple[Key, ...] = ()
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -320,6 +325,7 @@ def import_sheets(
                     g.line,
                     "grade",
                 )
+    graded, by_rule = _relevance_rule(graded, ds, extra)
     answered = {g.key[0] for g in graded.values() if g.key[0] in extra and g.grade >= 1}
     not_added = sorted({g.key[0] for g in graded.values() if g.key[0] in extra} - answered)
     graded = {k: g for k, g in graded.items() if k[0] not in extra or k[0] in answered}
@@ -397,8 +403,43 @@ def import_sheets(
         files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
         write_dataset_files(root, files, changes, at)
     return ImportResult(
-        added, changed, unchanged, skipped, tuple(changes), len(answered), tuple(not_added)
+        added,
+        changed,
+        unchanged,
+        skipped,
+        tuple(changes),
+        len(answered),
+        tuple(not_added),
+        tuple(by_rule),
     )
+
+
+def _relevance_rule(
+    graded: dict[Key, _Graded], ds: Dataset, extra: Mapping[str, Mapping[str, Any]]
+) -> tuple[dict[Key, _Graded], list[Key]]:
+    """`graded` with every grade of 1 or 2 on a clause its question may not retrieve (another
+    version or product than it asks about, `ragsweep.data.admits`) set to 0, as the relevance
+    rule says and `load_dataset` requires; the judge's grade goes into the changelog note. And
+    the pairs so set, in sheet order."""
+    asked = {
+        q: (p, v)
+        for q, p, v in zip(
+            ds.questions["qid"], ds.questions["product"], ds.questions["version"], strict=True
+        )
+    }
+    asked |= {q: (c["product"], c["version"]) for q, c in extra.items()}
+    products = {(d.document, d.version): d.product for d in ds.documents}
+    out: dict[Key, _Graded] = {}
+    zeroed: list[Key] = []
+    for key, g in graded.items():
+        qid, doc, _, ver = key
+        if g.grade >= 1 and not admits(*asked[qid], products[(doc, ver)], ver):
+            said = f"judged {g.grade} by {g.who}; another version or product than the question "
+            said += "asks about is 0 (relevance rule)"
+            g = replace(g, grade=0, note=said if g.note is None else f"{said}; {g.note}")
+            zeroed.append(key)
+        out[key] = g
+    return out, zeroed
 
 
 def _candidates(frame: pd.DataFrame | None, ds: Dataset) -> dict[str, dict[str, Any]]:

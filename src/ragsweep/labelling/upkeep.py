@@ -44,14 +44,14 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from ragsweep.data import Clause, Document, clause_id, load_dataset, version_key
+from ragsweep.data import Clause, Document, admits, clause_id, load_dataset, version_key
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.labels import LABEL_FIELDS
 from ragsweep.data.manifest import check_manifest
@@ -153,6 +153,8 @@ class Carry:
     grade: int
     ratio: float
     to_section: str | None = None
+    #: a blocked label a person confirmed (`apply_check`'s `confirm`): why it was blocked
+    confirmed: str | None = None
 
     @property
     def target(self) -> str:
@@ -162,7 +164,9 @@ class Carry:
 
 @dataclass(frozen=True)
 class Blocked:
-    """A label that would be carried but is not, and why."""
+    """A label that would be carried but is not, and why. `target`: the section of
+    `to_version` a person may carry it to after reading the change (`apply_check`'s `confirm`),
+    None when no clause of `to_version` is a candidate."""
 
     qid: str
     document: str
@@ -171,12 +175,27 @@ class Blocked:
     to_version: str
     grade: int
     reason: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """A question that applying the check would leave without a label of grade >= 1: its
+    relevant labels are removed (vanished) or retired, and none is carried. `lost`: those
+    labels' clause ids; `blocked`: its labels left for a person, with why."""
+
+    qid: str
+    line: int  # in questions.jsonl
+    lost: tuple[str, ...]
+    blocked: tuple[Blocked, ...]
 
 
 @dataclass(frozen=True)
 class Retired:
-    """A relevant label on another version than its question asks about: the version filter
-    never retrieves it, so `apply_check` sets its grade to 0 (a wrong-version rejection)."""
+    """A relevant label on a clause its question may not retrieve (another version, or another
+    product, than it asks about: `ragsweep.data.admits`): the retriever's filter never returns
+    it, so `apply_check` sets its grade to 0 (a wrong-version rejection). `asked`: what the
+    question asks about instead, e.g. "version 2025"."""
 
     qid: str
     document: str
@@ -195,6 +214,9 @@ class CheckResult:
     carries: tuple[Carry, ...]
     blocked: tuple[Blocked, ...]
     retired: tuple[Retired, ...] = ()
+    unanswered: tuple[Unanswered, ...] = ()
+    #: (qid, version) of the questions moved to another version, sorted (`check_labels`' move)
+    moved: tuple[tuple[str, str], ...] = ()
 
     @property
     def questions(self) -> tuple[str, ...]:
@@ -204,15 +226,16 @@ class CheckResult:
     @property
     def clean(self) -> bool:
         """Nothing to apply."""
-        return not self.vanished and not self.carries and not self.retired
+        return not (self.vanished or self.carries or self.retired or self.moved)
 
 
-def check_labels(dataset_dir: str | Path) -> CheckResult:
+def check_labels(dataset_dir: str | Path, move: Mapping[str, str] | None = None) -> CheckResult:
     """Dry run: the vanished labels and the labels to carry (see the module docstring). Reads
     the folder without changing it; every file but labels.jsonl's anchors is checked as
-    `load_dataset` does."""
+    `load_dataset` does. `move` (qid -> version): check as if those questions asked about that
+    version (`apply_check` with the same `move` writes it); the result's `moved` says so."""
     root = Path(dataset_dir)
-    documents, questions, labels = _read(root)
+    documents, questions, products, labels = _read(root, move or {})
     by_doc = {(d.document, d.version): d for d in documents}
     clauses = {(d.document, d.version): {c.section: c for c in d.clauses} for d in documents}
     versions: dict[str, list[str]] = {}
@@ -230,10 +253,12 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
             vanished.append(_vanished(n, lab, by_doc, clauses, versions))
             continue
         asked = questions[lab["qid"]]
+        product = products[lab["qid"]]
+        if lab["grade"] >= 1 and not admits(product, asked, by_doc[(doc, ver)].product, ver):
+            wanted = f"version {asked}" if asked not in (None, ver) else f"product {product}"
+            retired.append(Retired(lab["qid"], doc, sec, ver, wanted, lab["grade"], n))
         if asked is None or ver == asked or (doc, asked) not in by_doc:
             continue
-        if lab["grade"] >= 1:
-            retired.append(Retired(lab["qid"], doc, sec, ver, asked, lab["grade"], n))
         if version_key(ver) >= version_key(asked) or lab["grade"] < CARRY_MIN_GRADE:
             continue
         if (lab["qid"], doc, sec, asked) in judged:
@@ -248,7 +273,7 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
         args = (qid, doc, sec, lab["version"], asked, lab["grade"])
         new = clauses[(doc, asked)].get(sec)
         renumbered = None
-        if new is None:
+        if new is None or not _same(old, new):
             renumbered = _renumbered(old, clauses[(doc, asked)])
             if isinstance(renumbered, Clause):
                 new = renumbered
@@ -256,25 +281,23 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
         to_section = None if new is None or new.section == sec else new.section
         if to_section is not None and (qid, doc, to_section, asked) in judged:
             continue  # the renumbered clause is judged already
+        target = None if new is None else new.section
         if new is None:
             why = f"corpus/{doc}@{asked}.json has no section {sec!r}"
             if renumbered:
                 why += f" and several clauses match its text ({', '.join(renumbered)})"
             blocked.append(Blocked(*args, why))
         elif ratio is None:
-            blocked.append(Blocked(*args, f"heading changed: {old.heading!r} -> {new.heading!r}"))
+            why = f"section {new.section} of {asked} is another clause ({new.heading!r}) and "
+            why += f"none of {asked} has this one's heading and text: deleted, or rewritten"
+            blocked.append(Blocked(*args, why))
         elif ratio < SAME_TEXT_MIN_RATIO:
-            blocked.append(
-                Blocked(*args, f"text changed: ratio {ratio:.1f} < {SAME_TEXT_MIN_RATIO:g}")
-            )
+            why = f"text changed: ratio {ratio:.1f} < {SAME_TEXT_MIN_RATIO:g}"
+            blocked.append(Blocked(*args, why, target))
         elif changed := figure_changes(old.text, new.text):
-            blocked.append(
-                Blocked(
-                    *args,
-                    f"figures changed: {', '.join(changed)}; a person decides whether the "
-                    "label still holds (label it by hand)",
-                )
-            )
+            why = f"figures changed: {', '.join(changed)}; a person decides whether the label "
+            why += "still holds"
+            blocked.append(Blocked(*args, why, target))
         elif qid in under_review:
             blocked.append(
                 Blocked(
@@ -285,19 +308,65 @@ def check_labels(dataset_dir: str | Path) -> CheckResult:
             )
         else:
             carries.append(Carry(*args, ratio, to_section))
-    return CheckResult(tuple(vanished), tuple(carries), tuple(blocked), tuple(retired))
+    unanswered = _unanswered(
+        root, labels, tuple(vanished), tuple(carries), tuple(blocked), tuple(retired)
+    )
+    return CheckResult(
+        tuple(vanished),
+        tuple(carries),
+        tuple(blocked),
+        tuple(retired),
+        unanswered,
+        tuple(sorted((move or {}).items())),
+    )
+
+
+def _same(old: Clause, new: Clause) -> bool:
+    """Whether `new` is `old` by the same-clause rule (module docstring)."""
+    ratio = text_ratio(old, new)
+    return (
+        ratio is not None
+        and ratio >= SAME_TEXT_MIN_RATIO
+        and not figure_changes(old.text, new.text)
+    )
+
+
+def _unanswered(
+    root: Path,
+    labels: list[tuple[int, dict[str, Any]]],
+    vanished: tuple[Vanished, ...],
+    carries: tuple[Carry, ...],
+    blocked: tuple[Blocked, ...],
+    retired: tuple[Retired, ...],
+) -> tuple[Unanswered, ...]:
+    """The questions applying the check would leave without a relevant label, in file order."""
+    gone = {(v.qid, v.document, v.section, v.version) for v in vanished if v.moved_to is None}
+    gone |= {(r.qid, r.document, r.section, r.version) for r in retired}
+    kept = {
+        lab["qid"]
+        for _, lab in labels
+        if lab["grade"] >= 1
+        and (lab["qid"], lab["document"], lab["section"], lab["version"]) not in gone
+    }
+    kept |= {c.qid for c in carries}
+    out = []
+    for n, q in enumerate(read_rows(root, QUESTIONS_FILE), start=1):
+        qid = q["qid"]
+        if qid in kept:
+            continue
+        lost = tuple(
+            clause_id(lab["document"], lab["section"], lab["version"])
+            for _, lab in labels
+            if lab["qid"] == qid and lab["grade"] >= 1
+        )
+        out.append(Unanswered(qid, n, lost, tuple(b for b in blocked if b.qid == qid)))
+    return tuple(out)
 
 
 def _renumbered(old: Clause, sections: dict[str, Clause]) -> Clause | list[str] | None:
     """The one clause of a newer version that is `old` renumbered (the same clause by the rule
     above: heading, text ratio, figures), the sections when several match, None when none."""
-    hits = [
-        c
-        for c in sections.values()
-        if (r := text_ratio(old, c)) is not None
-        and r >= SAME_TEXT_MIN_RATIO
-        and not figure_changes(old.text, c.text)
-    ]
+    hits = [c for c in sections.values() if _same(old, c)]
     if len(hits) > 1:
         return sorted(c.section for c in hits)
     return hits[0] if hits else None
@@ -310,18 +379,30 @@ def apply_check(
     at: str,
     who: str,
     reason: str = "label upkeep",
+    confirm: Sequence[tuple[str, str, str]] = (),
+    retire_questions: Sequence[str] = (),
+    label: Sequence[tuple[str, str, str, int]] = (),
 ) -> tuple[Change, ...]:
     """Apply a `check_labels` result, all or nothing: move or remove the vanished labels (and
-    their review rows), add the carried ones, log each change. `result` must still be what
-    `check_labels` finds now. Returns the changelog entries written (none when clean)."""
+    their review rows), add the carried ones, retire the relevant labels on another version,
+    log each change. `result` must still be what `check_labels` finds now. A person's decisions
+    come with it: `confirm` names blocked labels (qid, document, section) to carry to their
+    `Blocked.target` all the same, having read the change; `retire_questions` names questions
+    to take out of the set with all their labels (one whose answer the new version deleted);
+    `label` (qid, document, section, grade) grades a clause of the version the question asks
+    about (after `move`). Returns the changelog entries written (none when there is nothing
+    to do)."""
     root = Path(dataset_dir)
     check_stamp(at, who, "apply_check")
-    if check_labels(root) != result:
+    move = dict(result.moved)
+    if check_labels(root, move) != result:
         raise UserError(
             f"apply_check: {root}: the dataset changed since the check; run check_labels again "
             "and apply its result"
         )
-    if result.clean:
+    confirmed = _confirmed(result, confirm)
+    result = replace(result, carries=result.carries + confirmed)
+    if result.clean and not retire_questions and not label:
         return ()
     check_manifest(root)
     rows = read_rows(root, LABELS_FILE)
@@ -381,7 +462,11 @@ def apply_check(
                 section=c.target,
                 version=c.to_version,
                 new_grade=c.grade,
-                reason=f"{reason}: same clause in version {c.to_version} (ratio {c.ratio:.1f})"
+                reason=(
+                    f"{reason}: same clause in version {c.to_version} (ratio {c.ratio:.1f})"
+                    if c.confirmed is None
+                    else f"{reason}: carried by {who} after reading the change ({c.confirmed})"
+                )
                 + (f", renumbered {c.section} -> {c.to_section}" if c.to_section else ""),
                 source=clause_id(c.document, c.section, c.from_version),
             )
@@ -402,36 +487,165 @@ def apply_check(
                 version=gone.version,
                 old_grade=gone.grade,
                 new_grade=0,
-                reason=f"{reason}: retired, the question asks about version {gone.asked} and "
-                "the version filter never retrieves this clause",
+                reason=f"{reason}: retired, the question asks about {gone.asked} and the "
+                "retriever's filter never returns this clause",
             )
         )
-    questions = read_rows(root, QUESTIONS_FILE)
-    answered = {r["qid"] for r in new_rows if r["grade"] >= 1}
-    for n, q in enumerate(questions, start=1):
-        if q["qid"] not in answered:
-            lost = [v.clause_id for v in result.vanished if v.qid == q["qid"]] + [
-                clause_id(r.document, r.section, r.version)
-                for r in result.retired
-                if r.qid == q["qid"]
-            ]
-            DataFile(root, QUESTIONS_FILE).fail(
-                f"question {q['qid']!r} would have no label with grade >= 1 once its label(s) "
-                f"{', '.join(lost)} are removed (vanished) or retired (another version than "
-                f"it asks about); label a clause of its version that answers it in "
-                "labels.jsonl, or retire the question (remove it), then check again",
-                n,
-                "qid",
+    questions = _questions(root, move)
+    changes[:0] = [
+        Change(
+            kind="version",
+            who=who,
+            qid=q["qid"],
+            version=q["version"],
+            reason=f"{reason}: the question now asks about version {q['version']}",
+        )
+        for q in questions
+        if q["qid"] in move
+    ]
+    changes += _label(root, questions, new_rows, label, who, reason)
+    dropped = _retire_questions(questions, retire_questions)
+    for row in new_rows:
+        if row["qid"] in dropped:
+            changes.append(
+                Change(
+                    kind="remove",
+                    who=who,
+                    qid=row["qid"],
+                    document=row["document"],
+                    section=row["section"],
+                    version=row["version"],
+                    old_grade=row["grade"],
+                    reason=f"{reason}: its question is retired",
+                )
             )
-    files = {LABELS_FILE: jsonl_bytes(order_labels(new_rows, [q["qid"] for q in questions]))}
+    changes += [
+        Change(kind="retire", who=who, qid=q, reason=f"{reason}: question retired") for q in dropped
+    ]
+    new_rows = [r for r in new_rows if r["qid"] not in dropped]
+    questions = [q for q in questions if q["qid"] not in dropped]
+    answered = {r["qid"] for r in new_rows if r["grade"] >= 1}
+    for u in result.unanswered:
+        if u.qid not in answered and u.qid not in dropped:
+            DataFile(root, QUESTIONS_FILE).fail(unanswered_fix(u), u.line, "qid")
+    files = {
+        LABELS_FILE: jsonl_bytes(order_labels(new_rows, [q["qid"] for q in questions])),
+    }
+    if dropped or move:
+        files[QUESTIONS_FILE] = jsonl_bytes(questions)
     for name in REVIEW_FILES:
         rel = f"review/{name}.jsonl"
         if (root / rel).is_file():
-            data = jsonl_bytes(_reanchor(read_rows(root, rel), moved))
+            kept = [r for r in read_rows(root, rel) if r["qid"] not in dropped]
+            data = jsonl_bytes(_reanchor(kept, moved))
             if data != (root / rel).read_bytes():
                 files[rel] = data
     write_dataset_files(root, files, changes, at)
     return tuple(changes)
+
+
+def unanswered_fix(u: Unanswered) -> str:
+    """What a question left without a relevant label needs, for a one-line refusal."""
+    what = f"question {u.qid!r} would have no label with grade >= 1"
+    if u.lost:
+        what += f" once its label(s) {', '.join(u.lost)} are removed (vanished) or retired "
+        what += "(another version)"
+    options = [
+        f"carry {b.document}/{b.section} to {b.target} after reading the change "
+        f"(--carry {u.qid}:{b.document}/{b.section})"
+        for b in u.blocked
+        if b.target is not None
+    ]
+    options += [
+        f"label a clause of its version that answers it (--label {u.qid}:DOC/SECTION=GRADE)",
+        f"or retire the question (--retire-question {u.qid})",
+    ]
+    return f"{what}; {', '.join(options)}"
+
+
+def _confirmed(result: CheckResult, confirm: Sequence[tuple[str, str, str]]) -> tuple[Carry, ...]:
+    """The blocked labels a person confirmed, as carries onto their target section."""
+    blocked = {(b.qid, b.document, b.section): b for b in result.blocked}
+    out = []
+    for qid, doc, sec in confirm:
+        b = blocked.get((qid, doc, sec))
+        if b is None or b.target is None:
+            known_ = [f"{k[0]}:{k[1]}/{k[2]}" for k, v in blocked.items() if v.target]
+            raise UserError(
+                f"--carry {qid}:{doc}/{sec}: no label the check left for a person to carry "
+                f"there; {hint(f'{qid}:{doc}/{sec}', known_)}name one of the 'not carried' "
+                "lines that has a clause to carry to"
+            )
+        to_section = None if b.target == b.section else b.target
+        ratio = float("nan")
+        out.append(
+            Carry(qid, doc, sec, b.from_version, b.to_version, b.grade, ratio, to_section, b.reason)
+        )
+    return tuple(out)
+
+
+def _label(
+    root: Path,
+    questions: list[dict[str, Any]],
+    rows: list[dict[str, Any]],
+    label: Sequence[tuple[str, str, str, int]],
+    who: str,
+    reason: str,
+) -> list[Change]:
+    """Grade the clauses a person named (`apply_check`'s `label`) on the version each question
+    asks about, in `rows` (added, or changed in place); their changelog entries."""
+    asked = {q["qid"]: q["version"] for q in questions}
+    sections = {(d.document, d.version): {c.section for c in d.clauses} for d in load_corpus(root)}
+    index = {(r["qid"], r["document"], r["section"], r["version"]): r for r in rows}
+    out = []
+    for qid, doc, sec, grade in label:
+        spec = f"--label {qid}:{doc}/{sec}={grade}"
+        if qid not in asked:
+            raise UserError(f"{spec}: no question {qid!r}; {hint(qid, list(asked))}name one")
+        version = asked[qid]
+        if version is None:
+            raise UserError(
+                f"{spec}: question {qid!r} names no version; label it with `labels import`"
+            )
+        if sec not in sections.get((doc, version), set()):
+            raise UserError(
+                f"{spec}: no clause {clause_id(doc, sec, version)} in the snapshot; name a "
+                f"clause of version {version}, the one {qid} asks about"
+            )
+        if grade not in GRADES:
+            raise UserError(f"{spec}: grade {grade} is outside {{0, 1, 2}}")
+        base = Change(
+            kind="add",
+            who=who,
+            qid=qid,
+            document=doc,
+            section=sec,
+            version=version,
+            new_grade=grade,
+            reason=f"{reason}: labelled by a person during upkeep",
+        )
+        row = index.get((qid, doc, sec, version))
+        if row is None:
+            row = {"qid": qid, "document": doc, "section": sec, "version": version, "grade": grade}
+            rows.append(row)
+            index[(qid, doc, sec, version)] = row
+            out.append(base)
+        elif row["grade"] != grade:
+            out.append(replace(base, kind="change", old_grade=row["grade"]))
+            row["grade"] = grade
+    return out
+
+
+def _retire_questions(questions: list[dict[str, Any]], qids: Sequence[str]) -> set[str]:
+    """The qids to retire, checked against questions.jsonl."""
+    known_qids = [q["qid"] for q in questions]
+    for qid in qids:
+        if qid not in known_qids:
+            raise UserError(
+                f"--retire-question {qid}: no such question in questions.jsonl; "
+                f"{hint(qid, known_qids)}name a question of the set"
+            )
+    return set(qids)
 
 
 def freeze(
@@ -473,14 +687,34 @@ def freeze(
     return tuple(frozen)
 
 
+def _questions(root: Path, move: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The rows of questions.jsonl, those in `move` asking about their new version (an unknown
+    qid in `move` is refused)."""
+    rows = read_rows(root, QUESTIONS_FILE)
+    known_qids = [r["qid"] for r in rows]
+    for qid in move:
+        if qid not in known_qids:
+            raise UserError(
+                f"{root / QUESTIONS_FILE}: no question {qid!r} to move; "
+                f"{hint(qid, known_qids)}name questions of the set"
+            )
+    return [{**r, "version": move[r["qid"]]} if r["qid"] in move else r for r in rows]
+
+
 def _read(
-    root: Path,
-) -> tuple[tuple[Document, ...], dict[str, str | None], list[tuple[int, dict[str, Any]]]]:
-    """The snapshot, each question's version, and the label rows with their line numbers,
-    checked as `load_dataset` does except whether each label's clause exists."""
+    root: Path, move: Mapping[str, str]
+) -> tuple[
+    tuple[Document, ...],
+    dict[str, str | None],
+    dict[str, str | None],
+    list[tuple[int, dict[str, Any]]],
+]:
+    """The snapshot, each question's version and product, and the label rows with their line
+    numbers, checked as `load_dataset` does except whether each label's clause exists and is
+    one its question may retrieve (what `check_labels` repairs)."""
     slices = tuple(load_meta(root)["slices"])
     documents = load_corpus(root)
-    raw = DataFile(root, QUESTIONS_FILE).read("the questions of the labelled set")
+    raw = jsonl_bytes(_questions(root, move))
     questions = load_questions(root, raw, slices, documents)
     asked = dict(zip(questions["qid"], questions["version"], strict=True))
     f = DataFile(root, LABELS_FILE)
@@ -498,7 +732,13 @@ def _read(
             f.fail(f"duplicate label (first on line {first[key]}); keep one row per pair", n, "qid")
         first[key] = n
         out.append((n, lab))
-    return documents, {q: (None if v is None else str(v)) for q, v in asked.items()}, out
+    products = dict(zip(questions["qid"], questions["product"], strict=True))
+    return (
+        documents,
+        {q: (None if v is None else str(v)) for q, v in asked.items()},
+        {q: (None if p is None else str(p)) for q, p in products.items()},
+        out,
+    )
 
 
 def _vanished(

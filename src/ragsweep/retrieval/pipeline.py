@@ -33,6 +33,7 @@ from omegaconf import DictConfig
 
 from ragsweep.chunking import Chunk, Chunker
 from ragsweep.config import build, check_protocol
+from ragsweep.data import admits
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     PAD_ID,
@@ -256,9 +257,11 @@ def questions_key(texts: Sequence[str], allowed: Allowed) -> str:
 def allowed_chunks(
     chunks: Sequence[Chunk], products: Sequence[str | None], versions: Sequence[str | None]
 ) -> list[np.ndarray | None]:
-    """Per question, the chunk indices of its product and wording version (None: no filter)."""
-    prod = np.array([c.product for c in chunks], dtype=object)
-    vers = np.array([c.version for c in chunks], dtype=object)
+    """Per question, the chunk indices of its product and wording version (None: no filter), by
+    `ragsweep.data.admits`, the rule the labelled set's relevant labels follow too."""
+    kinds = sorted({(c.product, c.version) for c in chunks}, key=repr)
+    kind_of = {k: i for i, k in enumerate(kinds)}
+    per_chunk = np.array([kind_of[(c.product, c.version)] for c in chunks], dtype=np.int64)
     cache: dict[tuple[str | None, str | None], np.ndarray | None] = {}
     out: list[np.ndarray | None] = []
     for p, v in zip(products, versions, strict=True):
@@ -267,12 +270,8 @@ def allowed_chunks(
             if p is None and v is None:
                 cache[key] = None
             else:
-                mask = np.ones(len(chunks), dtype=bool)
-                if p is not None:
-                    mask &= prod == p
-                if v is not None:
-                    mask &= vers == v
-                cache[key] = np.flatnonzero(mask).astype(np.int64)
+                ok = np.array([admits(p, v, dp, dv) for dp, dv in kinds], dtype=bool)
+                cache[key] = np.flatnonzero(ok[per_chunk]).astype(np.int64)
         out.append(cache[key])
     return out
 
