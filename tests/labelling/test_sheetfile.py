@@ -10,6 +10,7 @@ import csv
 import hashlib
 import json
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import openpyxl
@@ -223,7 +224,17 @@ def test_a_decimal_comma_locales_date_is_refused(pooled: Path, data: Path, tmp_p
 @pytest.mark.parametrize(
     ("value", "says"),
     [
-        (3.1, "field 'section': the cell holds the number 3.1, not text"),
+        (
+            3.1,
+            "field 'section': the cell holds the number 3.1, not text: the spreadsheet "
+            "reformatted the id (the row's clause_key belongs to motor-faq/3.10@2024: section "
+            "'3.10'); type it again as text in a cell formatted as text (a leading apostrophe: "
+            "'3.10), or re-export the sheet",
+        ),
+        (
+            datetime(2026, 10, 3),
+            "field 'section': the cell holds the date 2026-10-03T00:00:00, not text",
+        ),
         ("3.1", MESSAGE.format(by="clause_key")),
     ],
 )

@@ -244,8 +244,9 @@ def read_sheet(path: str | os.PathLike[str], *, dataset: Dataset | None = None) 
     p = Path(path)
     f = DataFile(p.parent, p.name)
     suffix = p.suffix.lower()
+    numbers: list[Number] = []
     if suffix in WORKBOOK_SUFFIXES:
-        header, body = _xlsx_rows(f)
+        header, body, numbers = _xlsx_rows(f)
     elif suffix in TEXT_SUFFIXES:
         header, body = _text_rows(f)
     else:
@@ -275,12 +276,15 @@ def read_sheet(path: str | os.PathLike[str], *, dataset: Dataset | None = None) 
         values.append([cells[j] for j in keep])
     rows = pd.DataFrame(values, columns=[header[j] for j in keep], dtype=object)
     sheet = Sheet(f, rows.astype(str) if len(rows) else rows, tuple(lines))
+    if numbers:
+        _refuse_number(sheet, numbers[0], dataset)
     if dataset is not None:
         check_clauses(sheet, dataset)
     return sheet
 
 
 Row = tuple[int, list[str]]  # (line or row number, cells)
+Ids = tuple[str, str, str]  # a clause's (document, section, version)
 
 
 def _text_rows(f: DataFile) -> tuple[list[str], list[Row]]:
@@ -326,8 +330,13 @@ def _sniff(text: str) -> str:
     return best
 
 
-def _xlsx_rows(f: DataFile) -> tuple[list[str], list[Row]]:
-    """Header and rows of the workbook's first worksheet; an id cell that is not text fails."""
+#: an .xlsx id cell that is not text: (row number, column, value)
+Number = tuple[int, str, Any]
+
+
+def _xlsx_rows(f: DataFile) -> tuple[list[str], list[Row], list[Number]]:
+    """Header and rows of the workbook's first worksheet, and its id cells that are not text
+    (numbers or dates), in row order."""
     import zipfile
 
     from openpyxl import load_workbook
@@ -349,20 +358,19 @@ def _xlsx_rows(f: DataFile) -> tuple[list[str], list[Row]]:
         header = [_text(v).strip() for v in first]
         ids = {j for j, h in enumerate(header) if h in ID_COLUMNS}
         rows: list[Row] = []
+        numbers: list[Number] = []
         for number, values in enumerate(it, start=2):
-            for j in ids:
-                if j < len(values) and _not_text(values[j]):
-                    _refuse_number(f, number, header[j], values[j])
+            numbers += [
+                (number, header[j], values[j])
+                for j in sorted(ids)
+                if j < len(values) and values[j] is not None and not isinstance(values[j], str)
+            ]
             rows.append((number, [_text(v).strip() for v in values]))
     finally:
         wb.close()
     while header and not header[-1]:
         header.pop()
-    return header, rows
-
-
-def _not_text(value: Any) -> bool:
-    return value is not None and not isinstance(value, str)
+    return header, rows, numbers
 
 
 def _text(value: Any) -> str:
@@ -378,13 +386,25 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _refuse_number(f: DataFile, row: int, column: str, value: Any) -> NoReturn:
+def _refuse_number(sheet: Sheet, number: Number, dataset: Dataset | None) -> NoReturn:
+    """Refuse an id cell that is a number or a date, naming the id the row's key says it was."""
+    line, column, value = number
+    i = sheet.lines.index(line)
     kind = "date" if isinstance(value, dt.datetime | dt.date | dt.time) else "number"
-    f.fail(
+    was = "5.10 becomes the number 5.1, or in some locales a date"
+    fix = "'5.10"
+    ids = ("document", "section", "clause_version")
+    key = sheet.rows["clause_key"].iat[i] if "clause_key" in sheet.rows.columns else ""
+    owner = _Corpus(dataset).by_key.get(key) if dataset is not None and key else None
+    if owner is not None and column in ids:
+        meant = owner[ids.index(column)]
+        was = f"the row's clause_key belongs to {clause_id(*owner)}: {column} {meant!r}"
+        fix = f"'{meant}"
+    sheet.fail(
         f"the cell holds the {kind} {_text(value)}, not text: the spreadsheet reformatted the id "
-        "(5.10 becomes the number 5.1, 5.10 in some locales a date); type it again as text "
-        "(with a leading apostrophe: '5.10) in a cell formatted as text, or re-export the sheet",
-        row,
+        f"({was}); type it again as text in a cell formatted as text (a leading apostrophe: "
+        f"{fix}), or re-export the sheet",
+        i,
         column,
     )
 
@@ -405,12 +425,8 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
     rows = sheet.rows
     if not len(rows) or not {"document", "section", "clause_version"} <= set(rows.columns):
         return
-    clauses = [c for d in dataset.documents for c in d.clauses]
-    texts = {(c.document, c.section, c.version): clause_text(c) for c in clauses}
-    by_key = {clause_key(*k, t): k for k, t in texts.items()}
-    by_text: dict[str, list[tuple[str, str, str]]] = {}
-    for k, t in texts.items():
-        by_text.setdefault(_words(t), []).append(k)
+    corpus = _Corpus(dataset)
+    texts, by_key, by_text = corpus.texts, corpus.by_key, corpus.by_text
     keys = rows["clause_key"] if "clause_key" in rows.columns else None
     shown = rows["clause_text"] if "clause_text" in rows.columns else None
     for i, (doc, sec, ver) in enumerate(
@@ -453,11 +469,26 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
             _refuse_moved(sheet, i, named, _closest(named, owners), "clause_text")
 
 
+class _Corpus:
+    """The corpus's clauses as a sheet shows them, by id, by `clause_key` and by text."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.texts: dict[Ids, str] = {
+            (c.document, c.section, c.version): clause_text(c)
+            for d in dataset.documents
+            for c in d.clauses
+        }
+        self.by_key = {clause_key(*k, t): k for k, t in self.texts.items()}
+        self.by_text: dict[str, list[Ids]] = {}
+        for k, t in self.texts.items():
+            self.by_text.setdefault(_words(t), []).append(k)
+
+
 def _refuse_moved(
     sheet: Sheet,
     i: int,
-    named: tuple[str, str, str],
-    owner: tuple[str, str, str],
+    named: Ids,
+    owner: Ids,
     by: str,
 ) -> NoReturn:
     """Row i names `named` but its key or text belongs to `owner`: refuse on the first id
@@ -467,18 +498,17 @@ def _refuse_moved(
         for f, a, b in zip(("document", "section", "clause_version"), named, owner, strict=True)
         if a != b
     )
+    how = f"a spreadsheet reformatted {meant!r} as {wrote!r}" if wrote else "the cell was emptied"
     sheet.fail(
         f"{field} {wrote!r} is not the row's clause: its {by} belongs to {clause_id(*owner)}, "
-        f"so a spreadsheet reformatted {meant!r} as {wrote!r}; fix the cell to {meant!r} (as "
-        "text), or re-export the sheet keeping ids as text (or use the .xlsx sheet)",
+        f"so {how}; fix the cell to {meant!r} (as text), or re-export the sheet keeping ids as "
+        "text (or use the .xlsx sheet)",
         i,
         field,
     )
 
 
-def _closest(
-    named: tuple[str, str, str], owners: list[tuple[str, str, str]]
-) -> tuple[str, str, str]:
+def _closest(named: Ids, owners: list[Ids]) -> Ids:
     """Of the clauses with the row's text, the one sharing most of the row's ids (then the
     first in corpus order): a repeated text is most likely the same document's and version's."""
     return max(owners, key=lambda o: (o[0] == named[0]) + (o[2] == named[2]))
