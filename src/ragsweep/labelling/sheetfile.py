@@ -446,7 +446,7 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
                     f"{key!r} is not the key of clause {clause_id(*named)} nor of any clause of "
                     "the corpus snapshot: the clause's text changed since the sheet was written, "
                     "or the cell was edited; pool a new sheet, or clear the clause_key and "
-                    "clause_text cells to import the row unchecked",
+                    "clause_text cells to import the row without this check",
                     i,
                     "clause_key",
                 )
@@ -462,7 +462,7 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
                     f"the clause text is not that of clause {clause_id(*named)} nor of any clause "
                     "of the corpus snapshot: the text changed since the sheet was written, or "
                     "the cell was edited; pool a new sheet, or clear the clause_text cell to "
-                    "import the row unchecked",
+                    "import the row without this check",
                     i,
                     "clause_text",
                 )
