@@ -210,6 +210,16 @@ def test_a_section_saved_as_3_1_is_refused_naming_the_clause(
     assert refused(tmp_path, data, old) == f"{old}:{line}: " + MESSAGE.format(by="clause_text")
 
 
+def test_a_qid_that_is_another_questions_is_refused(pooled: Path, data: Path, tmp_path) -> None:
+    sheet = judged_csv(pooled, tmp_path / "judged.csv", qid="q0011")
+    assert refused(tmp_path, data, sheet) == (
+        f"{sheet}:{ten_line(pooled / 'sheet.csv')}: field 'qid': qid 'q0011' is not the row's "
+        "question: its question text is that of 'q0001', so a spreadsheet reformatted 'q0001' "
+        "as 'q0011'; fix the cell to 'q0001' (as text), or re-export the sheet keeping ids as "
+        "text (or use the .xlsx sheet)"
+    )
+
+
 def test_a_decimal_comma_locales_date_is_refused(pooled: Path, data: Path, tmp_path) -> None:
     rows = csv_rows(judged_csv(pooled, tmp_path / "judged.csv", section="03.Okt"), encoding="utf-8")
     sheet = tmp_path / "de.csv"

@@ -17,7 +17,8 @@ section, version and the clause text as shown), in a form no spreadsheet reads a
 (`k` + 12 hex digits); and an .xlsx sheet is written with every cell a text cell. Read with a
 dataset, a row whose (document, section, clause_version) is not the clause its key (or, in an
 older sheet without keys, its clause text) belongs to is refused in one line naming the clause
-it belongs to: `5.10` saved as `5.1` never lands a grade on clause 5.1. An .xlsx cell in an id
+it belongs to: `5.10` saved as `5.1` never lands a grade on clause 5.1. A qid is checked against
+the row's question text the same way. An .xlsx cell in an id
 column that holds a number or a date (a person retyped it in a cell formatted as a number) is
 refused too, since "5.1" may have been 5.10.
 """
@@ -239,7 +240,8 @@ class Sheet:
 def read_sheet(path: str | os.PathLike[str], *, dataset: Dataset | None = None) -> Sheet:
     """Read a judging sheet (`.xlsx`, or delimited text: see the module docstring), every cell
     as text. With `dataset`, each row's clause is checked against its `clause_key` (else its
-    `clause_text`) and refused when they disagree (`check_clauses`). Problems are one-line
+    `clause_text`) and refused when they disagree, and each row's qid against its question
+    text (`check_ids`). Problems are one-line
     `DatasetError`s naming the sheet, line (or row) and field."""
     p = Path(path)
     f = DataFile(p.parent, p.name)
@@ -279,7 +281,7 @@ def read_sheet(path: str | os.PathLike[str], *, dataset: Dataset | None = None) 
     if numbers:
         _refuse_number(sheet, numbers[0], dataset)
     if dataset is not None:
-        check_clauses(sheet, dataset)
+        check_ids(sheet, dataset)
     return sheet
 
 
@@ -412,9 +414,10 @@ def _refuse_number(sheet: Sheet, number: Number, dataset: Dataset | None) -> NoR
 # ----------------------------------------------------------------------------- checking
 
 
-def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
-    """Refuse the first row whose (document, section, clause_version) is not the clause its
-    `clause_key` names, or, without a key, the clause its `clause_text` is the text of.
+def check_ids(sheet: Sheet, dataset: Dataset) -> None:
+    """Refuse the first row whose qid is not its question's (`_check_qids`), then the first
+    whose (document, section, clause_version) is not the clause its `clause_key` names, or,
+    without a key, the clause its `clause_text` is the text of.
 
     A key (or text) that belongs to another clause of the corpus names it: the spreadsheet
     reformatted the id (`5.10` as `5.1`). A key of no clause of the corpus means the clause's
@@ -422,6 +425,7 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
     nor a text (a hand-made sheet) are not checked here; the import still checks the clause
     exists.
     """
+    _check_qids(sheet, dataset)
     rows = sheet.rows
     if not len(rows) or not {"document", "section", "clause_version"} <= set(rows.columns):
         return
@@ -467,6 +471,32 @@ def check_clauses(sheet: Sheet, dataset: Dataset) -> None:
                     "clause_text",
                 )
             _refuse_moved(sheet, i, named, _closest(named, owners), "clause_text")
+
+
+def _check_qids(sheet: Sheet, dataset: Dataset) -> None:
+    """Refuse the first row whose qid is a question of the set but whose `question` is the text
+    of another one (`0012` saved as `12`, when `12` is a qid too). Unknown qids (a sampled
+    candidate's, or a typo) and texts of no question (edited since) are left to the import."""
+    rows = sheet.rows
+    if not len(rows) or not {"qid", "question"} <= set(rows.columns):
+        return
+    q = dataset.questions
+    text_of = {str(k): _words(one_line(str(t))) for k, t in zip(q["qid"], q["text"], strict=True)}
+    qids_of: dict[str, list[str]] = {}
+    for k, t in text_of.items():
+        qids_of.setdefault(t, []).append(k)
+    for i, (qid, question) in enumerate(zip(rows["qid"], rows["question"], strict=True)):
+        shown = _words(question)
+        if qid not in text_of or text_of[qid] == shown or shown not in qids_of:
+            continue  # a candidate, the question's own text, or a text of no question
+        meant = qids_of[shown][0]
+        sheet.fail(
+            f"qid {qid!r} is not the row's question: its question text is that of {meant!r}, so "
+            f"a spreadsheet reformatted {meant!r} as {qid!r}; fix the cell to {meant!r} (as "
+            "text), or re-export the sheet keeping ids as text (or use the .xlsx sheet)",
+            i,
+            "qid",
+        )
 
 
 class _Corpus:
