@@ -276,7 +276,7 @@ def test_line_numbers_count_multiline_cells(tiny: Path, tmp_path: Path) -> None:
     sheet = write_sheet(
         tmp_path / "s.csv",
         [
-            row("q05", "home", "1.1", "2024", "1", clause_text="first line\nsecond line"),
+            row("q05", "home", "1.1", "2024", "1", note="first line\nsecond line"),
             row("q05", "home", "9.9", "2024", "1"),
         ],
     )

@@ -221,16 +221,15 @@ def _pool_sweep(args: argparse.Namespace) -> int:
 def _prelabel(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    import pandas as pd
-
     from ragsweep.data import load_dataset
-    from ragsweep.labelling.pool import SHEET_ENCODING, write_sheet_frame
     from ragsweep.labelling.prelabel import prelabel_sheet
+    from ragsweep.labelling.sheetfile import read_sheet, write_sheet_frame
 
     sheet_path = Path(args.sheet)
     if not sheet_path.is_file():
         raise UserError(f"{sheet_path}: no such judging sheet; write one with `labels pool`")
-    sheet = pd.read_csv(sheet_path, dtype=str, keep_default_na=False, encoding=SHEET_ENCODING)
+    dataset = load_dataset(_data_dir(args))
+    sheet = read_sheet(sheet_path, dataset=dataset).rows  # CSV or .xlsx, clauses verified
     chat = None
     if args.chat_url or args.chat_model:
         from ragsweep.labelling.chat import ChatLabeller
@@ -243,9 +242,9 @@ def _prelabel(args: argparse.Namespace) -> int:
             cache_dir=Path(args.cache_dir),
         )
     at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    filled, summary = prelabel_sheet(sheet, load_dataset(_data_dir(args)), at=at, chat=chat)
+    filled, summary = prelabel_sheet(sheet, dataset, at=at, chat=chat)
     out = Path(args.out or sheet_path)
-    write_sheet_frame(filled, out)
+    write_sheet_frame(filled, out)  # in the format of its suffix: .xlsx stays .xlsx
     print(summary)
     print(f"pre-labels written to {out} (columns prelabel, prelabel_source)")
     return 0
@@ -502,16 +501,19 @@ def _rebaseline(args: argparse.Namespace) -> int:
 
 # -- agreement and audit ----------------------------------------------------------------------
 def _label_rows(path: Path) -> Any:
-    """A label-shaped file (JSONL or CSV with qid, document, section, version, grade)."""
+    """A label-shaped file (JSONL, or a sheet, CSV or .xlsx, with qid, document, section,
+    version or clause_version, grade)."""
     import pandas as pd
 
     from ragsweep.labelling.agreement import KEY
+    from ragsweep.labelling.sheetfile import TEXT_SUFFIXES, WORKBOOK_SUFFIXES, read_sheet
 
-    if path.suffix == ".csv":
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if path.suffix.lower() in (*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES):
+        frame = read_sheet(path).rows
         if "clause_version" in frame.columns and "version" in frame.columns:
             frame = frame.drop(columns="version").rename(columns={"clause_version": "version"})
-        frame = frame[frame["grade"].str.strip() != ""]
+        if "grade" in frame.columns:
+            frame = frame[frame["grade"] != ""]
     else:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
         frame = pd.DataFrame(rows)
@@ -628,7 +630,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--questions", default="split", help="split (the configured split), all, or QID,QID,..."
     )
-    p.add_argument("--out", default="judging_sheet.csv", metavar="FILE")
+    p.add_argument(
+        "--out",
+        default="judging_sheet.csv",
+        metavar="FILE",
+        help="the judging sheet: .csv, or .xlsx for a workbook of text cells",
+    )
     p.add_argument(
         "--candidates",
         default=None,

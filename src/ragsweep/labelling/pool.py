@@ -39,12 +39,10 @@ order the systems are given in).
 
 from __future__ import annotations
 
-import csv
 import gzip
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +56,13 @@ from ragsweep.chunking.anchors import coverage
 from ragsweep.data import Dataset, load_dataset
 from ragsweep.data.schema import Clause
 from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-exported)
+    SHEET_COLUMNS,
+    clause_key,
+    clause_text,
+    one_line,
+    write_sheet_frame,
+)
 from ragsweep.retrieval import pipeline
 from ragsweep.scoring import trec
 from ragsweep.scoring.evaluate import (
@@ -68,34 +73,9 @@ from ragsweep.scoring.evaluate import (
     stage_cache,
 )
 
-#: the judging sheet's columns, in order (`prelabel*` are filled by the pre-labellers, the last
-#: three by the judge)
-SHEET_COLUMNS = (
-    "qid",
-    "question",
-    "slice",
-    "version",
-    "document",
-    "section",
-    "clause_version",
-    "clause_text",
-    "systems",
-    "existing_grade",
-    "prelabel",
-    "prelabel_source",
-    "grade",
-    "note",
-    "judge",
-)
-#: the sheet's encoding: UTF-8 with a byte-order mark (see `write_sheet`)
-SHEET_ENCODING = "utf-8-sig"
-#: what a line break inside a cell becomes: a visible paragraph mark, never a row break
-LINE_BREAK = " ¶ "
 #: a system's name: it is written as `name@rank`, joined by "; "
 SYSTEM_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
-_BREAKS = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])+[ \t]*")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _SAFE_OVERRIDE_VALUE = re.compile(r"[\w./~:+-]+")
 _CHUNK_ID = re.compile(r".+#\d+")
 
@@ -175,55 +155,9 @@ def pool(
 
 
 def write_sheet(pool: Pool, path: str | os.PathLike[str]) -> Path:
-    """Write `pool.rows` as the judging sheet CSV at `path` (replaced whole, never half-written).
-
-    UTF-8 with a byte-order mark: Excel opens a double-clicked CSV without one in the machine's
-    legacy code page, garbling £ and curly quotes, while LibreOffice, pandas and Python's
-    `utf-8-sig` read the mark as what it is. Every field is quoted, the delimiter is a comma,
-    rows end in CRLF (RFC 4180), and line breaks inside a cell become " ¶ " (other control
-    characters are dropped), so every row is one physical line in any tool. Empty means no
-    value: `existing_grade` of an unlabelled clause, and the columns left for the judge.
-    Quoting does not stop a spreadsheet from reading `2.10` as a number: LibreOffice keeps it
-    with "Format quoted field as text"; in Excel, import the file (Data > From Text/CSV) with
-    the section columns as text rather than double-clicking it.
-    """
+    """Write `pool.rows` as the judging sheet at `path`: an Excel workbook of text cells when
+    `path` ends in .xlsx, else CSV (`ragsweep.labelling.sheetfile.write_sheet_frame`)."""
     return write_sheet_frame(pool.rows, path)
-
-
-def write_sheet_frame(rows: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
-    """`write_sheet` for a sheet's rows (a sheet read back, then pre-labelled)."""
-    target = Path(path)
-    missing = [c for c in SHEET_COLUMNS if c not in rows.columns]
-    if missing:
-        raise UserError(
-            f"{target.name}: the sheet lacks column(s) {', '.join(missing)}; rebuild it with "
-            "`ragsweep labels pool`"
-        )
-    frame = rows.loc[:, list(SHEET_COLUMNS)]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding=SHEET_ENCODING, newline="") as fh:
-            out = csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
-            out.writerow(SHEET_COLUMNS)
-            for row in frame.itertuples(index=False, name=None):
-                out.writerow([_cell(v) for v in row])
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
-
-
-def one_line(text: str) -> str:
-    """`text` with each run of line breaks as " ¶ ", tabs as spaces, control characters gone."""
-    return _CONTROL.sub("", _BREAKS.sub(LINE_BREAK, text).replace("\t", " ")).strip()
-
-
-def _cell(value: Any) -> str:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    return one_line(str(value))
 
 
 def _base_overrides(base: str | os.PathLike[str] | Sequence[str] | DictConfig) -> list[str]:
@@ -489,7 +423,7 @@ def _assemble(
                     "document": clause.document,
                     "section": clause.section,
                     "clause_version": clause.version,
-                    "clause_text": one_line(f"{clause.heading}\n{clause.text}"),
+                    "clause_text": clause_text(clause),
                     "systems": "; ".join(f"{s}@{r}" for r, s in sorted(by_clause[cid])),
                     "existing_grade": pd.NA if grade is None else grade,
                     "prelabel": "",
@@ -497,6 +431,9 @@ def _assemble(
                     "grade": "",
                     "note": "",
                     "judge": "",
+                    "clause_key": clause_key(
+                        clause.document, clause.section, clause.version, clause_text(clause)
+                    ),
                 }
             )
         stats.append(

@@ -321,8 +321,8 @@ def _check_at(at: str) -> None:
 def prelabel_sheet(
     sheet: pd.DataFrame, dataset: Dataset, *, at: str, chat: Any = None
 ) -> tuple[pd.DataFrame, str]:
-    """A copy of a judging sheet (`ragsweep.labelling.pool.SHEET_COLUMNS`) with `prelabel` and
-    `prelabel_source` filled, and a one-paragraph summary of how.
+    """A copy of a judging sheet (`ragsweep.labelling.sheetfile.SHEET_COLUMNS`, as `read_sheet`
+    reads it) with `prelabel` and `prelabel_source` filled, and a one-paragraph summary of how.
 
     Without `chat`: the offline labeller, thresholds fitted on the dataset's human labels
     (`fit_prelabeller`). With `chat` (a `ragsweep.labelling.chat.ChatLabeller`): the model's

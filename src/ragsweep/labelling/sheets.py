@@ -1,10 +1,11 @@
 """Judged sheets into labels.jsonl, production failures into the core set, and the label changelog.
 
-`import_sheets` merges the `grade` column of judging sheets (CSV, `SHEET_COLUMNS`) into
-labels.jsonl; `add_failure` turns a confirmed production failure into a new core question with
-its labels. Both are all or nothing: every input is checked first, and the first problem raises
-a one-line `UserError` (`<sheet>:<line>: field '<field>': <what>; <fix>`, exit code 2) before any
-file is written, so a refused call leaves every byte of the dataset as it was.
+`import_sheets` merges the `grade` column of judging sheets (CSV or .xlsx, `SHEET_COLUMNS`,
+read and their clauses verified by `ragsweep.labelling.sheetfile.read_sheet`) into labels.jsonl;
+`add_failure` turns a confirmed production failure into a new core question with its labels.
+Both are all or nothing: every input is checked first, and the first problem raises a one-line
+`UserError` (`<sheet>:<line>: field '<field>': <what>; <fix>`, exit code 2) before any file is
+written, so a refused call leaves every byte of the dataset as it was.
 
 Conventions shared with `ragsweep.labelling.upkeep`:
 
@@ -34,9 +35,7 @@ Conventions shared with `ragsweep.labelling.upkeep`:
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import os
 import re
@@ -56,7 +55,7 @@ from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.pool import SHEET_COLUMNS  # noqa: F401 (re-exported)
+from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_sheet  # noqa: F401 (re-exported)
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
 REQUIRED_COLUMNS = ("qid", "document", "section", "clause_version", "grade")
@@ -304,7 +303,9 @@ def import_sheets(
     root = Path(dataset_dir)
     check_stamp(at, judge, "import_sheets")
     if not sheets:
-        raise UserError("import_sheets: no sheet given; pass at least one judged sheet (.csv)")
+        raise UserError(
+            "import_sheets: no sheet given; pass at least one judged sheet (.csv or .xlsx)"
+        )
     ds = load_dataset(root)
     extra = _candidates(candidates, ds)
     graded: dict[tuple[str, str, str, str], _Graded] = {}
@@ -474,43 +475,10 @@ def _read_sheet(
     path: Path, ds: Dataset, judge: str | None, extra: Mapping[str, Mapping[str, Any]]
 ) -> tuple[list[_Graded], int]:
     """The graded rows of one sheet, every row checked; and how many rows are ungraded."""
-    f = DataFile(path.parent, path.name)
-    text = f.decode(f.read("a judged sheet")).removeprefix("\ufeff")
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader, None)
-        if header is None:
-            f.fail("is empty; a judged sheet starts with a header row (qid, document, ...)", 1)
-        header = [h.strip() for h in header]
-        for name in REQUIRED_COLUMNS:
-            if name not in header:
-                f.fail(
-                    f"missing column; {hint(name, header)}a judged sheet needs the columns "
-                    f"{', '.join(REQUIRED_COLUMNS)} (regenerate it, or restore the header)",
-                    1,
-                    name,
-                )
-        for i, name in enumerate(header):
-            if name and name in header[:i]:
-                f.fail("column appears twice in the header; keep one", 1, name)
-        rows: list[tuple[int, dict[str, str]]] = []
-        prev = reader.line_num
-        for cells in reader:
-            line, prev = prev + 1, reader.line_num
-            if not any(c.strip() for c in cells):
-                continue  # a blank line or an empty spreadsheet row
-            if len(cells) > len(header):
-                f.fail(
-                    f"{len(cells)} cells but the header has {len(header)} columns; quote cells "
-                    "that hold commas",
-                    line,
-                )
-            rows.append((line, dict(zip(header, [c.strip() for c in cells], strict=False))))
-    except csv.Error as err:
-        f.fail(
-            f"is not valid CSV ({err}); save it as CSV (comma-separated, UTF-8)", reader.line_num
-        )
-    return _check_rows(f, rows, ds, judge, extra)
+    sheet = read_sheet(path, dataset=ds)  # CSV or .xlsx; each row's clause against its key
+    sheet.require(REQUIRED_COLUMNS)
+    records = sheet.rows.to_dict("records")
+    return _check_rows(sheet.file, list(zip(sheet.lines, records, strict=True)), ds, judge, extra)
 
 
 def _check_rows(
