@@ -292,3 +292,66 @@ def test_questions_moved_by_hand_are_refused_until_checked(
         "0 vanished, 14 to carry, 2 not carried, 16 to retire, 2 question(s) left without a "
         "relevant label; --apply writes them"
     )
+
+
+def test_a_person_decides_on_a_sheet_at_scale(imported: dict[str, Path], tmp_path: Path) -> None:
+    """With many labels left for a person, `--sheet` writes them as a judging sheet (here
+    .xlsx): the clause of 2025 each could go to, the old grade as prelabel, why it was not
+    carried. The filled sheet is applied with `--decided`; `--retire-unanswered` retires the
+    questions no decision answers. A bad grade is refused in one line, nothing written."""
+    from openpyxl import load_workbook
+
+    root = tmp_path / "ds"
+    shutil.copytree(imported["docx"], root)
+    move = ["labels", "move", "--all", "--to", "2025", "--data", str(root)]
+    sheet = tmp_path / "decide.xlsx"
+    ran = cli_in(tmp_path, *move, "--sheet", str(sheet))
+    assert ran.out.splitlines()[-1] == (
+        f"1 label(s) left for a person, with the clause each could go to: {sheet}; fill its "
+        f"grade column, then add --apply --decided {sheet}"
+    )
+    book = load_workbook(sheet)
+    cells = list(book.active.iter_rows(values_only=True))
+    header, (row,) = cells[0], cells[1:]
+    got = dict(zip(header, row, strict=True))
+    assert {k: got[k] for k in ("qid", "document", "section", "clause_version", "prelabel")} == {
+        "qid": "b04", "document": "bicycle", "section": "3.2", "clause_version": "2025",
+        "prelabel": "2",
+    }  # fmt: skip
+    assert got["clause_text"] == "Excess ¶ You must pay the first £75 of every claim."
+    assert got["prelabel_source"].startswith("bicycle/3.2@2024: figures changed: £50 -> £75")
+
+    before = digest(root)
+    grade = book.active.cell(row=2, column=header.index("grade") + 1)
+    grade.value = "x"
+    book.save(sheet)
+    refused = cli_in(tmp_path, *move, "--apply", "--decided", str(sheet), "--retire-unanswered")
+    assert refused.code == 2
+    assert refused.err.strip() == (
+        f"ragsweep labels: error: {sheet}:2: field 'grade': grade 'x' is not 0, 1 or 2; fix the "
+        "cell"
+    )
+    assert digest(root) == before
+
+    grade.value = 2
+    book.save(sheet)
+    ran = cli_in(tmp_path, *move, "--apply", "--decided", str(sheet), "--retire-unanswered")
+    assert ran.code == 0, ran.err
+    assert relevant(root) == {q: {f"{s}@2025": g for s, g in c.items()} for q, c in BY_HAND.items()}
+    log = [json.loads(line) for line in (root / "history/labels_changelog.jsonl").open()]
+    assert [r["qid"] for r in log if r["kind"] == "retire"] == ["b05"]
+
+
+def test_the_samples_home_questions_to_2025_as_docs_labelling_md_says(tmp_path: Path) -> None:
+    from ragsweep.data import sample_path
+
+    root = tmp_path / "sample"
+    shutil.copytree(sample_path(), root, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    ran = cli_in(tmp_path, "labels", "move", "--data", str(root), "--from", "2024", "--to",
+                 "2025", "--product", "home", "--sheet", str(tmp_path / "decide.csv"))  # fmt: skip
+    assert ran.out.splitlines()[-2] == (
+        "0 vanished, 132 to carry, 165 not carried, 508 to retire, 43 question(s) left without "
+        "a relevant label; --apply writes them"
+    )
+    text = (Path(__file__).parents[2] / "docs" / "labelling.md").read_text(encoding="utf-8")
+    assert "leaves 165 labels not carried\nand 43 questions without a relevant label" in text

@@ -371,16 +371,27 @@ def _move(args: argparse.Namespace) -> int:
 def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
     """`labels check` and `labels move`: what the check finds (with the questions in `move`
     asking about their new version), and with --apply, written with the person's decisions."""
-    from ragsweep.labelling.upkeep import apply_check, check_labels, unanswered_fix
+    from ragsweep.labelling.sheetfile import read_sheet, write_sheet_frame
+    from ragsweep.labelling.upkeep import (
+        apply_check,
+        check_labels,
+        decided_labels,
+        decision_sheet,
+        unanswered_fix,
+    )
 
     confirm = [_carry_spec(spec) for spec in args.carry]
     label = [_label_spec(spec) for spec in args.label]
-    if (confirm or args.retire_question or label) and not args.apply:
+    chosen = confirm or args.retire_question or label or args.decided or args.retire_unanswered
+    if chosen and not args.apply:
         raise UserError(
-            "--carry, --label and --retire-question are decisions to apply; add --apply"
+            "--carry, --label, --decided, --retire-question and --retire-unanswered are "
+            "decisions to apply; add --apply"
         )
     data = Path(args.data) if args.data else _data_dir(args)
     found = check_labels(data, move)
+    if args.decided:
+        label += decided_labels(data, found, read_sheet(args.decided))
     for v in found.vanished:
         fate = f"moves to section {v.moved_to}" if v.moved_to else "is removed"
         print(f"vanished: {v.qid} {v.document}/{v.section}@{v.version} (grade {v.grade}) {fate}")
@@ -402,7 +413,10 @@ def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
             f"not carried: {b.qid} {b.document}/{b.section} {b.from_version} -> {b.to_version}: "
             f"{b.reason}"
         )
-    decided = {c[0] for c in confirm} | {c[0] for c in label} | set(args.retire_question)
+    decided = {c[0] for c in confirm} | {c[0] for c in label if c[3] >= 1}
+    decided |= set(args.retire_question)
+    if args.retire_unanswered:
+        decided |= {u.qid for u in found.unanswered}
     for u in found.unanswered:
         if u.qid not in decided:
             print(f"unanswered: {unanswered_fix(u)}")
@@ -414,7 +428,14 @@ def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
         + (f" ({settled} decided on the command line)" if settled else "")
         + ("" if args.apply or found.clean else "; --apply writes them")
     )
-    if args.apply and not (found.clean and not args.retire_question and not label):
+    if args.sheet:
+        rows = decision_sheet(data, found)
+        write_sheet_frame(rows, args.sheet)
+        print(
+            f"{len(rows)} label(s) left for a person, with the clause each could go to: "
+            f"{args.sheet}; fill its grade column, then add --apply --decided {args.sheet}"
+        )
+    if args.apply and (not found.clean or chosen or found.unanswered):
         changes = apply_check(
             _writable(args),
             found,
@@ -423,6 +444,7 @@ def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
             confirm=confirm,
             retire_questions=args.retire_question,
             label=label,
+            retire_unanswered=args.retire_unanswered,
         )
         print(f"applied: {len(changes)} change(s) recorded in the label changelog")
     return 0
@@ -454,6 +476,24 @@ def _upkeep_arguments(p: argparse.ArgumentParser) -> None:
         metavar="QID",
         help="with --apply: take this question and its labels out of the set, e.g. when the "
         "new version deleted its answer (repeatable)",
+    )
+    p.add_argument(
+        "--sheet",
+        default=None,
+        metavar="FILE",
+        help="write the labels left for a person as a judging sheet (.csv or .xlsx): the "
+        "clause each could go to, the old grade as prelabel, why it was not carried",
+    )
+    p.add_argument(
+        "--decided",
+        default=None,
+        metavar="FILE",
+        help="with --apply: the --sheet filled by a person; its grades are applied",
+    )
+    p.add_argument(
+        "--retire-unanswered",
+        action="store_true",
+        help="with --apply: retire every question the decisions leave without a relevant label",
     )
     p.add_argument("--who", default=os.environ.get("USER", "unknown"))
 

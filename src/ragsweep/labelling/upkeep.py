@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+import pandas as pd
 from rapidfuzz import fuzz
 
 from ragsweep.data import Clause, Document, admits, clause_id, load_dataset, version_key
@@ -60,6 +61,7 @@ from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint
 from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import UserError
+from ragsweep.labelling.sheetfile import SHEET_COLUMNS, Sheet, clause_key, clause_text
 from ragsweep.labelling.sheets import (
     Change,
     check_stamp,
@@ -382,6 +384,7 @@ def apply_check(
     confirm: Sequence[tuple[str, str, str]] = (),
     retire_questions: Sequence[str] = (),
     label: Sequence[tuple[str, str, str, int]] = (),
+    retire_unanswered: bool = False,
 ) -> tuple[Change, ...]:
     """Apply a `check_labels` result, all or nothing: move or remove the vanished labels (and
     their review rows), add the carried ones, retire the relevant labels on another version,
@@ -390,7 +393,8 @@ def apply_check(
     `Blocked.target` all the same, having read the change; `retire_questions` names questions
     to take out of the set with all their labels (one whose answer the new version deleted);
     `label` (qid, document, section, grade) grades a clause of the version the question asks
-    about (after `move`). Returns the changelog entries written (none when there is nothing
+    about (after `move`); `retire_unanswered` retires every question these decisions leave
+    without a relevant label. Returns the changelog entries written (none when there is nothing
     to do)."""
     root = Path(dataset_dir)
     check_stamp(at, who, "apply_check")
@@ -402,7 +406,7 @@ def apply_check(
         )
     confirmed = _confirmed(result, confirm)
     result = replace(result, carries=result.carries + confirmed)
-    if result.clean and not retire_questions and not label:
+    if result.clean and not retire_questions and not label and not result.unanswered:
         return ()
     check_manifest(root)
     rows = read_rows(root, LABELS_FILE)
@@ -504,9 +508,17 @@ def apply_check(
         if q["qid"] in move
     ]
     changes += _label(root, questions, new_rows, label, who, reason)
+    answered = {r["qid"] for r in new_rows if r["grade"] >= 1}
+    left = [u for u in result.unanswered if u.qid not in answered]
+    if retire_unanswered:
+        retire_questions = [*retire_questions, *(u.qid for u in left)]
+    for u in left:
+        if u.qid not in retire_questions:
+            DataFile(root, QUESTIONS_FILE).fail(unanswered_fix(u), u.line, "qid")
     dropped = _retire_questions(questions, retire_questions)
+    gone = set(dropped)
     for row in new_rows:
-        if row["qid"] in dropped:
+        if row["qid"] in gone:
             changes.append(
                 Change(
                     kind="remove",
@@ -522,12 +534,8 @@ def apply_check(
     changes += [
         Change(kind="retire", who=who, qid=q, reason=f"{reason}: question retired") for q in dropped
     ]
-    new_rows = [r for r in new_rows if r["qid"] not in dropped]
-    questions = [q for q in questions if q["qid"] not in dropped]
-    answered = {r["qid"] for r in new_rows if r["grade"] >= 1}
-    for u in result.unanswered:
-        if u.qid not in answered and u.qid not in dropped:
-            DataFile(root, QUESTIONS_FILE).fail(unanswered_fix(u), u.line, "qid")
+    new_rows = [r for r in new_rows if r["qid"] not in gone]
+    questions = [q for q in questions if q["qid"] not in gone]
     files = {
         LABELS_FILE: jsonl_bytes(order_labels(new_rows, [q["qid"] for q in questions])),
     }
@@ -536,7 +544,7 @@ def apply_check(
     for name in REVIEW_FILES:
         rel = f"review/{name}.jsonl"
         if (root / rel).is_file():
-            kept = [r for r in read_rows(root, rel) if r["qid"] not in dropped]
+            kept = [r for r in read_rows(root, rel) if r["qid"] not in gone]
             data = jsonl_bytes(_reanchor(kept, moved))
             if data != (root / rel).read_bytes():
                 files[rel] = data
@@ -561,6 +569,83 @@ def unanswered_fix(u: Unanswered) -> str:
         f"or retire the question (--retire-question {u.qid})",
     ]
     return f"{what}; {', '.join(options)}"
+
+
+def decision_sheet(dataset_dir: str | Path, result: CheckResult) -> pd.DataFrame:
+    """The labels `result` left for a person that have a clause to go to, as judging-sheet rows
+    (`SHEET_COLUMNS`): the question (asking about its new version), the candidate clause of that
+    version with its text and key, `existing_grade` empty, `prelabel` the old label's grade and
+    `prelabel_source` where it came from and why it was not carried. A person fills `grade`;
+    `decided_labels` reads the sheet back for `apply_check`'s `label`."""
+    root = Path(dataset_dir)
+    questions = {q["qid"]: q for q in _questions(root, dict(result.moved))}
+    clauses = {(c.document, c.section, c.version): c for d in load_corpus(root) for c in d.clauses}
+    rows = []
+    for b in result.blocked:
+        if b.target is None:
+            continue
+        q, c = questions[b.qid], clauses[(b.document, b.target, b.to_version)]
+        text = clause_text(c)
+        rows.append(
+            {
+                "qid": b.qid,
+                "question": q["text"],
+                "slice": q["slice"],
+                "version": b.to_version,
+                "document": b.document,
+                "section": b.target,
+                "clause_version": b.to_version,
+                "clause_text": text,
+                "prelabel": str(b.grade),
+                "prelabel_source": f"{clause_id(b.document, b.section, b.from_version)}: "
+                f"{b.reason}",
+                "clause_key": clause_key(b.document, b.target, b.to_version, text),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(SHEET_COLUMNS), dtype=object).fillna("")
+
+
+def decided_labels(
+    dataset_dir: str | Path, result: CheckResult, sheet: Sheet
+) -> list[tuple[str, str, str, int]]:
+    """The graded rows of a decision sheet (`decision_sheet`, filled by a person) as `label`
+    decisions for `apply_check`: each row's clause must be of the version its question asks
+    about (after the move) and match its `clause_key` when it has one; empty grades are skipped."""
+    sheet.require(["qid", "document", "section", "clause_version", "grade"])
+    root = Path(dataset_dir)
+    asked = {q["qid"]: q["version"] for q in _questions(root, dict(result.moved))}
+    texts = {
+        (c.document, c.section, c.version): clause_text(c)
+        for d in load_corpus(root)
+        for c in d.clauses
+    }
+    out = []
+    for i, row in enumerate(sheet.rows.to_dict("records")):
+        if row["grade"] == "":
+            continue
+        qid, doc, sec, ver = row["qid"], row["document"], row["section"], row["clause_version"]
+        if row["grade"] not in ("0", "1", "2"):
+            sheet.fail(f"grade {row['grade']!r} is not 0, 1 or 2; fix the cell", i, "grade")
+        if qid not in asked:
+            sheet.fail(f"unknown question {qid!r}; {hint(qid, list(asked))}fix the cell", i, "qid")
+        if ver != asked[qid]:
+            sheet.fail(
+                f"clause version {ver!r}, but {qid} asks about version {asked[qid]!r}; grade a "
+                "clause of the question's version (write the sheet again with --sheet)",
+                i,
+                "clause_version",
+            )
+        key = row.get("clause_key", "")
+        text = texts.get((doc, sec, ver))
+        if text is not None and key and key != clause_key(doc, sec, ver, text):
+            sheet.fail(
+                f"clause_key is not {clause_id(doc, sec, ver)}'s: the id was reformatted or the "
+                "clause changed; write the sheet again with --sheet",
+                i,
+                "clause_key",
+            )
+        out.append((qid, doc, sec, int(row["grade"])))
+    return out
 
 
 def _confirmed(result: CheckResult, confirm: Sequence[tuple[str, str, str]]) -> tuple[Carry, ...]:
@@ -636,8 +721,8 @@ def _label(
     return out
 
 
-def _retire_questions(questions: list[dict[str, Any]], qids: Sequence[str]) -> set[str]:
-    """The qids to retire, checked against questions.jsonl."""
+def _retire_questions(questions: list[dict[str, Any]], qids: Sequence[str]) -> list[str]:
+    """The qids to retire, checked against questions.jsonl, in its order."""
     known_qids = [q["qid"] for q in questions]
     for qid in qids:
         if qid not in known_qids:
@@ -645,7 +730,7 @@ def _retire_questions(questions: list[dict[str, Any]], qids: Sequence[str]) -> s
                 f"--retire-question {qid}: no such question in questions.jsonl; "
                 f"{hint(qid, known_qids)}name a question of the set"
             )
-    return set(qids)
+    return [q for q in known_qids if q in set(qids)]
 
 
 def freeze(
