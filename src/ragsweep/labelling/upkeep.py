@@ -1,10 +1,11 @@
-"""Keeping labels in step with the corpus: vanished clauses, carrying labels to a newer wording
-version, and freezing rolling questions into the core set.
+"""Keeping labels in step with the corpus: vanished clauses, moving questions to a newer wording
+version and carrying their labels, and freezing rolling questions into the core set.
 
 A question asks about one wording version (`version` in questions.jsonl), and a label is
 anchored to one clause of one version: the same section in another version is another clause
-(docs/schema.md). In the data, every label with grade >= 1 sits in its question's version;
-labels on another version are grade 0, the wrong-version clauses a judge rejected.
+(docs/schema.md). In the data, every label with grade >= 1 sits in its question's version
+(`ragsweep.data.admits`; `load_dataset` refuses anything else); labels on another version are
+grade 0, the wrong-version clauses a judge rejected.
 
 **Vanished**: a label whose clause (document, section, version) is no longer in the snapshot
 (the wording was replaced and the section removed or renumbered). `load_dataset` refuses such a
@@ -15,15 +16,20 @@ gone), and exactly one clause of the label's version must match it by the rule b
 it is **removed**. Both are applied by `apply_check`, and the review files follow (their rows
 on a moved pair are re-anchored, on a removed pair dropped), so the folder loads again.
 
+**Moving**: `check_labels(root, move)` checks the folder as if the questions in `move` asked
+about their new version, and `apply_check` writes the move with everything it implies.
+
 **Carrying**: a label (q, document, section, v) is carried to (q, document, section, V) (or,
-when V has no such section, to the one clause of V that is the same clause renumbered) when
+when V's clause of that number is not the same clause, to the one clause of V that is: the
+clause renumbered) when
 question q asks about V, v is older than V (`version_key` order), q has no label on that clause
 yet, the label's grade is >= `CARRY_MIN_GRADE`, and the clause in V is the same clause by the
 rule below. Of several older labels on the same section, the newest version's is carried.
 Grade 0 is never carried (nor reported): on another version it records the wrong-version
 rejection, which says nothing about the same section in the question's version. A label of
-grade >= 1 on another version than its question's is **retired** (grade set to 0, logged): the
-version filter never retrieves it, and left relevant it would cap the question's recall. A question
+grade >= 1 on a clause its question may not retrieve is **retired** (grade set to 0, logged):
+the retriever's filter never returns it, and left relevant it would cap the question's recall.
+A question
 that a review file grades is never given a new pair (review files grade exactly the pairs
 labels.jsonl judges); such a carry is reported as blocked, as are clauses whose heading or text
 changed too much.
@@ -34,9 +40,13 @@ amounts, numbers, percentages, durations, dates). A rewritten clause fails the r
 amount ("£50" to "£75") passes it (99.5) but is never carried: the difference that matters most
 is shown (`figure_changes`, "£50 -> £75") and the label left for a person.
 
-`apply_check` refuses (nothing written) when the folder changed since the check or when a
-question would be left without a label of grade >= 1; every change goes to the changelog of
-`ragsweep.labelling.sheets`, as do `freeze`'s (kind `freeze`).
+**Unanswered**: a question that would be left without a label of grade >= 1 is named with its
+fixes (`Unanswered`, `unanswered_fix`), and `apply_check` refuses (nothing written) until a
+person decides: carry a blocked label all the same (`confirm`), grade a clause of the new version
+(`label`, or a filled `decision_sheet` read by `decided_labels`), or retire the question
+(`retire_questions`, `retire_unanswered`). It also refuses when the folder changed since the
+check. Every change goes to the changelog of `ragsweep.labelling.sheets`, as do `freeze`'s
+(kind `freeze`).
 """
 
 from __future__ import annotations
