@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from ragsweep.data.reader import DataFile, entries, hint
 from ragsweep.data.schema import MANIFEST_FILE, META_FILE, ROOT_FILES
+from ragsweep.errors import UserError
 
 _LINE_RE = re.compile(r"(?P<hex>[0-9a-f]{64}) [ *](?P<path>.+)")
 
@@ -37,8 +38,8 @@ def write_manifest(root: str | Path) -> tuple[int, bool]:
     sibling, then `os.replace`). Returns (files listed, whether the manifest changed)."""
     folder = Path(root)
     if not (folder / META_FILE).is_file():
-        DataFile(folder, META_FILE).fail(
-            "is missing: not a dataset folder; give the folder holding dataset.json"
+        raise UserError(
+            f"{folder}: no {META_FILE} here, so not a dataset folder; give the folder holding it"
         )
     data = manifest_bytes(folder)
     target = folder / MANIFEST_FILE
