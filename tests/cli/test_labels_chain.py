@@ -320,6 +320,7 @@ def test_every_labels_verb_refuses_malformed_arguments_on_one_line(
     assert ran.code == 2, ran.out + ran.err
     lines = ran.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ragsweep labels: error: "), ran.err
+    assert "error: ragsweep labels" not in lines[0]  # said once
     assert ran.out == ""
     assert folder_hash(dataset_copy) == before
 

@@ -64,7 +64,8 @@ class _Parser(argparse.ArgumentParser):
     """A usage error is one line and exit code 2 (a `UserError`), like every other bad input."""
 
     def error(self, message: str) -> NoReturn:
-        raise UserError(f"{self.prog}: {message}; see `{self.prog} --help`")
+        verb = self.prog.removeprefix(PROG).strip()
+        raise UserError(f"{verb + ': ' if verb else ''}{message}; see `{self.prog} --help`")
 
 
 def _whole(low: int) -> Any:
@@ -380,6 +381,10 @@ def _check(args: argparse.Namespace) -> int:
     from ragsweep.labelling.upkeep import apply_check, check_labels
 
     data = Path(args.data) if args.data else _data_dir(args)
+    if args.apply:  # a stale manifest refuses --apply before the long listing, not after it
+        from ragsweep.data.manifest import check_manifest
+
+        check_manifest(_writable(args))
     found = check_labels(data)
     for v in found.vanished:
         fate = f"moves to section {v.moved_to}" if v.moved_to else "is removed"
