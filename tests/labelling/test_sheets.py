@@ -327,7 +327,7 @@ def test_folder_off_its_manifest_is_refused(tmp_path: Path) -> None:
 
 
 def test_add_failure_adds_a_core_question(tiny: Path) -> None:
-    qid = add_failure(
+    done = add_failure(
         tiny,
         text="Is my bike in the shed covered for theft?",
         slice="exclusions",
@@ -338,7 +338,7 @@ def test_add_failure_adds_a_core_question(tiny: Path) -> None:
         who="ops",
         reason="incident 42: bot answered from the wrong clause",
     )
-    assert qid == "q11"
+    assert (done.qid, done.scrubbed) == ("q11", {})
     assert jsonl(tiny / "questions.jsonl")[-1] == {
         "qid": "q11",
         "text": "Is my bike in the shed covered for theft?",
@@ -396,8 +396,52 @@ def test_add_failure_refuses_bad_input(tiny: Path, change: dict, says: str) -> N
     assert digest(tiny) == before
 
 
+def test_add_failure_stores_the_scrubbed_text_and_says_what_was_replaced(tiny: Path) -> None:
+    raw = (
+        "My name is Sarah Jones, policy number 12345678: is my bike covered? "
+        "Call me on 07700 900123"
+    )
+    done = add_failure(
+        tiny,
+        text=raw,
+        slice="exclusions",
+        product="home",
+        version="2025",
+        clauses=[("home", "3.1", 2)],
+        at=AT,
+        who="ops",
+        reason="incident 43",
+    )
+    expected = (
+        "My name is <NAME>, policy number <POLICY_REF>: is my bike covered? Call me on <PHONE>"
+    )
+    assert done.text == expected
+    assert done.scrubbed == {"NAME": 1, "POLICY_REF": 1, "PHONE": 1}
+    stored = jsonl(tiny / "questions.jsonl")[-1]
+    assert stored["text"] == expected
+    written = ("questions.jsonl", "labels.jsonl", CHANGELOG_FILE)
+    everything = b"".join((tiny / rel).read_bytes() for rel in written)
+    for value in ("Sarah", "Jones", "12345678", "07700", "900123"):
+        assert value.encode() not in everything, value
+
+
 def test_next_qid_keeps_the_numbering() -> None:
     assert next_qid(["q0001", "q0400", "q0007"]) == "q0401"
     assert next_qid(["q98", "q99"]) == "q100"
-    with pytest.raises(UserError, match="prefixes seen: a, q"):
-        next_qid(["q01", "a02"])
+    assert next_qid([]) == "q0001"
+    assert next_qid(["s3fa12bc0de", "s9b1d2e3f4a"]) == "q0001"  # sampled ids only
+
+
+def test_next_qid_follows_the_set_numbering_among_other_ids() -> None:
+    # sampled questions keep their content-hash ids; hand-made ids stay as they are
+    qids = ["q0001", "q0002", "s3fa12bc0de", "s3fa12bc012", "s1234567890", "a02", "q0400"]
+    assert next_qid(qids) == "q0401"
+    # the prefix most qids share; equally many: the shorter prefix, then alphabetical
+    assert next_qid(["q01", "a02"]) == "a03"
+    assert next_qid(["qa7", "q1"]) == "q2"
+    assert next_qid(["x5", "x6", "q9"]) == "x7"
+    # never an id the set has
+    for qids in (["q0009", "q9", "q10"], ["t1-0001", "t1-0009"], ["7", "12"]):
+        assert next_qid(qids) not in qids
+    assert next_qid(["t1-0001", "t1-0009"]) == "t1-0010"
+    assert next_qid(["7", "12"]) == "13"

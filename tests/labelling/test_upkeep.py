@@ -264,7 +264,7 @@ def test_freeze_listed_and_all_rolling(tiny: Path) -> None:
     load_dataset(tiny)
     before = digest(tiny)
     assert freeze(tiny, "all-rolling", at=AT, who="lead") == ()
-    with pytest.raises(UserError, match=r"unknown question 'q2'; did you mean 'q02'\?"):
+    with pytest.raises(UserError, match=r"no question q2 in .*; did you mean 'q02'\?"):
         freeze(tiny, ["q2"], at=AT, who="lead")
     with pytest.raises(UserError, match="neither a list of qids nor 'all-rolling'"):
         freeze(tiny, "q02", at=AT, who="lead")

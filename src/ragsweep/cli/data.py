@@ -4,6 +4,8 @@ Subcommands:
 - `check [DIR] [--format table|json]`: validate a dataset folder (default: the built-in sample)
   and print its statistics; when no label is a grade 0, also the share of a BM25 top k that
   nobody judged (`first_stage_unjudged`).
+- `manifest DIR`: write DIR/MANIFEST.sha256 again for the files as they are (after a deliberate
+  edit, e.g. a corpus wording replaced).
 - `sample ...`: write a generated sample dataset (`ragsweep.cli.data_sample`; all arguments are
   passed through, so `ragsweep data sample --help` shows that command's own options).
 
@@ -42,6 +44,32 @@ def _check(args: argparse.Namespace) -> int:
     else:
         print(format_table(stats))
     return 0
+
+
+def _manifest(args: argparse.Namespace) -> int:
+    from ragsweep.data.manifest import write_manifest
+    from ragsweep.data.schema import MANIFEST_FILE
+
+    listed, changed = write_manifest(args.dir)
+    path = Path(args.dir) / MANIFEST_FILE
+    if changed:
+        print(f"wrote {path}: {listed} files with their sha256")
+    else:
+        print(f"{path} already lists the {listed} files as they are; nothing written")
+    return 0
+
+
+def _add_manifest(sub: Any) -> None:
+    p = sub.add_parser(
+        "manifest",
+        prog=f"{PROG} manifest",
+        help="write a dataset folder's MANIFEST.sha256 again after a deliberate edit",
+        description="Write DIR/MANIFEST.sha256 for every file below DIR as it is now (sha256sum "
+        "format), after a deliberate edit such as a corpus wording replaced. It blesses whatever "
+        "is there: run it only on edits you mean, then `ragsweep data check DIR`.",
+    )
+    p.add_argument("dir", metavar="DIR", help="dataset folder (the built-in sample is not edited)")
+    p.set_defaults(run=_manifest)
 
 
 #: subcommands with their own command-line parser: every argument is passed through
@@ -215,6 +243,7 @@ _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "import": _add_import,
     "export-run": _add_export_run,
     "split": _add_split,
+    "manifest": _add_manifest,
 }
 
 

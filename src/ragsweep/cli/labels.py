@@ -26,8 +26,9 @@ import os
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ragsweep.errors import UserError
 
@@ -57,6 +58,46 @@ def _write_atomic(path: Path, text: str) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(tmp, path)
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage error is one line and exit code 2 (a `UserError`), like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        verb = self.prog.removeprefix(PROG).strip()
+        raise UserError(f"{verb + ': ' if verb else ''}{message}; see `{self.prog} --help`")
+
+
+def _whole(low: int) -> Any:
+    """An argparse type: a whole number >= `low`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {low}")
+        return value
+
+    return parse
+
+
+def _kappa(text: str) -> float:
+    """An argparse type: a kappa threshold, within kappa's range [-1, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not -1 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a kappa in [-1, 1], e.g. 0.6")
+    return value
+
+
+def _scrubbed_text(counts: Mapping[str, int]) -> str:
+    """`NAME 2, PHONE 1` (most first), or `none found`: kinds and counts, never the values."""
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return kinds or "none found"
 
 
 # -- sample ---------------------------------------------------------------------------------
@@ -103,8 +144,7 @@ def _sample(args: argparse.Namespace) -> int:
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
     print(sampling.render_summary(result))
-    kinds = ", ".join(f"{k} {n}" for k, n in sorted(found.items(), key=lambda kv: -kv[1]))
-    print(f"personal data scrubbed before anything else saw it: {kinds or 'none found'}")
+    print(f"personal data scrubbed before anything else saw it: {_scrubbed_text(found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
     return 0
 
@@ -310,6 +350,8 @@ def _import(args: argparse.Namespace) -> int:
             f"{done.questions_added} sampled question(s) joined the set as rolling questions; "
             f"{len(done.not_added)} graded without a relevant clause were left out"
         )
+        if done.scrubbed:
+            print("personal data scrubbed from the joining texts: " + _scrubbed_text(done.scrubbed))
     return 0
 
 
@@ -323,7 +365,7 @@ def _add_failure(args: argparse.Namespace) -> int:
         if not (document and section and grade.isdigit()):
             raise UserError(f"--clause {spec!r}: write DOCUMENT/SECTION=GRADE, e.g. home/4.4=2")
         clauses.append((document, section, int(grade)))
-    qid = add_failure(
+    done = add_failure(
         _writable(args),
         text=args.text,
         slice=args.slice,
@@ -334,7 +376,10 @@ def _add_failure(args: argparse.Namespace) -> int:
         who=args.who,
         reason=args.reason,
     )
-    print(f"added the production failure as core question {qid} with {len(clauses)} label(s)")
+    print(
+        f"added the production failure as core question {done.qid} with {len(clauses)} "
+        f"label(s); personal data scrubbed from its text: {_scrubbed_text(done.scrubbed)}"
+    )
     return 0
 
 
@@ -389,6 +434,10 @@ def _upkeep(args: argparse.Namespace, move: dict[str, str] | None) -> int:
             "decisions to apply; add --apply"
         )
     data = Path(args.data) if args.data else _data_dir(args)
+    if args.apply:  # a stale manifest refuses --apply before the long listing, not after it
+        from ragsweep.data.manifest import check_manifest
+
+        check_manifest(_writable(args))
     found = check_labels(data, move)
     if args.decided:
         label += decided_labels(data, found, read_sheet(args.decided))
@@ -528,7 +577,15 @@ def _freeze(args: argparse.Namespace) -> int:
         raise UserError("name the questions to freeze, or --all-rolling (not both)")
     which: Any = "all-rolling" if args.all_rolling else args.qids
     done = freeze(_writable(args), which, at=_now(), who=args.who)
-    print(f"froze {len(done)} question(s) into the core set: {', '.join(done) or 'none'}")
+    for qid in dict.fromkeys(args.qids):
+        if qid not in done:  # known (an unknown qid is refused), so in the core already
+            print(f"{qid} is already in the core")
+    if done:
+        print(f"froze {len(done)} question(s) into the core set: {', '.join(done)}")
+    elif args.all_rolling:
+        print("nothing to freeze: the set has no rolling question")
+    else:
+        print("nothing to freeze: every question named is in the core already")
     return 0
 
 
@@ -604,7 +661,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog=PROG, description=__doc__.split("\n\n")[0])
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     def verb(name: str, help: str) -> argparse.ArgumentParser:
@@ -618,9 +675,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--ts-field", default="ts", help="timestamp field ('' for none)")
     s.add_argument("--slice-field", default=None, help="take slices from this column")
     s.add_argument("--rules", default=None, metavar="YAML", help="slice rules (default built in)")
-    s.add_argument("--target", type=int, default=80, help="questions per slice")
+    s.add_argument("--target", type=_whole(1), default=80, help="questions per slice (>= 1)")
     s.add_argument("--since", default=None, metavar="DATE", help="only entries from DATE on")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=_whole(0), default=0)
     s.add_argument(
         "--no-existing", action="store_true", help="do not exclude the set's own questions"
     )
@@ -662,7 +719,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--uri", default=None, help="with --sweep/--runs: tracking store")
     p.add_argument(
         "--depth",
-        type=int,
+        type=_whole(1),
         default=None,
         help="passages pooled per system (default 50; with --sweep/--runs each run's "
         "eval.k_prompt, the deciding k)",
@@ -682,7 +739,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="pool the questions `labels sample` wrote instead of the set's",
     )
-    p.add_argument("--limit", type=int, default=0, help="with --candidates: at most N per slice")
+    p.add_argument(
+        "--limit", type=_whole(0), default=0, help="with --candidates: at most N per slice (0: all)"
+    )
     p.set_defaults(run=_pool)
 
     p = verb("prelabel", "fill a judging sheet's pre-label columns (offline, or a chat model)")
@@ -690,7 +749,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--chat-url", default=None, help="OpenAI-compatible base URL (.../v1)")
     p.add_argument("--chat-model", default=None, help="the model name the server knows")
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="env variable with the key")
-    p.add_argument("--concurrency", type=int, default=4, help="requests in flight at most")
+    p.add_argument("--concurrency", type=_whole(1), default=4, help="requests in flight at most")
     p.add_argument("--cache-dir", default=".ragsweep_cache/chat", help="response cache")
     p.add_argument("--out", default=None, metavar="FILE", help="default: rewrite SHEET")
     p.set_defaults(run=_prelabel)
@@ -705,7 +764,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="sampled questions the sheet grades: those with a relevant clause join the set",
     )
-    p.add_argument("--limit", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--limit", type=_whole(0), default=0, help=argparse.SUPPRESS)
     p.set_defaults(run=_import)
 
     p = verb("add-failure", "a confirmed production failure as a permanent core question")
@@ -756,7 +815,12 @@ def _parser() -> argparse.ArgumentParser:
         description="score a sweep's baseline again on the current labels, and log it",
     )
     p.add_argument("sweep", metavar="SWEEP", help="sweep name or parent run id")
-    p.add_argument("--uri", default=None, help="tracking store (default: ./mlruns)")
+    p.add_argument(
+        "--uri",
+        default=None,
+        help="tracking store (default: $MLFLOW_TRACKING_URI if set, else "
+        "sqlite:///<cwd>/mlruns/mlflow.db, where a sweep logs by default)",
+    )
     p.set_defaults(run=_rebaseline)
 
     for name, help, run, a, b in (
@@ -767,8 +831,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("a", metavar=a, help="label file (JSONL or a judged sheet CSV)")
         p.add_argument("b", metavar=b, help="label file (JSONL or a judged sheet CSV)")
         if name == "agreement":
-            p.add_argument("--threshold", type=float, default=0.6, help="flag kappa below this")
-            p.add_argument("--show", type=int, default=10, help="disagreements shown per slice")
+            p.add_argument(
+                "--threshold", type=_kappa, default=0.6, help="flag kappa below this, in [-1, 1]"
+            )
+            p.add_argument(
+                "--show", type=_whole(0), default=10, help="disagreements shown per slice"
+            )
         p.set_defaults(run=run)
     return parser
 

@@ -24,11 +24,13 @@ from ragsweep.compare.report import (
     FAILS_GUARD,
     NEEDS_JUDGING,
     NO_DIFFERENCE,
+    PART_COLUMNS,
     WORSE,
     Decision,
     Report,
 )
 from ragsweep.conventions import ALL, SLICE_DECISION, UNJUDGED_BOUNDS, WEIGHTED, unjudged_rule
+from ragsweep.data.schema import SUBSETS
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.scoring.bounds import has_bounds_columns, if_relevant
@@ -265,6 +267,40 @@ def _add_unjudged(
     cells["baseline_unjudged"] = theirs
 
 
+def _by_part(
+    frames: Mapping[str, pd.DataFrame],
+    base: pd.DataFrame,
+    order: Sequence[str],
+    deciding: Mapping[str, Measure],
+    decision: Measure,
+) -> tuple[tuple[str, ...], pd.DataFrame | None]:
+    """(the parts the questions come from, in `SUBSETS` order; the `PART_COLUMNS` table when
+    there are two): per slice in `order`, then `all`, and per part, each run's mean of the
+    stratum's deciding measure over that part's questions. From the frames' `subset` column,
+    aligned on the baseline's questions (`base`, indexed by qid); a part with no question in a
+    stratum has no row. Descriptive: the decisions are made on all the questions."""
+    first = next(iter(frames.values()))
+    if "subset" not in first.columns:
+        return (), None
+    part = first.set_index(first["qid"].astype(str))["subset"].astype(str).loc[base.index]
+    present = tuple(p for p in SUBSETS if p in set(part))
+    if len(present) < 2:
+        return present, None
+    by_qid = {n: f.set_index(f["qid"].astype(str)) for n, f in frames.items()}
+    rows = []
+    for stratum in [*order, ALL]:
+        m = str(deciding.get(stratum, decision))
+        here = base.index if stratum == ALL else base.index[(base["slice"] == stratum).to_numpy()]
+        for p in present:
+            qids = here[(part.loc[here] == p).to_numpy()]
+            if len(qids) == 0:
+                continue
+            for run, frame in by_qid.items():
+                value = pd.to_numeric(frame.loc[qids, m]).mean()
+                rows.append((stratum, m, p, len(qids), run, float(value)))
+    return present, pd.DataFrame(rows, columns=list(PART_COLUMNS))
+
+
 def _unjudged_text(c: pd.Series) -> str:
     """`29% of this top k nobody judged, 0% of the baseline's`: what the two bounds turn on."""
     if pd.isna(c["unjudged"]):
@@ -295,6 +331,7 @@ def build_report(
     like_for_like: bool = True,
     unjudged: str = UNJUDGED_BOUNDS,
     gain: str = "exp",
+    subset: str | None = None,
 ) -> Report:
     """Compare each candidate with the baseline per slice, on per-question scores.
 
@@ -316,6 +353,11 @@ def build_report(
     `gain`), and a cell whose verdict differs reads `needs judging`; `assume_not_relevant`
     takes trec_eval's convention and the report says so. Frames with `unjudged@k` columns give
     each cell its share of unjudged passages.
+
+    Parts of the labelled set: frames with a `subset` column (a run's do) say which part each
+    question is in; the report names the parts its numbers come from (`subset`: the runs'
+    `eval.subset`, when known) and, when both the frozen core and the rolling part are there,
+    gives each slice's deciding measure per part (`Report.parts`).
     """
     unjudged = unjudged_rule(unjudged)
     decision = _as_measure(decision)
@@ -429,6 +471,7 @@ def build_report(
         cells.loc[differ, "verdict"] = NEEDS_JUDGING
     cells = cells[list(CELL_COLUMNS)]
     headline = WEIGHTED if WEIGHTED in strata else ALL
+    parts_scored, parts = _by_part(everyone, base, order, used, decision)
     decisions = tuple(
         _decide(
             cells,
@@ -467,4 +510,7 @@ def build_report(
         title=title or f"{', '.join(names)} against {baseline_name}",
         unjudged=unjudged,
         bounded=bounded,
+        parts_scored=parts_scored,
+        subset=subset,
+        parts=parts,
     )

@@ -182,3 +182,27 @@ def method_text(report: Report) -> str:
         + "".join(f", {s} on {m}" for s, m in report.slice_decision.items())
         + f"; headline `{report.headline}`.{weights}"
     )
+
+
+def part_table(report: Report) -> tuple[str, list[str], list[list[str]]] | None:
+    """(caption, header, rows) of the table by part, or None when the report has one part:
+    a row per slice (then `all`) and part, with its question count and each run's mean of the
+    slice's deciding measure (baseline first)."""
+    if report.parts is None:
+        return None
+    runs = [report.baseline, *report.configs]
+    header = ["slice", "part", "n", *(row_label(report, r) for r in runs)]
+    rows = []
+    frame = report.parts
+    for (stratum, measure, part), group in frame.groupby(
+        ["stratum", "measure", "part"], sort=False
+    ):
+        value = dict(zip(group["run"], group["value"], strict=True))
+        label = stratum if measure == str(report.decision) else f"{stratum} ({measure})"
+        n = int(group["n"].iloc[0])
+        rows.append([label, str(part), str(n), *(value_text(value[r]) for r in runs)])
+    caption = (
+        f"{report.decision} by part: the frozen core and the rolling questions side by side "
+        "(descriptive; the decisions above are over both)"
+    )
+    return caption, header, rows

@@ -13,6 +13,7 @@ from ragsweep.compare.format import (
     cell_texts,
     columns,
     method_text,
+    part_table,
     resolution_text,
     row_label,
     tables,
@@ -62,6 +63,9 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
             "set or corpus snapshot; see the notes.</p>"
         )
     parts.append(f'<p class="method">{e(method_text(report))}</p>')
+    part = report.part_note()
+    if part:
+        parts.append(f'<p class="part"><b>{e(part)}</b></p>')
     held = report.heldout is not None
     parts.append(
         "<h2>Decisions</h2><table><tr><th>configuration</th><th>decision on dev</th>"
@@ -123,6 +127,22 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
                     f'{interval}<br><span class="raw">{value}</span>{under}</td>'
                 )
             parts.append("".join(row) + "</tr>")
+        parts.append("</table>")
+    by_part = part_table(report)
+    if by_part is not None:
+        caption, head, rows = by_part
+        parts.append(
+            f"<h2>{e(caption)}</h2><table><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head)
+            + "</tr>"
+        )
+        for r in rows:
+            parts.append(
+                "<tr>"
+                + "".join(f"<td>{e(c)}</td>" for c in r[:2])
+                + "".join(f'<td class="num">{e(c)}</td>' for c in r[2:])
+                + "</tr>"
+            )
         parts.append("</table>")
     cols = columns(report, None)
     parts.append(

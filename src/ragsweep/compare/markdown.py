@@ -11,6 +11,7 @@ from ragsweep.compare.format import (
     cell_texts,
     columns,
     method_text,
+    part_table,
     resolution_text,
     row_label,
     tables,
@@ -41,7 +42,8 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
             "snapshot; see the notes.",
             "",
         ]
-    lines += [method_text(report), ""]
+    part = report.part_note()
+    lines += [method_text(report), "", *([f"**{_md_escape(part)}**", ""] if part else [])]
     held = report.heldout is not None
     lines += [
         "## Decisions",
@@ -86,6 +88,14 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
                 under = "".join(f"<br>{_md_escape(t)}" for t in bound_lines(report, name, col))
                 cells.append(f"{delta} {interval} {word} ({value}){under}")
             lines.append(f"| {_md_escape(name)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    by_part = part_table(report)
+    if by_part is not None:
+        caption, head, rows = by_part
+        lines += [f"## {_md_escape(caption)}", ""]
+        lines.append("| " + " | ".join(map(_md_escape, head)) + " |")
+        lines.append("|---|---" + "|---:" * (len(head) - 2) + "|")
+        lines += ["| " + " | ".join(map(_md_escape, r)) + " |" for r in rows]
         lines.append("")
     cols = columns(report, None)
     lines += [

@@ -60,6 +60,10 @@ CELL_COLUMNS: tuple[str, ...] = (
     "ci_high_if_relevant",
     "verdict_if_relevant",
 )
+#: Columns of `Report.parts`: per stratum and part of the labelled set (core, rolling), the
+#: stratum's deciding measure's mean for each run (`run`: the baseline and each configuration)
+#: over the `n` questions of that part.
+PART_COLUMNS: tuple[str, ...] = ("stratum", "measure", "part", "n", "run", "value")
 #: float columns that are NaN when the frames did not allow them
 _MAYBE_MISSING = (
     "unjudged",
@@ -155,6 +159,12 @@ class Report:
     bounded: bool = False
     #: the sweep the report compares (None: a comparison of runs): names the judging command
     sweep: str | None = None
+    #: the parts of the labelled set the numbers come from, in `SUBSETS` order (the per-question
+    #: frames' `subset` column; empty when they lack it), and `eval.subset` when known
+    parts_scored: tuple[str, ...] = ()
+    subset: str | None = None
+    #: with both parts scored: the deciding measure per stratum and part (`PART_COLUMNS`)
+    parts: pd.DataFrame | None = None
 
     def needs_judging(self) -> bool:
         """Whether any configuration's decision is `needs judging`."""
@@ -194,6 +204,23 @@ class Report:
                 "against them"
             )
         return None
+
+    def part_note(self) -> str | None:
+        """The line every rendering prints under the title: which part of the labelled set
+        (the frozen core, the rolling part, or both) the numbers come from; None when the
+        per-question scores do not say."""
+        if not self.parts_scored:
+            return None
+        setting = f"eval.subset={self.subset}" if self.subset else "eval.subset not recorded"
+        if len(self.parts_scored) > 1:
+            return (
+                f"Questions: {' and '.join(self.parts_scored)} parts of the labelled set "
+                f"({setting}); every number is over both, and the table by part gives the "
+                "deciding measure of each part per slice."
+            )
+        (part,) = self.parts_scored
+        only = "frozen core" if part == "core" else f"{part} part"
+        return f"Questions: the {only} of the labelled set only ({setting})."
 
     def heldout_of(self, config: str) -> str | None:
         """What held-out questions said of `config`'s dev decision, or None when the report
@@ -291,6 +318,11 @@ class Report:
             "unjudged": self.unjudged,
             "bounded": self.bounded,
             "sweep": self.sweep,
+            "parts_scored": list(self.parts_scored),
+            "subset": self.subset,
+            "parts": (
+                None if self.parts is None else json.loads(self.parts.to_json(orient="records"))
+            ),
             "judging_commands": list(self.judging_commands()) if self.needs_judging() else [],
             "decisions": [
                 {**asdict(d), "guard_failed": list(d.guard_failed), "warnings": list(d.warnings)}

@@ -195,6 +195,7 @@ def report_from_runs(
         like_for_like=like,
         unjudged=s["unjudged"],
         gain=s["gain"],
+        subset=None if (part := _select(base.config, "eval.subset")) is None else str(part),
     )
 
 

@@ -17,6 +17,7 @@ from ragsweep.compare.format import (
     cell_texts,
     columns,
     method_text,
+    part_table,
     resolution_text,
     row_label,
     tables,
@@ -54,6 +55,9 @@ def rich_tables(report: Report) -> list[RenderableType]:
             )
         )
     out.append(Text(method_text(report), style="dim"))
+    part = report.part_note()
+    if part:
+        out.append(Text(part, style="bold"))
     for caption, measure in tables(report):
         cols = columns(report, measure)
         table = Table(title=caption, title_justify="left", show_lines=True)
@@ -94,6 +98,15 @@ def rich_tables(report: Report) -> list[RenderableType]:
                 if short is not None:
                     extra[0].append(f"\n{short}", style=_heldout_style(short))
             table.add_row(name, *extra, *cells)
+        out.append(table)
+    by_part = part_table(report)
+    if by_part is not None:
+        caption, head, rows = by_part
+        table = Table(title=caption, title_justify="left")
+        for i, h in enumerate(head):
+            table.add_column(h, justify="left" if i < 2 else "right")
+        for r in rows:
+            table.add_row(*r)
         out.append(table)
     out.append(_resolution_table(report))
     for d in report.decisions:

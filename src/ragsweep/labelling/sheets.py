@@ -43,7 +43,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.scrub import scrub
 from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_sheet  # noqa: F401 (re-exported)
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
@@ -80,6 +81,8 @@ KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze", "reti
 
 _GRADE_RE = re.compile(r"[+-]?\d+")
 _QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
+#: the first qid of a set with no numbered qid (`next_qid`)
+QID_START = "q0001"
 
 Key = tuple[str, str, str, str]  # (qid, document, section, version)
 
@@ -134,6 +137,17 @@ class ImportResult:
     #: pairs graded 1 or 2 on a clause their question may not retrieve (another version or
     #: product), imported as 0 by the relevance rule
     by_rule: tuple[Key, ...] = ()
+    scrubbed: Mapping[str, int] = field(default_factory=dict)  # kind -> items, joined texts
+
+
+@dataclass(frozen=True)
+class AddedFailure:
+    """What `add_failure` added: the new question's qid, its text as stored (scrubbed) and the
+    personal items the scrubber replaced in it (kind -> count; never the values)."""
+
+    qid: str
+    text: str
+    scrubbed: Mapping[str, int]
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -292,7 +306,9 @@ def import_sheets(
     not yet in the set) may be graded too: a candidate with at least one clause graded 1 or 2
     joins questions.jsonl as a rolling question (`added` = the date of `at`) with its labels;
     one with none (out of scope, or the wordings do not answer it) is left out and counted in
-    `not_added`, since every question of the set must have an answer.
+    `not_added`, since every question of the set must have an answer. A candidate keeps its
+    qid (the sample's content hash, which every sheet grading it uses); its text goes through
+    `scrub.scrub` as it joins (`scrubbed` counts what that replaced).
 
     A row with an empty `grade` is not judged and skipped; every row is still checked against
     the dataset (question, version, clause, grade 0/1/2, one row per pair per sheet, no two
@@ -375,14 +391,18 @@ def import_sheets(
             unchanged += 1
     files: dict[str, bytes] = {}
     qids = list(ds.questions["qid"])
+    scrubbed: dict[str, int] = {}
     if answered:
         questions = read_rows(root, QUESTIONS_FILE)
         for qid in sorted(answered):
             c = extra[qid]
+            clean = scrub(str(c["text"]))  # a sampled text is scrubbed already: a no-op then
+            for kind, n in clean.counts.items():
+                scrubbed[kind] = scrubbed.get(kind, 0) + n
             questions.append(
                 {
                     "qid": qid,
-                    "text": c["text"],
+                    "text": clean.text,
                     "slice": c["slice"],
                     "product": c["product"],
                     "version": c["version"],
@@ -412,6 +432,7 @@ def import_sheets(
         len(answered),
         tuple(not_added),
         tuple(by_rule),
+        scrubbed,
     )
 
 
@@ -605,13 +626,15 @@ def add_failure(
     at: str,
     who: str,
     reason: str,
-) -> str:
-    """Add a confirmed production failure as a permanent core question; returns its qid.
+) -> AddedFailure:
+    """Add a confirmed production failure as a permanent core question.
 
-    The qid continues the set's numbering (prefix and zero padding of the existing qids, one
-    more than the highest number). `clauses` are its labels as (document, section, grade) in
-    the question's `version`; at least one needs grade >= 1. `added` is the date of `at`. The
-    changelog gets a `question` row, then an `add` row per label.
+    `text` goes through `scrub.scrub` (the scrubber `labels sample` uses) and the scrubbed text
+    is stored; the result says what was replaced. The qid is `next_qid` of the set's qids (one
+    more than the highest of the set's numbering, whatever else the set holds). `clauses` are
+    its labels as (document, section, grade) in the question's `version`; at least one needs
+    grade >= 1. `added` is the date of `at`. The changelog gets a `question` row, then an `add`
+    row per label.
     """
     root = Path(dataset_dir)
     check_stamp(at, who, "add_failure")
@@ -619,9 +642,10 @@ def add_failure(
         raise UserError("add_failure: field 'reason': is empty; say what failed in production")
     ds = load_dataset(root)
     qid = next_qid(list(ds.questions["qid"]))
+    clean = scrub(text)
     question = {
         "qid": qid,
-        "text": text,
+        "text": clean.text,
         "slice": slice,
         "product": product,
         "version": version,
@@ -675,26 +699,26 @@ def add_failure(
         for lab in new_labels
     ]
     write_dataset_files(root, files, changes, at)
-    return qid
+    return AddedFailure(qid, clean.text, dict(clean.counts))
 
 
 def next_qid(qids: Sequence[str]) -> str:
-    """The qid after the highest of `qids`, all `<prefix><digits>` with one prefix: `q0401`
-    after `q0400` (the zero padding is kept; `q100` follows `q99`)."""
-    prefixes: set[str] = set()
-    best = (-1, 0)  # (number, width)
+    """The next id of the set's own numbering; never refuses, never renumbers.
+
+    A qid `<prefix><digits>` belongs to the numbering of its prefix (the digits are its trailing
+    run: `q0400` is prefix `q`, number 400). The set's numbering is the prefix most qids share
+    (ties: the shorter prefix, then the alphabetically first); the next id is one more than its
+    highest number, zero-padded like that number: `q0401` after `q0400`, `q100` after `q99`.
+    Ids outside it (a sampled question's content hash `s3fa12bc0de`, a hand-made id) are left
+    alone and cannot collide: an equal id would be of the same numbering, and so lower. A set
+    with no numbered qid starts at `QID_START`."""
+    families: dict[str, list[tuple[int, int]]] = {}
     for qid in qids:
         m = _QID_NUMBER_RE.fullmatch(qid)
-        if m is None:
-            prefixes.add(qid)
-            continue
-        prefixes.add(m["prefix"])
-        best = max(best, (int(m["number"]), len(m["number"])))
-    if len(prefixes) != 1:
-        raise UserError(
-            f"{QUESTIONS_FILE}: field 'qid': the qids do not follow one numbering "
-            f"(<prefix><number>, prefixes seen: {', '.join(sorted(prefixes))}); "
-            "renumber them to add a question"
-        )
-    number, width = best
-    return f"{prefixes.pop()}{str(number + 1).zfill(width)}"
+        if m is not None:
+            families.setdefault(m["prefix"], []).append((int(m["number"]), len(m["number"])))
+    if not families:
+        return QID_START
+    prefix = min(families, key=lambda p: (-len(families[p]), len(p), p))
+    number, width = max(families[prefix])
+    return f"{prefix}{str(number + 1).zfill(width)}"

@@ -14,7 +14,8 @@ text can be found again under another section number of the same version: the re
 is the same section in the nearest other version of the document (the vanished text itself is
 gone), and exactly one clause of the label's version must match it by the rule below. Otherwise
 it is **removed**. Both are applied by `apply_check`, and the review files follow (their rows
-on a moved pair are re-anchored, on a removed pair dropped), so the folder loads again.
+on a moved pair are re-anchored, on a removed pair dropped; review/pool.jsonl's pairs on a
+clause no longer in the snapshot follow a move or are dropped), so the folder loads again.
 
 **Moving**: `check_labels(root, move)` checks the folder as if the questions in `move` asked
 about their new version, and `apply_check` writes the move with everything it implies.
@@ -69,7 +70,7 @@ from ragsweep.data.manifest import check_manifest
 from ragsweep.data.meta import load_meta
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint
-from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE, REVIEW_FILES
+from ragsweep.data.schema import GRADES, LABELS_FILE, POOL_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import UserError
 from ragsweep.labelling.sheetfile import SHEET_COLUMNS, Sheet, clause_key, clause_text
 from ragsweep.labelling.sheets import (
@@ -558,6 +559,11 @@ def apply_check(
             data = jsonl_bytes(_reanchor(kept, moved))
             if data != (root / rel).read_bytes():
                 files[rel] = data
+    pool = f"review/{POOL_FILE}"
+    if (root / pool).is_file():
+        data = jsonl_bytes(_repooled(read_rows(root, pool), result, load_corpus(root)))
+        if data != (root / pool).read_bytes():
+            files[pool] = data
     write_dataset_files(root, files, changes, at)
     return tuple(changes)
 
@@ -769,8 +775,8 @@ def freeze(
         for qid in qids:
             if qid not in known_qids:
                 raise UserError(
-                    f"freeze: field 'qids': unknown question {qid!r}; {hint(qid, known_qids)}"
-                    "give qids of questions.jsonl"
+                    f"freeze: no question {qid} in {root / QUESTIONS_FILE}; "
+                    f"{hint(qid, known_qids)}give qids of questions.jsonl"
                 )
         wanted = set(qids)
     frozen = [r["qid"] for r in rows if r["qid"] in wanted and r["subset"] == "rolling"]
@@ -868,6 +874,29 @@ def _distance(a: str, b: str, versions: dict[str, list[str]]) -> int:
     """How many versions apart `a` and `b` are among all versions of any document."""
     ordered = sorted({v for vs in versions.values() for v in vs} | {a, b}, key=version_key)
     return abs(ordered.index(a) - ordered.index(b))
+
+
+def _repooled(
+    rows: list[dict[str, Any]], result: CheckResult, documents: Sequence[Document]
+) -> list[dict[str, Any]]:
+    """review/pool.jsonl rows on the snapshot: a pair on a clause that moved (a vanished
+    label's `moved_to`) follows it, a pair on another clause no longer in the snapshot is
+    dropped, and two rows that become one pair keep one row with both rows' systems."""
+    present = {(d.document, d.version, c.section) for d in documents for c in d.clauses}
+    moves = {(v.document, v.version, v.section): v.moved_to for v in result.vanished}
+    out: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for r in rows:
+        section = r["section"]
+        if (r["document"], r["version"], section) not in present:
+            section = moves.get((r["document"], r["version"], section))
+            if section is None:
+                continue
+        key = (r["qid"], r["document"], section, r["version"])
+        if key in out:
+            out[key]["systems"] = list(dict.fromkeys([*out[key]["systems"], *r["systems"]]))
+        else:
+            out[key] = {**r, "section": section}
+    return list(out.values())
 
 
 def _reanchor(
