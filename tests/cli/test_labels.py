@@ -84,7 +84,7 @@ def test_agreement_prints_the_kappas_scikit_learn_computes():
     ran = cli_in(SAMPLE, "labels", "agreement", "review/reviewer2.jsonl", "review/prelabels.jsonl")
     ran.ok()
     (all_row,) = [line.split() for line in ran.out.splitlines() if line.startswith("all ")]
-    n, kappa, kappa_q = int(all_row[1]), float(all_row[5]), float(all_row[6])
+    n, kappa, kappa_q = int(all_row[1]), float(all_row[6]), float(all_row[9])
     assert n == len(both)
     assert kappa == pytest.approx(expected["plain"], abs=5e-4)
     assert kappa_q == pytest.approx(expected["quadratic"], abs=5e-4)

@@ -192,8 +192,9 @@ def write_dataset_files(
     """
     out = dict(files)
     log = root / CHANGELOG_FILE
-    old_log = log.read_bytes() if log.is_file() else b""
-    out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
+    if changes:
+        old_log = log.read_bytes() if log.is_file() else b""
+        out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
     manifest = root / MANIFEST_FILE
     if manifest.is_file():
         out[MANIFEST_FILE] = _refreshed_manifest(manifest.read_bytes(), out)
