@@ -193,24 +193,38 @@ def folder_bytes(root) -> dict[str, bytes]:
     }
 
 
-def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(dataset_copy):
+def test_import_of_a_reviewers_file_keeps_the_labels_and_sends_disputes_to_adjudication(
+    dataset_copy, tmp_path
+):
+    """The sample's labels predate the changelog: reviewer2's differing grades are disputes
+    (labels kept, each grade logged, listed in adjudicate.csv); its agreeing ones confirmations.
+    The adjudication sheet imported with --adjudicated sets the final grades."""
     review = _labels("review/reviewer2.jsonl")
     gold = _labels("labels.jsonl")
     both = review.merge(gold, on=KEY, suffixes=("_r", "_g"))
     differ = int((both["grade_r"] != both["grade_g"]).sum())
+    labels_before = (dataset_copy / "labels.jsonl").read_bytes()
+    args = ("--data", str(dataset_copy))
     ran = cli_in(
-        dataset_copy,
-        "labels",
-        "import",
-        "review/reviewer2.jsonl",
-        "--data",
-        str(dataset_copy),
-        "--judge",
-        "reviewer2",
-    ).ok()
-    assert f"0 added, {differ} changed, {len(both) - differ} unchanged" in ran.out
+        dataset_copy, "labels", "import", "review/reviewer2.jsonl", *args, "--judge", "reviewer2",
+        "--adjudicate", str(tmp_path / "adjudicate.csv"),
+    ).ok()  # fmt: skip
+    assert f"0 added, 0 changed, {len(both)} unchanged" in ran.out
+    assert f"{len(both) - differ} confirmed, {differ} disputed" in ran.out
+    assert (dataset_copy / "labels.jsonl").read_bytes() == labels_before
     log = [json.loads(line) for line in (dataset_copy / "history/labels_changelog.jsonl").open()]
-    assert len(log) == differ and {r["who"] for r in log} == {"reviewer2"}
+    assert len(log) == len(both) and {r["who"] for r in log} == {"reviewer2"}
+    assert sum(r["kind"] == "dispute" for r in log) == differ
+    adj = pd.read_csv(
+        tmp_path / "adjudicate.csv", dtype=str, keep_default_na=False, encoding="utf-8-sig"
+    )
+    assert len(adj) == differ
+    adj["grade"] = adj["other_grade"]  # the third judge sides with reviewer2
+    adj.to_csv(tmp_path / "adjudicate.csv", index=False, encoding="utf-8-sig")
+    ran = cli_in(
+        tmp_path, "labels", "import", "adjudicate.csv", *args, "--adjudicated", "--judge", "cy"
+    ).ok()
+    assert f"0 added, {differ} changed, 0 unchanged" in ran.out
     after = pd.read_json(
         dataset_copy / "labels.jsonl", lines=True, dtype={"version": str, "section": str}
     )

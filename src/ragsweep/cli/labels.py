@@ -4,7 +4,7 @@
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
-    ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT]
+    ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT] [--adjudicated]
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
     ragsweep labels check --data DIR [--apply]
     ragsweep labels freeze QID ... | --all-rolling --data DIR
@@ -293,13 +293,33 @@ def _import(args: argparse.Namespace) -> int:
         sheets = [_as_sheet(_resolve(name, data), Path(tmp)) for name in args.sheets]
         extra = _candidates(args) if args.candidates else None
         done = import_sheets(
-            data, sheets, judge=args.judge, at=_now(), reason=args.reason, candidates=extra
+            data,
+            sheets,
+            judge=args.judge,
+            at=_now(),
+            reason=args.reason,
+            candidates=extra,
+            adjudicated=args.adjudicated,
         )
     print(
         f"imported {len(args.sheets)} sheet(s) into {data / 'labels.jsonl'}: {done.added} "
         f"added, {done.changed} changed, {done.unchanged} unchanged, {done.skipped} rows not "
         f"judged; {len(done.changes)} change(s) in {data / CHANGELOG_FILE}"
     )
+    if done.confirmed or done.disputes:
+        print(
+            f"a further judge on pairs already labelled: {done.confirmed} confirmed, "
+            f"{len(done.disputes)} disputed (labels kept, every grade in the changelog)"
+        )
+    if done.disputes:
+        from ragsweep.data import load_dataset
+        from ragsweep.labelling.adjudicate import write_adjudication
+
+        out = write_adjudication(load_dataset(data), done.disputes, Path(args.adjudicate))
+        print(
+            f"adjudication sheet {out}: fill its grade column, then `ragsweep labels import "
+            f"{out} --data {data} --adjudicated --judge NAME`"
+        )
     if args.candidates:
         print(
             f"{done.questions_added} sampled question(s) joined the set as rolling questions; "
@@ -423,6 +443,15 @@ def _read_sheet_frame(path: Path, needs: tuple[str, ...]) -> Any:
         raise UserError(
             f"{path}: has a header but no row; write a judging sheet with `labels pool`"
         )
+    for column in ("grade", "prelabel"):
+        if column in frame.columns:
+            bad = ~frame[column].str.strip().isin(["", "0", "1", "2"])
+            if bad.any():
+                line = int(bad.to_numpy().nonzero()[0][0]) + 2  # the header is line 1
+                raise UserError(
+                    f"{path}:{line}: field {column!r}: {frame[column][bad].iloc[0]!r} is not a "
+                    "grade; write 0, 1 or 2, or leave it empty (not judged)"
+                )
     return frame
 
 
@@ -669,6 +698,17 @@ def _parser() -> argparse.ArgumentParser:
         help="sampled questions the sheet grades: those with a relevant clause join the set",
     )
     p.add_argument("--limit", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--adjudicated",
+        action="store_true",
+        help="the sheets hold final decisions on disputed pairs: their grades replace the labels'",
+    )
+    p.add_argument(
+        "--adjudicate",
+        default="adjudicate.csv",
+        metavar="FILE",
+        help="where the pairs another judge graded otherwise go (default adjudicate.csv)",
+    )
     p.set_defaults(run=_import)
 
     p = verb("add-failure", "a confirmed production failure as a permanent core question")

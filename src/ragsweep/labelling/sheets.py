@@ -14,7 +14,10 @@ Conventions shared with `ragsweep.labelling.upkeep`:
   dropped, `new_grade` null), `carry` (label carried to a newer wording version), `move` (label
   moved to the clause's new section number), `question` (a new question) and `freeze` (rolling
   question into core); the last two have no clause and no grades. `source` is the sheet's file
-  name for imports, the clause a carried or moved label came from, else null.
+  name for imports, the clause a carried or moved label came from, else null. Three kinds
+  record a further judge of a pair already labelled (`import_sheets`): `confirm` (the same
+  grade), `dispute` (another grade: `old_grade` the label's, `new_grade` the judge's; the label
+  is kept) and `adjudicate` (the final grade a third person set on a disputed pair).
   The changelog sits in a `history/` subfolder: the loader refuses unknown `.jsonl` files at the
   top of a dataset folder (`schema.ROOT_FILES`), and an unknown subfolder is allowed.
 - **Order of labels.jsonl**: by the question's position in questions.jsonl, then grade
@@ -75,7 +78,20 @@ CHANGELOG_FIELDS = (
     "source",
     "note",
 )
-KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze")
+KINDS = (
+    "add",
+    "change",
+    "remove",
+    "carry",
+    "move",
+    "question",
+    "freeze",
+    "confirm",
+    "dispute",
+    "adjudicate",
+)
+#: the kinds whose `who` set the grade a label now has (the label's judge)
+SETTING_KINDS = ("add", "change", "carry", "move", "adjudicate")
 
 _GRADE_RE = re.compile(r"[+-]?\d+")
 _QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
@@ -130,6 +146,23 @@ class ImportResult:
     changes: tuple[Change, ...]
     questions_added: int = 0  # candidates that joined the set (with a clause graded >= 1)
     not_added: tuple[str, ...] = ()  # graded candidates with no relevant clause
+    #: pairs a further judge graded otherwise than the label's judge: left for adjudication
+    disputes: tuple[Dispute, ...] = ()
+    confirmed: int = 0  # pairs a further judge graded as the label has it
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A pair two judges graded differently: the label's grade and judge (None: a label older
+    than the changelog), and the further judge's grade, sheet and line."""
+
+    key: Key
+    grade: int
+    judge: str | None
+    other_grade: int
+    other_judge: str
+    sheet: str
+    line: int
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -282,8 +315,18 @@ def import_sheets(
     at: str,
     reason: str = "judged sheet",
     candidates: pd.DataFrame | None = None,
+    adjudicated: bool = False,
 ) -> ImportResult:
     """Merge the graded rows of judging `sheets` into labels.jsonl, all or nothing.
+
+    Two judges on one pair (docs/labelling.md, "Two judges"): the label's judge is the `who`
+    of the last changelog row that set its grade (`SETTING_KINDS`; none: a label older than
+    the changelog; the first judge to confirm such a label becomes its judge). A pair already
+    labelled and graded again by **another** judge keeps its
+    grade: the same grade is logged as `confirm`, a different one as `dispute` and returned in
+    `disputes` for a third decision; the label's own judge changing their grade is a `change`.
+    With `adjudicated` the sheets hold final decisions: a differing grade replaces the label's
+    (`adjudicate`). A judge's grade already in the changelog for the pair is not logged twice.
 
     `candidates` (qid, text, slice, product, version: questions sampled from the log and pooled,
     not yet in the set) may be graded too: a candidate with at least one clause graded 1 or 2
@@ -317,7 +360,8 @@ def import_sheets(
                 g.sheet.fail(
                     f"grade {g.grade} for question {qid!r} and clause {clause_id(doc, sec, ver)} "
                     f"conflicts with grade {first.grade} in {first.sheet.path}:{first.line}; "
-                    "agree on one grade and fix one of the sheets",
+                    "agree on one grade and fix one of the sheets, or import them one at a "
+                    "time (a further judge's differing grades go to adjudication)",
                     g.line,
                     "grade",
                 )
@@ -329,7 +373,9 @@ def import_sheets(
         (r["qid"], r["document"], r["section"], r["version"]): i for i, r in enumerate(current)
     }
     under_review = reviewed(root)
-    added = changed = unchanged = 0
+    setter, logged = _label_judges(root)
+    added = changed = unchanged = confirmed = 0
+    disputes: list[Dispute] = []
     changes: list[Change] = []
     new_rows: list[dict[str, Any]] = []
     for g in graded.values():
@@ -361,12 +407,26 @@ def import_sheets(
                 {"qid": qid, "document": doc, "section": sec, "version": ver, "grade": g.grade}
             )
             changes.append(base)
-        elif current[i]["grade"] != g.grade:
-            changed += 1
-            changes.append(replace(base, kind="change", old_grade=current[i]["grade"]))
-            current[i] = {**current[i], "grade": g.grade}
         else:
-            unchanged += 1
+            old, judge_of = current[i]["grade"], setter.get(g.key)
+            seen = (g.key, g.who, g.grade) in logged
+            if old == g.grade:
+                unchanged += 1
+                if judge_of != g.who and not seen:
+                    confirmed += 1
+                    changes.append(replace(base, kind="confirm", old_grade=old))
+            elif adjudicated or judge_of == g.who:
+                changed += 1
+                kind = "adjudicate" if adjudicated else "change"
+                changes.append(replace(base, kind=kind, old_grade=old))
+                current[i] = {**current[i], "grade": g.grade}
+            else:
+                unchanged += 1
+                disputes.append(
+                    Dispute(g.key, old, judge_of, g.grade, g.who, g.sheet.path.name, g.line)
+                )
+                if not seen:
+                    changes.append(replace(base, kind="dispute", old_grade=old))
     files: dict[str, bytes] = {}
     qids = list(ds.questions["qid"])
     if answered:
@@ -395,11 +455,38 @@ def import_sheets(
             changes.insert(0, new_question)
         files[QUESTIONS_FILE] = jsonl_bytes(questions)
     if changes:
-        files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
+        if added or changed or answered:
+            files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
         write_dataset_files(root, files, changes, at)
     return ImportResult(
-        added, changed, unchanged, skipped, tuple(changes), len(answered), tuple(not_added)
+        added,
+        changed,
+        unchanged,
+        skipped,
+        tuple(changes),
+        len(answered),
+        tuple(not_added),
+        tuple(disputes),
+        confirmed,
     )
+
+
+def _label_judges(root: Path) -> tuple[dict[Key, str], set[tuple[Key, str, int]]]:
+    """From the changelog: who set each label's grade (the last row of `SETTING_KINDS`), and
+    every (pair, judge, grade) a row records (`new_grade` of add, change, confirm, dispute,
+    adjudicate, carry, move)."""
+    setter: dict[Key, str] = {}
+    logged: set[tuple[Key, str, int]] = set()
+    if not (root / CHANGELOG_FILE).is_file():
+        return setter, logged
+    for row in read_rows(root, CHANGELOG_FILE):
+        if row.get("document") is None or row.get("new_grade") is None:
+            continue
+        key = (row["qid"], row["document"], row["section"], row["version"])
+        logged.add((key, row["who"], row["new_grade"]))
+        if row["kind"] in SETTING_KINDS or (row["kind"] == "confirm" and key not in setter):
+            setter[key] = row["who"]
+    return setter, logged
 
 
 def _candidates(frame: pd.DataFrame | None, ds: Dataset) -> dict[str, dict[str, Any]]:
