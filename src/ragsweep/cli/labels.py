@@ -224,13 +224,13 @@ def _prelabel(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from ragsweep.data import load_dataset
-    from ragsweep.labelling.pool import write_sheet_frame
+    from ragsweep.labelling.pool import SHEET_COLUMNS, write_sheet_frame
     from ragsweep.labelling.prelabel import prelabel_sheet
 
     sheet_path = Path(args.sheet)
     if not sheet_path.is_file():
         raise UserError(f"{sheet_path}: no such judging sheet; write one with `labels pool`")
-    sheet = _read_sheet_frame(sheet_path, ("qid", "document", "section", "clause_version"))
+    sheet = _read_sheet_frame(sheet_path, SHEET_COLUMNS)
     chat = None
     if args.chat_url or args.chat_model:
         from ragsweep.labelling.chat import ChatLabeller

@@ -350,6 +350,10 @@ def import_sheets(
     skipped = 0
     for sheet in sheets:
         rows, empty = _read_sheet(Path(sheet), ds, judge, extra)
+        if not rows and not empty:
+            raise UserError(
+                f"{sheet}: has a header but no row; give a sheet `labels pool` wrote, judged"
+            )
         skipped += empty
         for g in rows:
             first = graded.get(g.key)
