@@ -391,7 +391,8 @@ def render_agreement(report: AgreementReport, max_items: int | None = 10) -> str
     a, b = report.names
     lines = [
         f"Agreement: {a} vs {b} on the items both graded (kappa < {report.threshold:.2f} is "
-        "flagged 'below'; 'undefined': kappa is NaN, both gave one same grade to every item)",
+        "flagged 'below'; 'undefined': kappa is NaN, both gave one same grade to every item; "
+        f"interval: {CONFIDENCE:.0%} percentile bootstrap over questions, {RESAMPLES} resamples)",
         "",
     ]
     headers = [

@@ -216,8 +216,9 @@ def reviewed(root: Path) -> dict[str, str]:
 def write_dataset_files(
     root: Path, files: Mapping[str, bytes], changes: Sequence[Change], at: str
 ) -> None:
-    """Write `files` (relative path -> bytes), append `changes` to the changelog and refresh the
-    manifest's entries for what was written, each file atomically (see the module docstring).
+    """Write `files` (relative path -> bytes), append `changes` to the changelog (untouched when
+    there are none) and refresh the manifest's entries for what was written, each file
+    atomically (see the module docstring).
 
     The would-be folder is loaded first (a copy in a temporary folder with the new files in
     place), so a write never leaves a folder `load_dataset` refuses; the callers' own checks
