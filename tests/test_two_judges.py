@@ -58,6 +58,12 @@ def test_the_two_judge_walk_through_prints_what_the_page_says(tmp_path: Path) ->
     text = DATE.sub("DATE", "\n".join(out))
     missing = [q for q in quoted() if DATE.sub("DATE", q) not in text]
     assert missing == []
+    # every configuration run scored on the dataset carries the stored kappa
+    from conftest import Store
+
+    _, configs = Store(tmp_path).sweep("sweep:chunker.size")
+    tags = {r.data.tags.get("ragsweep.kappa") for r in configs}
+    assert len(configs) == 2 and tags == {"0.77 [0.70, 0.84] n=826 (ann vs bob)"}
 
 
 def test_sections_5_and_6_quote_what_agreement_and_audit_print_on_the_sample() -> None:
