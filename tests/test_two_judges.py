@@ -90,3 +90,19 @@ def test_sections_5_and_6_quote_what_agreement_and_audit_print_on_the_sample() -
         f"{under} under-calls; the commonest error is a clause the human judged 0 pre-labelled "
         f"1 ({rows['1'][1]} items)"
     ) in text
+
+
+def test_the_pre_labeller_figures_are_the_fitted_ones() -> None:
+    from ragsweep.data import load_dataset, sample_path
+    from ragsweep.labelling.prelabel import fit_prelabeller, render_fit
+
+    fit = render_fit(fit_prelabeller(load_dataset(sample_path()), at="2026-01-01T00:00:00Z"))
+    t1, t2 = re.search(r"grade 1 at similarity >= ([\d.]+), grade 2 at >= ([\d.]+)", fit).groups()
+    n, kappa, kappa_q = re.search(
+        r"On the (\d+) fitting items .*kappa ([\d.]+), quadratic-weighted kappa ([\d.]+)", fit
+    ).groups()
+    text = " ".join(DOC.read_text().split())
+    assert (
+        f"fits t1 = {t1}, t2 = {t2} with kappa {kappa} (quadratic-weighted {kappa_q}) on its "
+        f"{n} fitting items"
+    ) in text
