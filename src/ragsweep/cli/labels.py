@@ -29,7 +29,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ragsweep.errors import UserError
 
@@ -531,7 +531,19 @@ def _grader(frame: Any, path: Path) -> str:
     return judges.pop() if len(judges) == 1 else path.stem
 
 
-def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade")) -> Any:
+class _Pair(NamedTuple):
+    """Two graded files read for `agreement`/`audit` (see `_pair`)."""
+
+    dataset: Any
+    paths: list[Path]
+    a: Any
+    b: Any
+    names: tuple[str, str]
+    slices: dict[str, str]
+    order: list[str]
+
+
+def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade")) -> _Pair:
     """The dataset, the two graded files (on the questions both cover), their names, the slice
     of each question (the set's, else the sheets' slice cell: sampled candidates) and the
     slice order."""
@@ -542,6 +554,8 @@ def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade"
     paths = [_resolve(name, data) for name in (args.a, args.b or args.a)]
     a, b = (_label_rows(p, c) for p, c in zip(paths, columns, strict=True))
     names = (_grader(a, paths[0]), _grader(b, paths[1]))
+    if columns[0] == "prelabel":  # a sheet's model grades, whoever judged the sheet
+        names = ("prelabel", names[1])
     if args.b is None:
         names = columns
     elif names[0] == names[1]:
@@ -557,7 +571,7 @@ def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade"
         q: s for frame in (a, b) for q, s in zip(frame["qid"], frame["slice"], strict=True) if s
     }
     slices.update(zip(ds.questions["qid"], ds.questions["slice"], strict=True))
-    return ds, paths, a, b, names, slices, list(ds.slices)
+    return _Pair(ds, paths, a, b, names, slices, list(ds.slices))
 
 
 def _agreement(args: argparse.Namespace) -> int:
@@ -566,13 +580,16 @@ def _agreement(args: argparse.Namespace) -> int:
 
     if args.b is None:
         raise UserError("agreement compares two graded files: give A and B")
-    ds, paths, a, b, names, slices, order = _pair(args)
-    report = agreement(a, b, slices, args.threshold, order=order, names=names)
+    p = _pair(args)
+    report = agreement(p.a, p.b, p.slices, args.threshold, order=p.order, names=p.names)
     print(render_agreement(report, max_items=args.show))
     if args.save:
         root = _writable(args)
         record = agreement_record(
-            report, files=[p.name for p in paths], at=_now()[:10], labels_hash=ds.labels_hash
+            report,
+            files=[f.name for f in p.paths],
+            at=_now()[:10],
+            labels_hash=p.dataset.labels_hash,
         )
         rel = "review/agreement.json"
         text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
@@ -585,8 +602,8 @@ def _audit(args: argparse.Namespace) -> int:
     from ragsweep.labelling.agreement import audit, render_audit
 
     model_column = "prelabel" if args.b is None or _is_sheet(args) else "grade"
-    _, _, model, human, names, slices, order = _pair(args, (model_column, "grade"))
-    report = audit(model, human, slices, order=order, names=names)
+    p = _pair(args, (model_column, "grade"))
+    report = audit(p.a, p.b, p.slices, order=p.order, names=p.names)
     print(render_audit(report))
     return 0
 

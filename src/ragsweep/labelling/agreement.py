@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -260,7 +261,7 @@ def weak_slices(
 
 def agreement_record(
     report: AgreementReport, *, files: Sequence[str], at: str, labels_hash: str
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The JSON record `labels agreement --save` stores as review/agreement.json: the two
     judges and their files, the date, the labelled-set hash it was measured beside, the
     threshold, how the interval was made, and per slice then "all" the items, questions,
@@ -297,19 +298,19 @@ def agreement_record(
 
 
 def stored_notes(
-    record: Mapping[str, object], threshold: float, *, slices: Sequence[str] | None = None
+    record: Mapping[str, Any], threshold: float, *, slices: Sequence[str] | None = None
 ) -> list[str]:
     """Report notes from a stored agreement record (review/agreement.json): first the overall
     kappa with its interval, then one note per slice (of `slices`, None: all) whose kappa is
     below `threshold`."""
     _check_threshold(threshold)
-    rows = list(record["slices"])  # type: ignore[call-overload]
-    judges = " vs ".join(record["judges"])  # type: ignore[call-overload]
+    rows = list(record["slices"])
+    judges = " vs ".join(record["judges"])
     measured = f"{judges}, review/agreement.json of {record['at']}"
 
-    def kappa(row: Mapping[str, object]) -> str:
+    def kappa(row: Mapping[str, Any]) -> str:
         low, high = row["low"], row["high"]
-        band = "" if low is None else f" {interval_text(low, high)}"  # type: ignore[arg-type]
+        band = "" if low is None else f" {interval_text(low, high)}"
         return f"kappa {row['kappa']:.3f}{band}"
 
     overall = next(r for r in rows if r["slice"] == ALL)
