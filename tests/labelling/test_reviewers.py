@@ -68,6 +68,7 @@ def test_the_interval_covers_a_known_kappa_about_95_percent() -> None:
         low, high = kappa_interval(qids, trial // 3, trial % 3, resamples=1000, seed=trial[0])
         covered += low <= truth <= high
     assert 0.88 <= covered / 200 <= 0.99, covered
+    assert (round(truth, 3), covered) == (0.613, 191)  # as docs/labelling.md quotes
 
 
 def test_the_interval_resamples_questions_not_items() -> None:
@@ -263,6 +264,14 @@ def test_label_studio_round_trip(tiny: Path, tmp_path: Path) -> None:
     (tmp_path / "bob.json").write_text(json.dumps(two))
     ran = cli_in(tmp_path, "labels", "agreement", "ann.json", "bob.json", "--data", str(tiny))
     assert "ann@x vs bob@x" in ran.ok().out
+    both = [{**t, "annotations": t["annotations"]} for t in tasks]
+    (tmp_path / "both.json").write_text(json.dumps(both))
+    one_file = cli_in(tmp_path, "labels", "agreement", "both.json", "--data", str(tiny)).ok()
+    assert one_file.out.splitlines()[-8:] == ran.out.splitlines()[-8:]  # the same two judges
+    before = digest(tiny)
+    refused = cli_in(tmp_path, "labels", "import", "both.json", "--data", str(tiny))
+    assert refused.code == 2 and "graded more than once (ann@x, bob@x)" in refused.err
+    assert digest(tiny) == before
     done = cli_in(tmp_path, "labels", "import", "bob.json", "--data", str(tiny)).ok()
     assert "2 disputed" in done.out  # q01's two clauses, graded 1 by bob
     kinds = {(k, who) for k, who, *_ in _changelog(tiny)}

@@ -10,7 +10,7 @@
     ragsweep labels freeze QID ... | --all-rolling --data DIR
     ragsweep labels rebaseline SWEEP [--uri URI]
     ragsweep labels assign SHEET --judges A,B[,...] --overlap 50 [--seed 0] [--out-dir DIR]
-    ragsweep labels agreement A B [--data DIR] [--threshold 0.6] [--save]
+    ragsweep labels agreement A [B] [--data DIR] [--threshold 0.6] [--save]
     ragsweep labels audit MODEL [HUMAN] [--data DIR]
     ragsweep labels export-ls SHEET [--out tasks.json]
 
@@ -276,6 +276,15 @@ def _as_sheet(path: Path, folder: Path) -> Path:
     if path.suffix not in (".jsonl", ".json"):
         return path
     frame = _label_rows(path)
+    twice = frame[frame.duplicated(["qid", "document", "section", "version"], keep=False)]
+    if not twice.empty:
+        r = twice.iloc[0]
+        who = ", ".join(sorted(set(twice["judge"][twice["qid"] == r.qid])))
+        raise UserError(
+            f"{path}: field 'judge': question {r.qid!r} and clause {r.document}/{r.section}@"
+            f"{r.version} are graded more than once ({who}); import one annotator's grades at a "
+            "time (export per annotator): a later judge's differing grades go to adjudication"
+        )
     sheet = folder / f"{path.stem}.csv"
     with sheet.open("w", encoding="utf-8", newline="") as out:
         w = csv.writer(out)
@@ -556,7 +565,17 @@ def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade"
     names = (_grader(a, paths[0]), _grader(b, paths[1]))
     if columns[0] == "prelabel":  # a sheet's model grades, whoever judged the sheet
         names = ("prelabel", names[1])
-    if args.b is None:
+    if args.b is None and columns == ("grade", "grade"):  # one file, two judges in it
+        judges = sorted({j for j in a["judge"] if j})
+        if len(judges) != 2:
+            raise UserError(
+                f"{paths[0]}: field 'judge': names {len(judges)} judge(s) "
+                f"({', '.join(judges) or 'none'}); give two files, or one whose grades come "
+                "from exactly two judges"
+            )
+        names = (judges[0], judges[1])
+        a, b = a[a["judge"] == judges[0]], b[b["judge"] == judges[1]]
+    elif args.b is None:
         names = columns
     elif names[0] == names[1]:
         names = (f"{names[0]} ({paths[0].name})", f"{names[1]} ({paths[1].name})")
@@ -578,8 +597,6 @@ def _agreement(args: argparse.Namespace) -> int:
     from ragsweep.labelling.agreement import agreement, agreement_record, render_agreement
     from ragsweep.labelling.sheets import write_dataset_files
 
-    if args.b is None:
-        raise UserError("agreement compares two graded files: give A and B")
     p = _pair(args)
     report = agreement(p.a, p.b, p.slices, args.threshold, order=p.order, names=p.names)
     print(render_agreement(report, max_items=args.show))
@@ -792,7 +809,12 @@ def _parser() -> argparse.ArgumentParser:
             nargs="?",
             default=None,
             help=kinds
-            + (" (audit with one sheet: its prelabel against its grade)" if b == "HUMAN" else ""),
+            + (
+                " (audit with one sheet: its prelabel against its grade)"
+                if b == "HUMAN"
+                else " (agreement with one file: the two judges it holds, e.g. a Label Studio "
+                "export)"
+            ),
         )
         if name == "agreement":
             p.add_argument("--threshold", type=float, default=0.6, help="flag kappa below this")
