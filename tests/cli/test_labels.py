@@ -84,7 +84,7 @@ def test_agreement_prints_the_kappas_scikit_learn_computes():
     ran = cli_in(SAMPLE, "labels", "agreement", "review/reviewer2.jsonl", "review/prelabels.jsonl")
     ran.ok()
     (all_row,) = [line.split() for line in ran.out.splitlines() if line.startswith("all ")]
-    n, kappa, kappa_q = int(all_row[1]), float(all_row[5]), float(all_row[6])
+    n, kappa, kappa_q = int(all_row[1]), float(all_row[6]), float(all_row[9])
     assert n == len(both)
     assert kappa == pytest.approx(expected["plain"], abs=5e-4)
     assert kappa_q == pytest.approx(expected["quadratic"], abs=5e-4)
@@ -193,10 +193,14 @@ def folder_bytes(root) -> dict[str, bytes]:
     }
 
 
-def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(dataset_copy):
-    """reviewer2's grades replace the set's, except that a 1 or 2 on a clause of another
-    version or product than the question asks about is imported as 0 (the relevance rule; the
-    sample's second reviewer breaks it 103 times), so the folder still loads."""
+def test_import_of_a_reviewers_file_keeps_the_labels_and_sends_disputes_to_adjudication(
+    dataset_copy, tmp_path
+):
+    """The sample's labels predate the changelog: reviewer2's differing grades are disputes
+    (labels kept, each grade logged, listed in adjudicate.csv); its agreeing ones confirmations.
+    A 1 or 2 on a clause of another version or product than the question asks about counts as
+    0 (the relevance rule; the sample's second reviewer breaks it 103 times). The adjudication
+    sheet imported with --adjudicated sets the final grades, and the folder still loads."""
     review = _labels("review/reviewer2.jsonl")
     questions = pd.read_json(SAMPLE / "questions.jsonl", lines=True, dtype=str)
     review = review.merge(questions[["qid", "product"]], on="qid")
@@ -216,20 +220,29 @@ def test_import_of_a_reviewers_file_changes_the_labels_and_records_each_change(d
     gold = _labels("labels.jsonl")
     both = review.merge(gold, on=KEY, suffixes=("_r", "_g"))
     differ = int((both["grade_r"] != both["grade_g"]).sum())
+    labels_before = (dataset_copy / "labels.jsonl").read_bytes()
+    args = ("--data", str(dataset_copy))
     ran = cli_in(
-        dataset_copy,
-        "labels",
-        "import",
-        "review/reviewer2.jsonl",
-        "--data",
-        str(dataset_copy),
-        "--judge",
-        "reviewer2",
-    ).ok()
-    assert f"0 added, {differ} changed, {len(both) - differ} unchanged" in ran.out
+        dataset_copy, "labels", "import", "review/reviewer2.jsonl", *args, "--judge", "reviewer2",
+        "--adjudicate", str(tmp_path / "adjudicate.csv"),
+    ).ok()  # fmt: skip
+    assert f"0 added, 0 changed, {len(both)} unchanged" in ran.out
     assert f"\n{broken} grade(s) of 1 or 2 on a clause of another version or product" in ran.out
+    assert f"{len(both) - differ} confirmed, {differ} disputed" in ran.out
+    assert (dataset_copy / "labels.jsonl").read_bytes() == labels_before
     log = [json.loads(line) for line in (dataset_copy / "history/labels_changelog.jsonl").open()]
-    assert len(log) == differ and {r["who"] for r in log} == {"reviewer2"}
+    assert len(log) == len(both) and {r["who"] for r in log} == {"reviewer2"}
+    assert sum(r["kind"] == "dispute" for r in log) == differ
+    adj = pd.read_csv(
+        tmp_path / "adjudicate.csv", dtype=str, keep_default_na=False, encoding="utf-8-sig"
+    )
+    assert len(adj) == differ
+    adj["grade"] = adj["other_grade"]  # the third judge sides with reviewer2
+    adj.to_csv(tmp_path / "adjudicate.csv", index=False, encoding="utf-8-sig")
+    ran = cli_in(
+        tmp_path, "labels", "import", "adjudicate.csv", *args, "--adjudicated", "--judge", "cy"
+    ).ok()
+    assert f"0 added, {differ} changed, 0 unchanged" in ran.out
     after = pd.read_json(
         dataset_copy / "labels.jsonl", lines=True, dtype={"version": str, "section": str}
     )

@@ -482,6 +482,29 @@ POOLED = {
     "qid": "q02", "document": "home", "section": "2.2", "version": "2025", "systems": ["bm25"]
 }  # fmt: skip
 
+#: a valid review/agreement.json for the tiny fixture
+AGREED: dict[str, Any] = {
+    "judges": ["ann", "bob"],
+    "files": ["ann.csv", "bob.csv"],
+    "at": "2026-01-05",
+    "labels_hash": "0" * 64,
+    "threshold": 0.6,
+    "interval": {"method": "percentile bootstrap over questions"},
+    "slices": [
+        {"slice": "limits", "items": 4, "questions": 2, "kappa": 0.5, "low": 0.1, "high": 0.9,
+         "status": "below"},
+        {"slice": "all", "items": 4, "questions": 2, "kappa": 0.5, "low": None, "high": None,
+         "status": "below"},
+    ],
+}  # fmt: skip
+
+
+def agreed(**change: Any) -> Callable[[Path], None]:
+    """A breaker writing review/agreement.json: AGREED with `change` (None: key removed)."""
+    record = {k: v for k, v in {**AGREED, **change}.items() if v is not None}
+    return write_file("review/agreement.json", json.dumps(record).encode())
+
+
 ERRORS: list[Case] = [
     # files and folders
     ("missing dataset.json", remove("dataset.json"), "dataset.json", None, None, "is missing"),
@@ -1239,6 +1262,63 @@ ERRORS: list[Case] = [
         1,
         "systems",
         "must list the names of the systems",
+    ),
+    # review/agreement.json
+    (
+        "agreement unknown field",
+        agreed(extra=1),
+        "review/agreement.json",
+        None,
+        "extra",
+        "unknown field",
+    ),
+    (
+        "agreement missing field",
+        agreed(at=None),
+        "review/agreement.json",
+        None,
+        "at",
+        "missing field",
+    ),
+    (
+        "agreement wrong type",
+        agreed(threshold="high"),
+        "review/agreement.json",
+        None,
+        "threshold",
+        "expected number",
+    ),
+    (
+        "agreement one judge",
+        agreed(judges=["ann"]),
+        "review/agreement.json",
+        None,
+        "judges",
+        "must name the two judges",
+    ),
+    (
+        "agreement slice not an object",
+        agreed(slices=[1]),
+        "review/agreement.json",
+        None,
+        "slices",
+        "each entry must be an object",
+    ),
+    (
+        "agreement unknown slice",
+        agreed(slices=[{**AGREED["slices"][0], "slice": "limitz"}, AGREED["slices"][1]]),
+        "review/agreement.json",
+        None,
+        "slices[0].slice",
+        "is not a slice of dataset.json",
+    ),
+    (
+        "agreement without overall row",
+        agreed(slices=[AGREED["slices"][0]]),
+        "review/agreement.json",
+        None,
+        "slices",
+        "has no overall row",
     ),
     # manifest (checked last, so a content error above is never masked by it)
     (

@@ -101,3 +101,31 @@ def test_a_sweep_on_the_toy_data_notes_the_weak_slice(tmp_path: Path) -> None:
     # `ragsweep report` rebuilds it from the logged runs, with the note once
     again = report_sweep("fusion.k", store=store, print_table=False)
     assert [n for n in again.notes if n.startswith("judges agree")] == [logged[0]]
+
+
+def test_a_stored_agreement_replaces_the_reviewer_check(tmp_path: Path) -> None:
+    """review/agreement.json (labels agreement --save): the overall kappa with its interval,
+    then the covered slices below the threshold, from the record, not from reviewer2."""
+    root = Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    rows = [
+        {"slice": "limits", "items": 9, "questions": 3, "kappa": 0.41, "low": 0.1, "high": 0.7,
+         "status": "below"},
+        {"slice": "exclusions", "items": 8, "questions": 3, "kappa": 0.9, "low": 0.8,
+         "high": 1.0, "status": "ok"},
+        {"slice": "all", "items": 17, "questions": 6, "kappa": 0.66, "low": 0.45, "high": 0.85,
+         "status": "ok"},
+    ]  # fmt: skip
+    record = {
+        "judges": ["ann", "bob"], "files": ["a.csv", "b.csv"], "at": "2026-01-05",
+        "labels_hash": "x", "threshold": 0.6, "interval": {}, "slices": rows,
+    }  # fmt: skip
+    (root / "review" / "agreement.json").write_text(json.dumps(record))
+    notes = judge_notes(_baseline(_on(root)))
+    assert notes == [
+        "judge agreement (ann vs bob, review/agreement.json of 2026-01-05): kappa 0.660 "
+        "[0.45, 0.85] on 17 items of 6 questions (95% bootstrap interval over questions)",
+        "judges agree weakly on limits (ann vs bob: kappa 0.410 [0.10, 0.70] < 0.6 on 9 items): "
+        "differences on this slice measure the labels as much as the retriever; tighten "
+        "relevance.md and re-judge",
+    ]
+    assert len(judge_notes(_baseline(_on(root), slices=["exclusions"]))) == 1  # limits not covered

@@ -86,6 +86,9 @@ def log_row(kind: str, who: str, qid: str, clause, old, new, reason, source, not
 
 
 def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
+    """The tiny labels predate the changelog: a judge grading one of them otherwise disputes it
+    (the label kept, the grade logged), one grading it alike confirms it; a new pair is added.
+    The label's own judge changing their grade is a change."""
     before = load_dataset(tiny).labels_hash
     sheet = write_sheet(
         tmp_path / "judged.csv",
@@ -97,12 +100,12 @@ def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
         ],
     )
     result = import_sheets(tiny, [sheet], judge="bob", at=AT)
-    assert (result.added, result.changed, result.unchanged, result.skipped) == (1, 1, 1, 1)
-    assert result.by_rule == ()
+    assert (result.added, result.changed, result.unchanged, result.skipped) == (1, 0, 2, 1)
+    assert (result.confirmed, len(result.disputes), result.by_rule) == (1, 1, ())
     labels = jsonl(tiny / "labels.jsonl")
     assert len(labels) == 17
-    # question order, then grade descending: the changed 1 -> 2 keeps its place after q08's
-    # other 2, the new grade 1 of q03 goes between its 2 and its 0
+    # question order, then grade descending: the new grade 1 of q03 goes between its 2 and 0;
+    # q08's disputed grade 1 is kept
     assert labels[5:8] == [
         lab("q03", "home", "3.2", "2025", 2),
         lab("q03", "home", "3.1", "2025", 1),
@@ -110,15 +113,18 @@ def test_import_adds_changes_and_logs(tiny: Path, tmp_path: Path) -> None:
     ]
     assert labels[13:15] == [
         lab("q08", "home", "1.1", "2024", 2),
-        lab("q08", "home", "2.2", "2024", 2),
+        lab("q08", "home", "2.2", "2024", 1),
     ]
     assert jsonl(tiny / CHANGELOG_FILE) == [
-        log_row("change", "alice", "q08", ("home", "2.2", "2024"), 1, 2, "judged sheet",
+        log_row("confirm", "bob", "q01", ("home", "2.1", "2025"), 2, 2, "judged sheet",
+                "judged.csv"),
+        log_row("dispute", "alice", "q08", ("home", "2.2", "2024"), 1, 2, "judged sheet",
                 "judged.csv", "states it"),
         log_row("add", "bob", "q03", ("home", "3.1", "2025"), None, 1, "judged sheet",
                 "judged.csv"),
     ]  # fmt: skip
-    assert [(c.kind, c.qid) for c in result.changes] == [("change", "q08"), ("add", "q03")]
+    kinds = [(c.kind, c.qid) for c in result.changes]
+    assert kinds == [("confirm", "q01"), ("dispute", "q08"), ("add", "q03")]
     ds = load_dataset(tiny)
     assert ds.labels_hash != before
     # the file is written the way the dataset writers write it
@@ -142,10 +148,12 @@ def test_import_grades_another_version_0_by_the_relevance_rule(tiny: Path, tmp_p
     result = import_sheets(tiny, [sheet], judge="bob", at=AT)
     assert (result.added, result.changed, result.unchanged) == (1, 0, 1)
     assert result.by_rule == (("q01", "home", "2.1", "2024"), ("q01", "home", "1.1", "2024"))
-    said = "judged 2 by alice; another version or product than the question asks about is 0 "
-    assert jsonl(tiny / CHANGELOG_FILE) == [
+    rule = "another version or product than the question asks about is 0 (relevance rule)"
+    assert jsonl(tiny / CHANGELOG_FILE) == [  # bob's 1 confirms the label's 0, by the rule
+        log_row("confirm", "bob", "q01", ("home", "2.1", "2024"), 0, 0, "judged sheet",
+                "judged.csv", f"judged 1 by bob; {rule}"),
         log_row("add", "alice", "q01", ("home", "1.1", "2024"), None, 0, "judged sheet",
-                "judged.csv", said + "(relevance rule); same words"),
+                "judged.csv", f"judged 2 by alice; {rule}; same words"),
     ]  # fmt: skip
     ds = load_dataset(tiny)
     q01 = ds.labels[ds.labels["qid"] == "q01"]
@@ -161,20 +169,24 @@ def test_second_import_appends_to_changelog(tiny: Path, tmp_path: Path) -> None:
     b = write_sheet(tmp_path / "b.csv", [row("q05", "home", "1.1", "2024", "1")])
     import_sheets(tiny, [a], judge="bob", at=AT)
     result = import_sheets(tiny, [b], judge="carol", at=AT, reason="second look")
-    assert (result.added, result.changed) == (0, 1)
+    assert (result.added, result.changed, len(result.disputes)) == (0, 0, 1)
+    result = import_sheets(tiny, [b], judge="bob", at=AT, reason="my mistake")
+    assert (result.added, result.changed, len(result.disputes)) == (0, 1, 0)
     assert jsonl(tiny / CHANGELOG_FILE) == [
         log_row("add", "bob", "q05", ("home", "1.1", "2024"), None, 0, "judged sheet", "a.csv"),
-        log_row("change", "carol", "q05", ("home", "1.1", "2024"), 0, 1, "second look", "b.csv"),
+        log_row("dispute", "carol", "q05", ("home", "1.1", "2024"), 0, 1, "second look", "b.csv"),
+        log_row("change", "bob", "q05", ("home", "1.1", "2024"), 0, 1, "my mistake", "b.csv"),
     ]
     load_dataset(tiny)
 
 
 def test_nothing_changed_writes_nothing(tiny: Path, tmp_path: Path) -> None:
-    before = digest(tiny)
     sheet = write_sheet(
         tmp_path / "s.csv",
         [row("q01", "home", "2.1", "2025", "2"), row("q05", "home", "1.1", "2024", "")],
     )
+    assert import_sheets(tiny, [sheet], judge="bob", at=AT).confirmed == 1  # logged once
+    before = digest(tiny)
     result = import_sheets(tiny, [sheet], judge="bob", at=AT)
     assert result == ImportResult(added=0, changed=0, unchanged=1, skipped=1, changes=())
     assert digest(tiny) == before
@@ -200,7 +212,8 @@ def test_conflict_between_sheets_names_both(tiny: Path, tmp_path: Path) -> None:
     msg = str(info.value)
     assert msg == (
         f"{b}:3: field 'grade': grade 2 for question 'q01' and clause home/2.1@2025 conflicts "
-        f"with grade 1 in {a}:2; agree on one grade and fix one of the sheets"
+        f"with grade 1 in {a}:2; agree on one grade and fix one of the sheets, or import "
+        "them one at a time (a further judge's differing grades go to adjudication)"
     )
     assert digest(tiny) == before
 
@@ -302,7 +315,7 @@ def test_broken_dataset_is_refused_first(tiny: Path, tmp_path: Path) -> None:
 def test_manifest_is_refreshed(tmp_path: Path) -> None:
     ds_dir = Path(shutil.copytree(sample_path(), tmp_path / "sample"))
     sheet = write_sheet(tmp_path / "s.csv", [row("q0001", "motor", "4.3", "2024", "2")])
-    result = import_sheets(ds_dir, [sheet], judge="bob", at=AT)
+    result = import_sheets(ds_dir, [sheet], judge="bob", at=AT, adjudicated=True)
     assert (result.added, result.changed) == (0, 1)
     manifest = (ds_dir / "MANIFEST.sha256").read_text(encoding="utf-8").splitlines()
     listed = {line.split("  ", 1)[1]: line.split("  ", 1)[0] for line in manifest}

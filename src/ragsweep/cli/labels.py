@@ -4,13 +4,15 @@
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
-    ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT]
+    ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT] [--adjudicated]
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
     ragsweep labels check --data DIR [--apply]
     ragsweep labels freeze QID ... | --all-rolling --data DIR
     ragsweep labels rebaseline SWEEP [--uri URI]
-    ragsweep labels agreement A B [--data DIR] [--threshold 0.6]
-    ragsweep labels audit MODEL HUMAN [--data DIR]
+    ragsweep labels assign SHEET --judges A,B[,...] --overlap 50 [--seed 0] [--out-dir DIR]
+    ragsweep labels agreement A [B] [--data DIR] [--threshold 0.6] [--save]
+    ragsweep labels audit MODEL [HUMAN] [--data DIR]
+    ragsweep labels export-ls SHEET [--out tasks.json]
 
 `--data` is the dataset folder (default: the built-in sample); file arguments that do not exist
 as given are looked for inside it (`review/reviewer2.jsonl`, `labels.jsonl`). Each verb is a
@@ -28,7 +30,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from ragsweep.errors import UserError
 
@@ -263,13 +265,13 @@ def _prelabel(args: argparse.Namespace) -> int:
 
     from ragsweep.data import load_dataset
     from ragsweep.labelling.prelabel import prelabel_sheet
-    from ragsweep.labelling.sheetfile import read_sheet, write_sheet_frame
+    from ragsweep.labelling.sheetfile import SHEET_COLUMNS, write_sheet_frame
 
     sheet_path = Path(args.sheet)
     if not sheet_path.is_file():
         raise UserError(f"{sheet_path}: no such judging sheet; write one with `labels pool`")
     dataset = load_dataset(_data_dir(args))
-    sheet = read_sheet(sheet_path, dataset=dataset).rows  # CSV or .xlsx, clauses verified
+    sheet = _read_sheet_frame(sheet_path, SHEET_COLUMNS, dataset)  # CSV or .xlsx, verified
     chat = None
     if args.chat_url or args.chat_model:
         from ragsweep.labelling.chat import ChatLabeller
@@ -308,18 +310,28 @@ def _writable(args: argparse.Namespace) -> Path:
 
 
 def _as_sheet(path: Path, folder: Path) -> Path:
-    """A judged sheet CSV as given; a label JSONL (a reviewer's file) as the equivalent sheet."""
+    """A judged sheet CSV as given; a label JSONL (a reviewer's file) or a Label Studio JSON
+    export (one row per annotation, its annotator the judge) as the equivalent sheet."""
     import csv
 
-    if path.suffix != ".jsonl":
+    if path.suffix not in (".jsonl", ".json"):
         return path
     frame = _label_rows(path)
+    twice = frame[frame.duplicated(["qid", "document", "section", "version"], keep=False)]
+    if not twice.empty:
+        r = twice.iloc[0]
+        who = ", ".join(sorted(set(twice["judge"][twice["qid"] == r.qid])))
+        raise UserError(
+            f"{path}: field 'judge': question {r.qid!r} and clause {r.document}/{r.section}@"
+            f"{r.version} are graded more than once ({who}); import one annotator's grades at a "
+            "time (export per annotator): a later judge's differing grades go to adjudication"
+        )
     sheet = folder / f"{path.stem}.csv"
     with sheet.open("w", encoding="utf-8", newline="") as out:
         w = csv.writer(out)
-        w.writerow(["qid", "document", "section", "clause_version", "grade"])
+        w.writerow(["qid", "document", "section", "clause_version", "grade", "judge"])
         for r in frame.itertuples(index=False):
-            w.writerow([r.qid, r.document, r.section, r.version, r.grade])
+            w.writerow([r.qid, r.document, r.section, r.version, r.grade, r.judge])
     return sheet
 
 
@@ -331,7 +343,13 @@ def _import(args: argparse.Namespace) -> int:
         sheets = [_as_sheet(_resolve(name, data), Path(tmp)) for name in args.sheets]
         extra = _candidates(args) if args.candidates else None
         done = import_sheets(
-            data, sheets, judge=args.judge, at=_now(), reason=args.reason, candidates=extra
+            data,
+            sheets,
+            judge=args.judge,
+            at=_now(),
+            reason=args.reason,
+            candidates=extra,
+            adjudicated=args.adjudicated,
         )
     print(
         f"imported {len(args.sheets)} sheet(s) into {data / 'labels.jsonl'}: {done.added} "
@@ -344,6 +362,20 @@ def _import(args: argparse.Namespace) -> int:
             f"{len(done.by_rule)} grade(s) of 1 or 2 on a clause of another version or product "
             f"than the question asks about (e.g. {qid} {doc}/{sec}@{ver}) imported as 0, as the "
             "relevance rule says (relevance.md)"
+        )
+    if done.confirmed or done.disputes:
+        print(
+            f"a further judge on pairs already labelled: {done.confirmed} confirmed, "
+            f"{len(done.disputes)} disputed (labels kept, every grade in the changelog)"
+        )
+    if done.disputes:
+        from ragsweep.data import load_dataset
+        from ragsweep.labelling.adjudicate import write_adjudication
+
+        out = write_adjudication(load_dataset(data), done.disputes, Path(args.adjudicate))
+        print(
+            f"adjudication sheet {out}: fill its grade column, then `ragsweep labels import "
+            f"{out} --data {data} --adjudicated --judge NAME`"
         )
     if args.candidates:
         print(
@@ -596,68 +628,199 @@ def _rebaseline(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- agreement and audit ----------------------------------------------------------------------
-def _label_rows(path: Path) -> Any:
-    """A label-shaped file (JSONL, or a sheet, CSV or .xlsx, with qid, document, section,
-    version or clause_version, grade)."""
-    import pandas as pd
+# -- assign and Label Studio ------------------------------------------------------------------
+def _read_sheet_frame(path: Path, needs: tuple[str, ...], dataset: Any = None) -> Any:
+    """A judging sheet (`sheetfile.read_sheet`: CSV or .xlsx; with `dataset`, each row's clause
+    verified) as text columns, with the columns `needs` and at least one row; a grade or
+    prelabel cell that is not 0, 1, 2 or empty is refused. Problems are one line."""
+    from ragsweep.labelling.sheetfile import read_sheet
 
-    from ragsweep.labelling.agreement import KEY
-    from ragsweep.labelling.sheetfile import TEXT_SUFFIXES, WORKBOOK_SUFFIXES, read_sheet
-
-    if path.suffix.lower() in (*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES):
-        frame = read_sheet(path).rows
-        if "clause_version" in frame.columns and "version" in frame.columns:
-            frame = frame.drop(columns="version").rename(columns={"clause_version": "version"})
-        if "grade" in frame.columns:
-            frame = frame[frame["grade"] != ""]
-    else:
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-        frame = pd.DataFrame(rows)
-    missing = [c for c in (*KEY, "grade") if c not in frame.columns]
-    if missing:
-        raise UserError(f"{path}: no column {', '.join(missing)}; a label file needs {KEY} + grade")
-    frame = frame.astype({c: str for c in KEY})
-    try:
-        frame["grade"] = frame["grade"].astype(int)
-    except ValueError:
-        raise UserError(f"{path}: field grade holds a value that is not 0, 1 or 2") from None
+    if not path.is_file():
+        raise UserError(f"{path}: no such judging sheet; write one with `labels pool`")
+    sheet = read_sheet(path, dataset=dataset)
+    sheet.require([c for c in needs if c != "clause_key"])
+    frame = sheet.rows
+    if frame.empty:
+        raise UserError(
+            f"{path}: has a header but no row; write a judging sheet with `labels pool`"
+        )
+    for column in ("grade", "prelabel"):
+        if column in frame.columns:
+            bad = ~frame[column].isin(["", "0", "1", "2"])
+            if bad.any():
+                i = int(bad.to_numpy().nonzero()[0][0])
+                sheet.fail(
+                    f"{frame[column].iloc[i]!r} is not a grade; write 0, 1 or 2, or leave it "
+                    "empty (not judged)",
+                    i,
+                    column,
+                )
     return frame
 
 
-def _pair(args: argparse.Namespace) -> tuple[Any, Any, dict[str, str], list[str]]:
-    """The two label files (on the questions both cover) and the slice of each question."""
+def _assign(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.assign import assign
+    from ragsweep.labelling.sheetfile import SHEET_COLUMNS, write_sheet_frame
+
+    sheet = Path(args.sheet)
+    rows = _read_sheet_frame(sheet, SHEET_COLUMNS)
+    done = assign(rows, args.judges.split(","), args.overlap, args.seed)
+    out = Path(args.out_dir)
+    n_rows = rows["qid"].isin(done.overlap).sum()
+    per_slice = ", ".join(f"{s} {n}" for s, n in done.overlap_by_slice.items())
+    print(
+        f"{rows['qid'].nunique()} questions ({len(rows)} rows) of {sheet} assigned to "
+        f"{len(done.judges)} judges, seed {args.seed}"
+    )
+    print(
+        f"overlap, graded by every judge: {len(done.overlap)} questions ({n_rows} rows), by "
+        f"slice: {per_slice}"
+    )
+    for judge in done.judges:
+        path = write_sheet_frame(done.sheets[judge], out / f"{judge}.csv")
+        print(
+            f"{judge}: {len(done.overlap)} overlap + {len(done.own[judge])} own questions, "
+            f"{len(done.sheets[judge])} rows -> {path}"
+        )
+    return 0
+
+
+def _export_ls(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.graded import LS_CHOICES
+
+    fields = ("qid", "question", "slice", "document", "section", "clause_version", "clause_text")
+    rows = _read_sheet_frame(Path(args.sheet), fields)
+    tasks = [{"data": {f: r[f] for f in fields}} for r in rows.to_dict("records")]
+    out = Path(args.out)
+    _write_atomic(out, json.dumps(tasks, indent=1, ensure_ascii=False) + "\n")
+    config = out.with_suffix(".xml")
+    _write_atomic(
+        config,
+        f"""<View>
+  <Header value="$qid ($slice): $question"/>
+  <Text name="clause" value="$document $section ($clause_version): $clause_text"/>
+  <Choices name="{LS_CHOICES}" toName="clause" choice="single" showInline="true" required="true">
+    <Choice value="2" hint="answers the question fully"/>
+    <Choice value="1" hint="supports or partly answers it"/>
+    <Choice value="0" hint="not relevant"/>
+  </Choices>
+</View>
+""",
+    )
+    print(
+        f"{len(tasks)} Label Studio tasks -> {out}; labelling config -> {config} (paste it in "
+        "the project's Labeling Interface, import the tasks, then export the project as JSON "
+        "and give that file to `labels agreement` or `labels import`)"
+    )
+    return 0
+
+
+# -- agreement and audit ----------------------------------------------------------------------
+def _label_rows(path: Path, column: str = "grade") -> Any:
+    """The graded rows of a label file, a sheet or a Label Studio export (`read_graded`)."""
+    from ragsweep.labelling.graded import read_graded
+
+    return read_graded(path, column)
+
+
+def _grader(frame: Any, path: Path) -> str:
+    """A grader's name: the one judge its rows name, else the file's stem."""
+    judges = {j for j in frame["judge"] if j}
+    return judges.pop() if len(judges) == 1 else path.stem
+
+
+class _Pair(NamedTuple):
+    """Two graded files read for `agreement`/`audit` (see `_pair`)."""
+
+    dataset: Any
+    paths: list[Path]
+    a: Any
+    b: Any
+    names: tuple[str, str]
+    slices: dict[str, str]
+    order: list[str]
+
+
+def _pair(args: argparse.Namespace, columns: tuple[str, str] = ("grade", "grade")) -> _Pair:
+    """The dataset, the two graded files (on the questions both cover), their names, the slice
+    of each question (the set's, else the sheets' slice cell: sampled candidates) and the
+    slice order."""
     from ragsweep.data import load_dataset
 
     data = _data_dir(args)
     ds = load_dataset(data)
-    a, b = (_label_rows(_resolve(name, data)) for name in (args.a, args.b))
+    paths = [_resolve(name, data) for name in (args.a, args.b or args.a)]
+    a, b = (_label_rows(p, c) for p, c in zip(paths, columns, strict=True))
+    names = (_grader(a, paths[0]), _grader(b, paths[1]))
+    if columns[0] == "prelabel":  # a sheet's model grades, whoever judged the sheet
+        names = ("prelabel", names[1])
+    if args.b is None and columns == ("grade", "grade"):  # one file, two judges in it
+        judges = sorted({j for j in a["judge"] if j})
+        if len(judges) != 2:
+            raise UserError(
+                f"{paths[0]}: field 'judge': names {len(judges)} judge(s) "
+                f"({', '.join(judges) or 'none'}); give two files, or one whose grades come "
+                "from exactly two judges"
+            )
+        names = (judges[0], judges[1])
+        a, b = a[a["judge"] == judges[0]], b[b["judge"] == judges[1]]
+    elif args.b is None:
+        names = columns
+    elif names[0] == names[1]:
+        names = (f"{names[0]} ({paths[0].name})", f"{names[1]} ({paths[1].name})")
     common = set(a["qid"]) & set(b["qid"])
     if not common:
-        raise UserError(f"{args.a} and {args.b} grade no question in common; nothing to compare")
+        raise UserError(
+            f"{paths[0]} and {paths[1]}: field 'qid': they grade no question in common; give "
+            "two files that grade the same questions"
+        )
     a, b = a[a["qid"].isin(common)], b[b["qid"].isin(common)]
-    slices = dict(zip(ds.questions["qid"], ds.questions["slice"], strict=True))
-    return a, b, slices, list(ds.slices)
+    slices = {
+        q: s for frame in (a, b) for q, s in zip(frame["qid"], frame["slice"], strict=True) if s
+    }
+    slices.update(zip(ds.questions["qid"], ds.questions["slice"], strict=True))
+    return _Pair(ds, paths, a, b, names, slices, list(ds.slices))
 
 
 def _agreement(args: argparse.Namespace) -> int:
-    from ragsweep.labelling.agreement import agreement, render_agreement
+    from ragsweep.labelling.agreement import agreement, agreement_record, render_agreement
+    from ragsweep.labelling.sheets import write_dataset_files
 
-    a, b, slices, order = _pair(args)
-    report = agreement(
-        a, b, slices, args.threshold, order=order, names=(Path(args.a).stem, Path(args.b).stem)
-    )
+    p = _pair(args)
+    report = agreement(p.a, p.b, p.slices, args.threshold, order=p.order, names=p.names)
     print(render_agreement(report, max_items=args.show))
+    if args.save:
+        root = _writable(args)
+        record = agreement_record(
+            report,
+            files=[f.name for f in p.paths],
+            at=_now()[:10],
+            labels_hash=p.dataset.labels_hash,
+        )
+        rel = "review/agreement.json"
+        text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+        write_dataset_files(root, {rel: text.encode("utf-8")}, [], _now())
+        print(f"saved to {root / rel}: runs scored on this dataset carry it (ragsweep.kappa)")
     return 0
 
 
 def _audit(args: argparse.Namespace) -> int:
     from ragsweep.labelling.agreement import audit, render_audit
 
-    model, human, slices, order = _pair(args)
-    report = audit(model, human, slices, order=order, names=(Path(args.a).stem, Path(args.b).stem))
+    model_column = "prelabel" if args.b is None or _is_sheet(args) else "grade"
+    p = _pair(args, (model_column, "grade"))
+    report = audit(p.a, p.b, p.slices, order=p.order, names=p.names)
     print(render_audit(report))
     return 0
+
+
+def _is_sheet(args: argparse.Namespace) -> bool:
+    """MODEL is a sheet with a prelabel column (its model grades), not a label file."""
+    path = _resolve(args.a, _data_dir(args))
+    if path.suffix in (".json", ".jsonl"):
+        return False
+    head = path.read_bytes()[:4096].decode("utf-8", "replace")
+    return "prelabel" in head.splitlines()[0] if head.strip() else False
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -765,6 +928,17 @@ def _parser() -> argparse.ArgumentParser:
         help="sampled questions the sheet grades: those with a relevant clause join the set",
     )
     p.add_argument("--limit", type=_whole(0), default=0, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--adjudicated",
+        action="store_true",
+        help="the sheets hold final decisions on disputed pairs: their grades replace the labels'",
+    )
+    p.add_argument(
+        "--adjudicate",
+        default="adjudicate.csv",
+        metavar="FILE",
+        help="where the pairs another judge graded otherwise go (default adjudicate.csv)",
+    )
     p.set_defaults(run=_import)
 
     p = verb("add-failure", "a confirmed production failure as a permanent core question")
@@ -823,19 +997,52 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=_rebaseline)
 
+    p = verb("assign", "split a judging sheet between judges, with an overlap all of them grade")
+    p.add_argument("sheet", metavar="SHEET")
+    p.add_argument("--judges", required=True, metavar="A,B[,...]", help="the judges' names")
+    p.add_argument(
+        "--overlap", type=int, default=50, help="questions every judge grades (kappa's sample)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out-dir", default=".", metavar="DIR", help="where <judge>.csv go")
+    p.set_defaults(run=_assign)
+
+    p = verb("export-ls", "a judging sheet as Label Studio tasks, with its labelling config")
+    p.add_argument("sheet", metavar="SHEET")
+    p.add_argument("--out", default="tasks.json", metavar="FILE", help="config beside it: .xml")
+    p.set_defaults(run=_export_ls)
+
     for name, help, run, a, b in (
         ("agreement", "Cohen's kappa between two graders, per slice", _agreement, "A", "B"),
         ("audit", "model pre-labels against human labels, per slice", _audit, "MODEL", "HUMAN"),
     ):
         p = verb(name, help)
-        p.add_argument("a", metavar=a, help="label file (JSONL or a judged sheet CSV)")
-        p.add_argument("b", metavar=b, help="label file (JSONL or a judged sheet CSV)")
+        kinds = "label file (JSONL), sheet CSV or Label Studio JSON export"
+        p.add_argument("a", metavar=a, help=kinds)
+        p.add_argument(
+            "b",
+            metavar=b,
+            nargs="?",
+            default=None,
+            help=kinds
+            + (
+                " (audit with one sheet: its prelabel against its grade)"
+                if b == "HUMAN"
+                else " (agreement with one file: the two judges it holds, e.g. a Label Studio "
+                "export)"
+            ),
+        )
         if name == "agreement":
             p.add_argument(
                 "--threshold", type=_kappa, default=0.6, help="flag kappa below this, in [-1, 1]"
             )
             p.add_argument(
                 "--show", type=_whole(0), default=10, help="disagreements shown per slice"
+            )
+            p.add_argument(
+                "--save",
+                action="store_true",
+                help="store the result in the dataset (review/agreement.json; needs --data)",
             )
         p.set_defaults(run=run)
     return parser

@@ -32,7 +32,7 @@ from ragsweep.data.querylog import load_query_log
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile
 from ragsweep.data.relevance import load_relevance
-from ragsweep.data.reviews import load_pool, load_reviews
+from ragsweep.data.reviews import load_agreement, load_pool, load_reviews
 from ragsweep.data.schema import (
     GRADES,
     LABELS_FILE,
@@ -203,6 +203,7 @@ def _load(root: Path, with_pool: bool, files: _Files | None = None) -> Dataset:
     query_log = load_query_log(root)
     reviews = load_reviews(root, judged, documents)
     pool = load_pool(root, set(questions["qid"]), documents) if with_pool else None
+    agreement = load_agreement(root, slices)
     check_root_files(root)
     check_manifest(root)
     if files is None:
@@ -222,6 +223,7 @@ def _load(root: Path, with_pool: bool, files: _Files | None = None) -> Dataset:
         reviews=reviews,
         pool=pool,
         relevance=None if rule is None else rule[1],
+        agreement=agreement,
     )
 
 

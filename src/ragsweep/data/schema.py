@@ -26,6 +26,8 @@ GRADES = (0, 1, 2)
 REVIEW_FILES = ("reviewer2", "prelabels")
 #: optional record of a judging pool under review/ (qid, clause anchor, systems)
 POOL_FILE = "pool.jsonl"
+#: optional record of two judges' agreement under review/ (`ragsweep labels agreement --save`)
+AGREEMENT_FILE = "agreement.json"
 
 META_FILE = "dataset.json"
 QUESTIONS_FILE = "questions.jsonl"
@@ -143,6 +145,8 @@ class Dataset:
     pool: pd.DataFrame | None = None
     #: relevance.md as written (what grades 2, 1 and 0 mean here), None when the file is absent
     relevance: str | None = None
+    #: review/agreement.json (two judges' kappa per slice, with intervals), None when absent
+    agreement: Mapping[str, Any] | None = None
 
 
 def render(title: str, parts: Sequence[Mapping[str, Any]]) -> tuple[str, list[tuple[int, int]]]:

@@ -1,5 +1,7 @@
-"""Judge agreement in a comparison report: notes on the slices where the second reviewer and
-labels.jsonl agree weakly, so a difference measured there is not read as the retriever's alone.
+"""Judge agreement in a comparison report: the kappa two judges reached (review/agreement.json,
+with its interval) and notes on the slices where they agree weakly (without that record: the
+second reviewer's file against labels.jsonl), so a difference measured there is not read as the
+retriever's alone.
 
 The report itself (`ragsweep.compare`) knows nothing of judges: this module, in the experiment
 layer, loads the dataset the baseline run was scored on, asks `ragsweep.labelling.agreement`
@@ -15,7 +17,7 @@ from ragsweep import conventions as cv
 from ragsweep.compare.runs import RunRecord, report_defaults
 from ragsweep.data import load_dataset
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.agreement import THRESHOLD, weak_slices
+from ragsweep.labelling.agreement import THRESHOLD, stored_notes, weak_slices
 
 #: the report setting that holds the kappa threshold (null: no agreement check)
 SETTING = "agreement_threshold"
@@ -42,7 +44,9 @@ def judge_notes(baseline: RunRecord) -> list[str]:
     `ragsweep.labelling.agreement.weak_slices`), for the dataset its config names (`data.path`;
     null: the built-in sample) at `report.agreement_threshold`.
 
-    No notes when the dataset has no review/reviewer2.jsonl, the threshold is null or the
+    When the dataset holds review/agreement.json, the notes are its overall kappa with the
+    interval and its weak slices (`stored_notes`). No notes when the dataset has neither that
+    record nor review/reviewer2.jsonl, the threshold is null or the
     config names no dataset. When the dataset no longer loads, or its labelled set is not the
     one the run was scored on (`ragsweep.labels` tag), one note says agreement was not checked
     and why: the report is still made.
@@ -62,4 +66,6 @@ def judge_notes(baseline: RunRecord) -> list[str]:
             f"{ds.labels_hash[:12]}, the runs were scored on {scored_on[:12]}"
         ]
     covered = list(dict.fromkeys(baseline.per_question["slice"].astype(str)))
+    if ds.agreement is not None:
+        return stored_notes(ds.agreement, threshold, slices=covered)
     return weak_slices(ds, threshold, slices=covered)

@@ -14,6 +14,11 @@ Conventions:
   status "undefined": neither "ok" nor flagged as below the threshold, since kappa says nothing
   there (read the raw agreement instead).
 - The threshold applies to unweighted kappa (status "below" when kappa < threshold).
+- The interval of unweighted kappa is a percentile bootstrap over **questions** (cluster
+  resampling: the items of one question are judged together and are not independent):
+  `RESAMPLES` resamples of the slice's questions with replacement, seeded (`SEED`, the slice's
+  position mixed in), the 2.5th and 97.5th percentiles of the resampled kappas that are defined.
+  NaN when kappa is undefined or the slice has a single question.
 - Rows are the slices in the order given (`order`, e.g. dataset.json's slices), by default the
   order in which slices first appear in `slices`, then "all". Item lists are sorted by that
   slice order, then qid, document, section, version (string order).
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +49,10 @@ WEIGHTS = (None, "quadratic")
 THRESHOLD = 0.6
 #: the review file (review/<name>.jsonl) a report's agreement check compares with labels.jsonl
 REVIEWER = "reviewer2"
+#: bootstrap resamples of the kappa interval, its seed and its coverage
+RESAMPLES = 2000
+SEED = 0
+CONFIDENCE = 0.95
 
 
 def confusion(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -77,6 +87,44 @@ def kappa_from_confusion(matrix: np.ndarray, weights: str | None = None) -> floa
     return 1.0 - float(np.sum(w * m)) / disagree_expected
 
 
+def kappa_interval(
+    qids: Sequence[str] | np.ndarray,
+    a: Sequence[int] | np.ndarray,
+    b: Sequence[int] | np.ndarray,
+    *,
+    resamples: int = RESAMPLES,
+    seed: int | Sequence[int] = SEED,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of unweighted kappa over the questions `qids` (one per
+    item, aligned with the grades `a` and `b`): each resample draws as many questions as there
+    are, with replacement, and takes all their items. (NaN, NaN) with fewer than two questions
+    or when no resample has a defined kappa."""
+    x, y = _grades(a, "a"), _grades(b, "b")
+    codes, groups = pd.factorize(pd.Series(np.asarray(qids, dtype=object)), sort=True)
+    nq = len(groups)
+    if nq < 2:
+        return float("nan"), float("nan")
+    cells = np.zeros((nq, len(GRADES) ** 2), dtype=np.float64)
+    np.add.at(cells, (codes, x * len(GRADES) + y), 1.0)
+    rng = np.random.default_rng(seed)
+    weights = np.zeros((resamples, nq), dtype=np.float64)
+    draws = rng.integers(0, nq, size=(resamples, nq))
+    np.add.at(weights, (np.repeat(np.arange(resamples), nq), draws.ravel()), 1.0)
+    m = (weights @ cells).reshape(resamples, len(GRADES), len(GRADES))
+    n = m.sum(axis=(1, 2))
+    observed = np.trace(m, axis1=1, axis2=2) / n
+    expected = np.einsum("ri,ri->r", m.sum(axis=2), m.sum(axis=1)) / n**2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappas = (observed - expected) / (1.0 - expected)
+    kappas = kappas[np.isfinite(kappas) & (expected < 1.0)]
+    if kappas.size == 0:
+        return float("nan"), float("nan")
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(kappas, [tail, 100 - tail])
+    return float(low), float(high)
+
+
 def cohen_kappa(
     a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray, weights: str | None = None
 ) -> float:
@@ -88,9 +136,11 @@ def cohen_kappa(
 class AgreementReport:
     """Agreement of grader `names[0]` (a) with `names[1]` (b), per slice and overall.
 
-    `table`: one row per slice then "all"; columns slice, n (items both graded), only_a,
-    only_b (items one side graded), agree (raw agreement, share of items with equal grades),
-    kappa, kappa_quadratic, status ("ok", "below" or "undefined"), flagged (status == "below").
+    `table`: one row per slice then "all"; columns slice, n (items both graded), questions
+    (questions those items belong to), only_a, only_b (items one side graded), agree (raw
+    agreement, share of items with equal grades), kappa, kappa_low, kappa_high (its bootstrap
+    interval over questions), kappa_quadratic, status ("ok", "below" or "undefined"), flagged
+    (status == "below").
     `disagreements`: slice, qid, document, section, version, grade_a, grade_b, one row per
     item graded differently. `one_sided`: slice, the key, grade, graded_by (a grader's name).
     """
@@ -137,21 +187,30 @@ def agreement(
     _check_threshold(threshold)
     both, one_sided, groups = _pair(a, b, slices, order, names)
     rows = []
-    for group in [*groups, ALL]:
+    for i, group in enumerate([*groups, ALL]):
         part = both if group == ALL else both[both["slice"] == group]
-        m = confusion(part["grade_a"].to_numpy(), part["grade_b"].to_numpy())
+        ga, gb = part["grade_a"].to_numpy(), part["grade_b"].to_numpy()
+        m = confusion(ga, gb)
         n = int(m.sum())
         kappa = kappa_from_confusion(m)
+        low, high = (
+            (float("nan"), float("nan"))
+            if np.isnan(kappa)
+            else kappa_interval(part["qid"].to_numpy(), ga, gb, seed=(SEED, i))
+        )
         status = "undefined" if np.isnan(kappa) else ("below" if kappa < threshold else "ok")
         sided = one_sided if group == ALL else one_sided[one_sided["slice"] == group]
         rows.append(
             {
                 "slice": group,
                 "n": n,
+                "questions": int(part["qid"].nunique()),
                 "only_a": int((sided["graded_by"] == names[0]).sum()),
                 "only_b": int((sided["graded_by"] == names[1]).sum()),
                 "agree": float(np.trace(m) / n) if n else float("nan"),
                 "kappa": kappa,
+                "kappa_low": low,
+                "kappa_high": high,
                 "kappa_quadratic": kappa_from_confusion(m, "quadratic"),
                 "status": status,
                 "flagged": status == "below",
@@ -198,6 +257,84 @@ def weak_slices(
         for row in rows.itertuples(index=False)
         if row.flagged and (keep is None or row.slice in keep)
     ]
+
+
+def agreement_record(
+    report: AgreementReport, *, files: Sequence[str], at: str, labels_hash: str
+) -> dict[str, Any]:
+    """The JSON record `labels agreement --save` stores as review/agreement.json: the two
+    judges and their files, the date, the labelled-set hash it was measured beside, the
+    threshold, how the interval was made, and per slice then "all" the items, questions,
+    kappa, its interval (null when undefined) and status."""
+
+    def num(x: float) -> float | None:
+        return None if np.isnan(x) else round(float(x), 6)
+
+    return {
+        "judges": list(report.names),
+        "files": list(files),
+        "at": at,
+        "labels_hash": labels_hash,
+        "threshold": report.threshold,
+        "interval": {
+            "method": "percentile bootstrap over questions",
+            "resamples": RESAMPLES,
+            "seed": SEED,
+            "confidence": CONFIDENCE,
+        },
+        "slices": [
+            {
+                "slice": r.slice,
+                "items": int(r.n),
+                "questions": int(r.questions),
+                "kappa": num(r.kappa),
+                "low": num(r.kappa_low),
+                "high": num(r.kappa_high),
+                "status": r.status,
+            }
+            for r in report.table.itertuples(index=False)
+        ],
+    }
+
+
+def stored_notes(
+    record: Mapping[str, Any], threshold: float, *, slices: Sequence[str] | None = None
+) -> list[str]:
+    """Report notes from a stored agreement record (review/agreement.json): first the overall
+    kappa with its interval, then one note per slice (of `slices`, None: all) whose kappa is
+    below `threshold`."""
+    _check_threshold(threshold)
+    rows = list(record["slices"])
+    judges = " vs ".join(record["judges"])
+    measured = f"{judges}, review/agreement.json of {record['at']}"
+
+    def kappa(row: Mapping[str, Any]) -> str:
+        low, high = row["low"], row["high"]
+        band = "" if low is None else f" {interval_text(low, high)}"
+        return f"kappa {row['kappa']:.3f}{band}"
+
+    overall = next(r for r in rows if r["slice"] == ALL)
+    notes = [
+        f"judge agreement ({measured}): "
+        + (
+            "kappa undefined"
+            if overall["kappa"] is None
+            else f"{kappa(overall)} on {overall['items']} items of {overall['questions']} "
+            f"questions ({CONFIDENCE:.0%} bootstrap interval over questions)"
+        )
+    ]
+    keep = None if slices is None else set(slices)
+    for row in rows:
+        if row["slice"] == ALL or row["kappa"] is None or row["kappa"] >= threshold:
+            continue
+        if keep is not None and row["slice"] not in keep:
+            continue
+        notes.append(
+            f"judges agree weakly on {row['slice']} ({judges}: {kappa(row)} < {threshold:g} on "
+            f"{row['items']} items): differences on this slice measure the labels as much as "
+            "the retriever; tighten relevance.md and re-judge"
+        )
+    return notes
 
 
 def audit(
@@ -255,18 +392,32 @@ def render_agreement(report: AgreementReport, max_items: int | None = 10) -> str
     a, b = report.names
     lines = [
         f"Agreement: {a} vs {b} on the items both graded (kappa < {report.threshold:.2f} is "
-        "flagged 'below'; 'undefined': kappa is NaN, both gave one same grade to every item)",
+        "flagged 'below'; 'undefined': kappa is NaN, both gave one same grade to every item; "
+        f"interval: {CONFIDENCE:.0%} percentile bootstrap over questions, {RESAMPLES} resamples)",
         "",
     ]
-    headers = ["slice", "n", f"only {a}", f"only {b}", "agree", "kappa", "kappa_q", "status"]
+    headers = [
+        "slice",
+        "n",
+        "questions",
+        f"only {a}",
+        f"only {b}",
+        "agree",
+        "kappa",
+        f"{CONFIDENCE:.0%} interval",
+        "kappa_q",
+        "status",
+    ]
     body = [
         [
             r.slice,
             str(r.n),
+            str(r.questions),
             str(r.only_a),
             str(r.only_b),
             _num(r.agree),
             _num(r.kappa),
+            interval_text(r.kappa_low, r.kappa_high),
             _num(r.kappa_quadratic),
             r.status,
         ]
@@ -336,6 +487,11 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
         return "  ".join(out).rstrip()
 
     return [line(headers), *(line(r) for r in rows)]
+
+
+def interval_text(low: float, high: float) -> str:
+    """`[0.58, 0.80]`, or `-` when the interval is undefined."""
+    return "-" if np.isnan(low) or np.isnan(high) else f"[{low:.2f}, {high:.2f}]"
 
 
 def _check_threshold(threshold: object) -> None:

@@ -120,9 +120,14 @@ def clause_key(document: str, section: str, version: str, text: str) -> str:
 # ----------------------------------------------------------------------------- writing
 
 
-def write_sheet_frame(rows: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
-    """Write a judging sheet's rows (`SHEET_COLUMNS`) at `path`, replaced whole, never
-    half-written: an Excel workbook when `path` ends in .xlsx, else CSV.
+def write_sheet_frame(
+    rows: pd.DataFrame,
+    path: str | os.PathLike[str],
+    columns: tuple[str, ...] = SHEET_COLUMNS,
+) -> Path:
+    """Write a judging sheet's rows (`columns`: `SHEET_COLUMNS`, or another sheet's such as
+    the adjudication sheet's) at `path`, replaced whole, never half-written: an Excel workbook
+    when `path` ends in .xlsx, else CSV.
 
     CSV: UTF-8 with a byte-order mark (Excel opens a double-clicked CSV without one in the
     machine's legacy code page, garbling £ and curly quotes); every field quoted, a comma
@@ -134,18 +139,18 @@ def write_sheet_frame(rows: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     empty means no value. A missing `clause_key` column is written empty (an older sheet).
     """
     target = Path(path)
-    missing = [c for c in SHEET_COLUMNS if c not in rows.columns and c != "clause_key"]
+    missing = [c for c in columns if c not in rows.columns and c != "clause_key"]
     if missing:
         raise UserError(
             f"{target.name}: the sheet lacks column(s) {', '.join(missing)}; rebuild it with "
             "`ragsweep labels pool`"
         )
-    frame = rows.reindex(columns=list(SHEET_COLUMNS), fill_value="")
+    frame = rows.reindex(columns=list(columns), fill_value="")
     cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
     if target.suffix.lower() in WORKBOOK_SUFFIXES:
-        _replace(target, lambda tmp: _write_xlsx(cells, tmp))
+        _replace(target, lambda tmp: _write_xlsx(columns, cells, tmp))
     else:
-        _replace(target, lambda tmp: _write_csv(cells, tmp))
+        _replace(target, lambda tmp: _write_csv(columns, cells, tmp))
     return target
 
 
@@ -168,14 +173,14 @@ def _replace(target: Path, write: Callable[[Path], None]) -> None:
         raise
 
 
-def _write_csv(cells: list[list[str]], path: Path) -> None:
+def _write_csv(columns: tuple[str, ...], cells: list[list[str]], path: Path) -> None:
     with path.open("w", encoding=SHEET_ENCODING, newline="") as fh:
         out = csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
-        out.writerow(SHEET_COLUMNS)
+        out.writerow(columns)
         out.writerows(cells)
 
 
-def _write_xlsx(cells: list[list[str]], path: Path) -> None:
+def _write_xlsx(columns: tuple[str, ...], cells: list[list[str]], path: Path) -> None:
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
@@ -186,12 +191,12 @@ def _write_xlsx(cells: list[list[str]], path: Path) -> None:
     wrap = Alignment(wrap_text=True, vertical="top")
     top = Alignment(vertical="top")
     bold = Font(bold=True)
-    for j, name in enumerate(SHEET_COLUMNS, start=1):
+    for j, name in enumerate(columns, start=1):
         head = ws.cell(row=1, column=j, value=name)
         head.font, head.number_format = bold, "@"
         ws.column_dimensions[get_column_letter(j)].width = XLSX_WIDTHS.get(name, 12)
     for i, row in enumerate(cells, start=2):
-        for j, (name, value) in enumerate(zip(SHEET_COLUMNS, row, strict=True), start=1):
+        for j, (name, value) in enumerate(zip(columns, row, strict=True), start=1):
             c = ws.cell(row=i, column=j)
             if value:
                 c.value = value
@@ -199,7 +204,7 @@ def _write_xlsx(cells: list[list[str]], path: Path) -> None:
             c.number_format = "@"  # empty cells too: what the judge types stays text
             c.alignment = wrap if name in _WRAPPED else top
     ws.freeze_panes = "A2"
-    ws.auto_filter.ref = f"A1:{get_column_letter(len(SHEET_COLUMNS))}{len(cells) + 1}"
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(cells) + 1}"
     wb.save(path)
 
 

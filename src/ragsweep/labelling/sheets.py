@@ -17,7 +17,10 @@ Conventions shared with `ragsweep.labelling.upkeep`:
   question into core), `retire` (a question taken out of the set, its labels each logged as
   a `remove`) and `version` (a question now asks about `version`); the last four have no
   clause and no grades. `source` is the sheet's file
-  name for imports, the clause a carried or moved label came from, else null.
+  name for imports, the clause a carried or moved label came from, else null. Three kinds
+  record a further judge of a pair already labelled (`import_sheets`): `confirm` (the same
+  grade), `dispute` (another grade: `old_grade` the label's, `new_grade` the judge's; the label
+  is kept) and `adjudicate` (the final grade a third person set on a disputed pair).
   The changelog sits in a `history/` subfolder: the loader refuses unknown `.jsonl` files at the
   top of a dataset folder (`schema.ROOT_FILES`), and an unknown subfolder is allowed.
 - **Order of labels.jsonl**: by the question's position in questions.jsonl, then grade
@@ -77,7 +80,22 @@ CHANGELOG_FIELDS = (
     "source",
     "note",
 )
-KINDS = ("add", "change", "remove", "carry", "move", "question", "freeze", "retire", "version")
+KINDS = (
+    "add",
+    "change",
+    "remove",
+    "carry",
+    "move",
+    "question",
+    "freeze",
+    "retire",
+    "version",
+    "confirm",
+    "dispute",
+    "adjudicate",
+)
+#: the kinds whose `who` set the grade a label now has (the label's judge)
+SETTING_KINDS = ("add", "change", "carry", "move", "adjudicate")
 
 _GRADE_RE = re.compile(r"[+-]?\d+")
 _QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
@@ -138,6 +156,9 @@ class ImportResult:
     #: product), imported as 0 by the relevance rule
     by_rule: tuple[Key, ...] = ()
     scrubbed: Mapping[str, int] = field(default_factory=dict)  # kind -> items, joined texts
+    #: pairs a further judge graded otherwise than the label's judge: left for adjudication
+    disputes: tuple[Dispute, ...] = ()
+    confirmed: int = 0  # pairs a further judge graded as the label has it
 
 
 @dataclass(frozen=True)
@@ -148,6 +169,20 @@ class AddedFailure:
     qid: str
     text: str
     scrubbed: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A pair two judges graded differently: the label's grade and judge (None: a label older
+    than the changelog), and the further judge's grade, sheet and line."""
+
+    key: Key
+    grade: int
+    judge: str | None
+    other_grade: int
+    other_judge: str
+    sheet: str
+    line: int
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -201,8 +236,9 @@ def reviewed(root: Path) -> dict[str, str]:
 def write_dataset_files(
     root: Path, files: Mapping[str, bytes], changes: Sequence[Change], at: str
 ) -> None:
-    """Write `files` (relative path -> bytes), append `changes` to the changelog and refresh the
-    manifest's entries for what was written, each file atomically (see the module docstring).
+    """Write `files` (relative path -> bytes), append `changes` to the changelog (untouched when
+    there are none) and refresh the manifest's entries for what was written, each file
+    atomically (see the module docstring).
 
     The would-be folder is loaded first (a copy in a temporary folder with the new files in
     place), so a write never leaves a folder `load_dataset` refuses; the callers' own checks
@@ -210,8 +246,9 @@ def write_dataset_files(
     """
     out = dict(files)
     log = root / CHANGELOG_FILE
-    old_log = log.read_bytes() if log.is_file() else b""
-    out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
+    if changes:
+        old_log = log.read_bytes() if log.is_file() else b""
+        out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
     manifest = root / MANIFEST_FILE
     if manifest.is_file():
         out[MANIFEST_FILE] = _refreshed_manifest(manifest.read_bytes(), out)
@@ -299,8 +336,18 @@ def import_sheets(
     at: str,
     reason: str = "judged sheet",
     candidates: pd.DataFrame | None = None,
+    adjudicated: bool = False,
 ) -> ImportResult:
     """Merge the graded rows of judging `sheets` into labels.jsonl, all or nothing.
+
+    Two judges on one pair (docs/labelling.md, "Two judges"): the label's judge is the `who`
+    of the last changelog row that set its grade (`SETTING_KINDS`; none: a label older than
+    the changelog; the first judge to confirm such a label becomes its judge). A pair already
+    labelled and graded again by **another** judge keeps its
+    grade: the same grade is logged as `confirm`, a different one as `dispute` and returned in
+    `disputes` for a third decision; the label's own judge changing their grade is a `change`.
+    With `adjudicated` the sheets hold final decisions: a differing grade replaces the label's
+    (`adjudicate`). A judge's grade already in the changelog for the pair is not logged twice.
 
     `candidates` (qid, text, slice, product, version: questions sampled from the log and pooled,
     not yet in the set) may be graded too: a candidate with at least one clause graded 1 or 2
@@ -328,6 +375,10 @@ def import_sheets(
     skipped = 0
     for sheet in sheets:
         rows, empty = _read_sheet(Path(sheet), ds, judge, extra)
+        if not rows and not empty:
+            raise UserError(
+                f"{sheet}: has a header but no row; give a sheet `labels pool` wrote, judged"
+            )
         skipped += empty
         for g in rows:
             first = graded.get(g.key)
@@ -338,7 +389,8 @@ def import_sheets(
                 g.sheet.fail(
                     f"grade {g.grade} for question {qid!r} and clause {clause_id(doc, sec, ver)} "
                     f"conflicts with grade {first.grade} in {first.sheet.path}:{first.line}; "
-                    "agree on one grade and fix one of the sheets",
+                    "agree on one grade and fix one of the sheets, or import them one at a "
+                    "time (a further judge's differing grades go to adjudication)",
                     g.line,
                     "grade",
                 )
@@ -351,7 +403,9 @@ def import_sheets(
         (r["qid"], r["document"], r["section"], r["version"]): i for i, r in enumerate(current)
     }
     under_review = reviewed(root)
-    added = changed = unchanged = 0
+    setter, logged = _label_judges(root)
+    added = changed = unchanged = confirmed = 0
+    disputes: list[Dispute] = []
     changes: list[Change] = []
     new_rows: list[dict[str, Any]] = []
     for g in graded.values():
@@ -383,12 +437,26 @@ def import_sheets(
                 {"qid": qid, "document": doc, "section": sec, "version": ver, "grade": g.grade}
             )
             changes.append(base)
-        elif current[i]["grade"] != g.grade:
-            changed += 1
-            changes.append(replace(base, kind="change", old_grade=current[i]["grade"]))
-            current[i] = {**current[i], "grade": g.grade}
         else:
-            unchanged += 1
+            old, judge_of = current[i]["grade"], setter.get(g.key)
+            seen = (g.key, g.who, g.grade) in logged
+            if old == g.grade:
+                unchanged += 1
+                if judge_of != g.who and not seen:
+                    confirmed += 1
+                    changes.append(replace(base, kind="confirm", old_grade=old))
+            elif adjudicated or judge_of == g.who:
+                changed += 1
+                kind = "adjudicate" if adjudicated else "change"
+                changes.append(replace(base, kind=kind, old_grade=old))
+                current[i] = {**current[i], "grade": g.grade}
+            else:
+                unchanged += 1
+                disputes.append(
+                    Dispute(g.key, old, judge_of, g.grade, g.who, g.sheet.path.name, g.line)
+                )
+                if not seen:
+                    changes.append(replace(base, kind="dispute", old_grade=old))
     files: dict[str, bytes] = {}
     qids = list(ds.questions["qid"])
     scrubbed: dict[str, int] = {}
@@ -421,7 +489,8 @@ def import_sheets(
             changes.insert(0, new_question)
         files[QUESTIONS_FILE] = jsonl_bytes(questions)
     if changes:
-        files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
+        if added or changed or answered:
+            files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
         write_dataset_files(root, files, changes, at)
     return ImportResult(
         added,
@@ -433,6 +502,8 @@ def import_sheets(
         tuple(not_added),
         tuple(by_rule),
         scrubbed,
+        tuple(disputes),
+        confirmed,
     )
 
 
@@ -462,6 +533,24 @@ def _relevance_rule(
             zeroed.append(key)
         out[key] = g
     return out, zeroed
+
+
+def _label_judges(root: Path) -> tuple[dict[Key, str], set[tuple[Key, str, int]]]:
+    """From the changelog: who set each label's grade (the last row of `SETTING_KINDS`), and
+    every (pair, judge, grade) a row records (`new_grade` of add, change, confirm, dispute,
+    adjudicate, carry, move)."""
+    setter: dict[Key, str] = {}
+    logged: set[tuple[Key, str, int]] = set()
+    if not (root / CHANGELOG_FILE).is_file():
+        return setter, logged
+    for row in read_rows(root, CHANGELOG_FILE):
+        if row.get("document") is None or row.get("new_grade") is None:
+            continue
+        key = (row["qid"], row["document"], row["section"], row["version"])
+        logged.add((key, row["who"], row["new_grade"]))
+        if row["kind"] in SETTING_KINDS or (row["kind"] == "confirm" and key not in setter):
+            setter[key] = row["who"]
+    return setter, logged
 
 
 def _candidates(frame: pd.DataFrame | None, ds: Dataset) -> dict[str, dict[str, Any]]:

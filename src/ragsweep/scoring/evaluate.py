@@ -26,6 +26,7 @@ from ragsweep import conventions as cv
 from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import Chunk, chunk_corpus
 from ragsweep.data import Dataset, load_dataset, split
+from ragsweep.data.reviews import kappa_summary
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_tags, source_hash
@@ -478,7 +479,10 @@ def _rank_clauses(row: np.ndarray, covered: dict[int, list[str]]) -> list[list[s
 
 def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
     """The tags every scored run carries: the pins (snapshot, labelled set, split), the split's
-    name and subset, the dataset's name, the config hash and the code that ran."""
+    name and subset, the dataset's name, the config hash and the code that ran; and, when the
+    dataset records two judges' agreement (review/agreement.json), its overall kappa with the
+    interval (`ragsweep.kappa`, e.g. `0.70 [0.58, 0.80] n=307 (ann vs bob)`)."""
+    kappa = {} if ds.agreement is None else {cv.tag("kappa"): kappa_summary(ds.agreement)}
     return {
         "ragsweep.snapshot": ds.snapshot_hash,
         "ragsweep.labels": ds.labels_hash,
@@ -489,6 +493,7 @@ def pin_tags(cfg: DictConfig, ds: Dataset, how: Scoring) -> dict[str, str]:
         cv.tag("unjudged"): cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged")),
         **code_tags(),
         "ragsweep.dataset": str(ds.meta.get("name", ds.root.name)),
+        **kappa,
     }
 
 
