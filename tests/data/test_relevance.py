@@ -122,7 +122,11 @@ def test_a_rule_that_is_a_folder_is_refused(tiny: Path) -> None:
 def test_a_manifest_must_list_the_rule_and_catches_an_edit_of_it(tiny: Path) -> None:
     _manifest(tiny)
     (tiny / "relevance.md").write_text(RULE, encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"relevance\.md is not listed; add it"):
+    with pytest.raises(
+        DatasetError,
+        match=r"relevance\.md is not listed; remove the file, or if it belongs there, run "
+        r"`ragsweep data manifest ",
+    ):
         load_dataset(tiny)
     _manifest(tiny)
     assert load_dataset(tiny).relevance == RULE

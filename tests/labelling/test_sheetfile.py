@@ -99,7 +99,9 @@ def ten_line(path: Path) -> int:
 
 
 def import_(folder: Path, data: Path, sheet: Path):
-    return cli_in(folder, "labels", "import", str(sheet), "--data", str(data))
+    # --adjudicated: the sheet's grades are final, so each lands on its clause (without it a
+    # grade that differs from the sample's label is a dispute and the label stays)
+    return cli_in(folder, "labels", "import", str(sheet), "--data", str(data), "--adjudicated")
 
 
 def labels_after(folder: Path, data: Path, sheet: Path) -> bytes:
@@ -291,7 +293,8 @@ def test_agreement_reads_an_xlsx_sheet(pooled: Path, data: Path, tmp_path: Path)
     write_sheet_frame(pd.DataFrame(body, columns=header), tmp_path / "ann.xlsx")
     ran = cli_in(tmp_path, "labels", "agreement", "ann.xlsx", "judged.csv", "--data", str(data))
     (all_row,) = [line.split() for line in ran.ok().out.splitlines() if line.startswith("all ")]
-    assert all_row[1:5] == [str(len(body)), "0", "0", "1.000"]
+    questions = len({row[header.index("qid")] for row in body})
+    assert all_row[1:6] == [str(len(body)), str(questions), "0", "0", "1.000"]
 
 
 # ----------------------------------------------------------------------------- the reader

@@ -816,11 +816,12 @@ def _audit(args: argparse.Namespace) -> int:
 
 def _is_sheet(args: argparse.Namespace) -> bool:
     """MODEL is a sheet with a prelabel column (its model grades), not a label file."""
+    from ragsweep.labelling.sheetfile import read_sheet
+
     path = _resolve(args.a, _data_dir(args))
     if path.suffix in (".json", ".jsonl"):
         return False
-    head = path.read_bytes()[:4096].decode("utf-8", "replace")
-    return "prelabel" in head.splitlines()[0] if head.strip() else False
+    return "prelabel" in read_sheet(path).rows.columns
 
 
 def _parser() -> argparse.ArgumentParser:

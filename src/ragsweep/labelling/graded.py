@@ -36,6 +36,12 @@ def read_graded(path: Path, column: str = "grade") -> pd.DataFrame:
     if not path.is_file():
         raise UserError(f"{path}: no such file; give the path of a label file or a sheet")
     if path.suffix in (".json", ".jsonl"):
+        if column != "grade":
+            raise UserError(
+                f"{path}: field {column!r}: a label file holds one grade per pair, not model "
+                "grades beside a judge's; give a pre-labelled sheet (prelabel and grade "
+                "columns), or two files: MODEL and HUMAN"
+            )
         data = path.read_bytes()
         try:
             text = data.decode("utf-8").removeprefix("\ufeff")
