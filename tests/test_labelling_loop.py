@@ -59,3 +59,41 @@ def test_the_documented_loop_runs_as_written(tmp_path):
         "2122 unjudged (question, clause) pairs in 307 questions",
     ]
     assert [q for q in quoted if q not in text] == []
+
+
+@pytest.mark.slow
+def test_the_rebaseline_figure_is_what_adjudicating_reviewer2_moves(tmp_path):
+    """docs/labelling.md, "Re-baselining": the baseline's dev recall@5 before and after the
+    set sides with reviewer2 on every pair it grades otherwise."""
+    import shutil
+
+    import pandas as pd
+
+    from conftest import cli_in
+    from ragsweep.data import load_dataset, sample_path
+    from ragsweep.scoring.evaluate import compose, evaluate
+
+    root = tmp_path / "ds"
+    shutil.copytree(sample_path(), root, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+
+    def recall() -> pd.Series:
+        cfg = compose(["data=folder", f"data.path={root}", "cache.dir=null"])
+        return evaluate(cfg, load_dataset(root)).summary["recall@5"]
+
+    before = recall()
+    args = ("--data", str(root))
+    cli_in(tmp_path, "labels", "import", "review/reviewer2.jsonl", *args, "--judge", "r2").ok()
+    sheet = tmp_path / "adjudicate.csv"
+    adj = pd.read_csv(sheet, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    adj["grade"] = adj["other_grade"]
+    adj.to_csv(sheet, index=False, encoding="utf-8-sig")
+    ran = cli_in(tmp_path, "labels", "import", str(sheet), *args, "--adjudicated", "--judge", "c")
+    assert "0 added, 89 changed" in ran.ok().out
+    moved = recall() - before
+    text = " ".join(DOC.read_text().split())
+    assert (
+        "siding with reviewer2 on the 89 pairs it grades otherwise (after the relevance rule; "
+        "import, then adjudicate) moves the baseline's recall@5 on the dev questions by "
+        f"{moved['all']:+.3f} overall (procedures {moved['procedures']:+.3f})"
+    ) in text
+    assert moved.abs().idxmax() == "procedures"
