@@ -299,6 +299,7 @@ def test_verbs_that_change_a_dataset_refuse_the_built_in_sample(workdir):
     assert ran.code == 2 and "--data DIR" in ran.err
 
 
+@pytest.mark.slow
 def test_sampled_questions_are_pooled_judged_and_join_the_set_as_rolling(dataset_copy, tmp_path):
     data = str(dataset_copy)
     cli_in(tmp_path, "labels", "sample", "--data", data, "--target", "2").ok()

@@ -1644,6 +1644,7 @@ def test_builtin_sample_loads() -> None:
     assert stats["clauses"] > 0 and stats["log_entries"]
 
 
+@pytest.mark.slow
 def test_a_generated_sample_passes_the_validator(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -81,6 +81,7 @@ def grades(ds: dict) -> dict[str, dict[str, int]]:
 # --- it is the build of seed 0 -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_committed_sample_is_the_build_of_seed_0(ds: dict, monkeypatch) -> None:
     """Every stage but the retrievers' rankings runs again (sampling the log with `labels
     sample`, labelling by construction, grading the pool, the review files): the pool is the
@@ -93,6 +94,7 @@ def test_the_committed_sample_is_the_build_of_seed_0(ds: dict, monkeypatch) -> N
         assert fresh[path] == committed[path], path
 
 
+@pytest.mark.slow
 def test_bm25_and_lsa_pools_are_what_the_record_says_and_all_judged(
     ds: dict, grades: dict, tmp_path: Path
 ) -> None:

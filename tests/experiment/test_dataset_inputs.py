@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing as mp
 from pathlib import Path
 
+import pytest
+
 from ragsweep.experiment import tracking
 
 DATA = [
@@ -29,6 +31,7 @@ def _log(args: tuple[str, str, str, mp.synchronize.Barrier]) -> str:
     return "ok"
 
 
+@pytest.mark.slow
 def test_six_processes_log_the_same_datasets_at_once(tmp_path: Path) -> None:
     store = tracking.resolve_store(workdir=tmp_path)
     experiment_id = tracking.prepare(store, "race")

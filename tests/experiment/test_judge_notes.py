@@ -79,6 +79,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())  # the console wraps long notes
 
 
+@pytest.mark.slow
 def test_a_sweep_on_the_toy_data_notes_the_weak_slice(tmp_path: Path) -> None:
     from ragsweep.experiment import tracking
     from ragsweep.experiment.logged import report_sweep

@@ -36,6 +36,7 @@ def releases(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_two_releases_scored_and_compared_per_slice(workdir, store, releases) -> None:
     ids = {}
     for name, (result, path) in releases.items():

@@ -84,6 +84,7 @@ def test_eight_configurations_two_workers_new_store(workdir, store, capsys):
     assert parents[0].data.tags["ragsweep.confirm"] == "no winner"
 
 
+@pytest.mark.slow
 def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, store, capsys):
     # LSA cannot keep terms found in 1000 chunks of the toy's 8: that fails when the embedder
     # is fitted, inside the job (its config builds, so the plan lets it through)
@@ -124,6 +125,7 @@ def test_failure_is_isolated_and_resume_runs_only_the_rest(workdir, store, capsy
     ]
 
 
+@pytest.mark.slow
 def test_killed_sweep_is_recovered_on_the_next_launch(workdir, store):
     script = Path(sys.executable).parent / "ragsweep"
     args = [str(script), "-m", *TOY, "chunker.size=24,32,48,64", "hydra.launcher.n_jobs=1"]

@@ -64,6 +64,7 @@ def test_params_are_the_flattened_resolved_config(workdir, store):
     assert params["chunker.size"] == "48" and params["data.sha256"] == "null"
 
 
+@pytest.mark.slow
 def test_a_run_bigger_than_one_mlflow_batch_is_logged_whole(workdir, store):
     """MLflow takes at most 100 params and 1000 metrics per call: 120 extra params and 150
     measures x 7 rows (5 slices, all, weighted) = 1050 quality metrics need several."""

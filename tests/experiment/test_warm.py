@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import cli_in
 from ragsweep.experiment import warm
 from toy import TOY
@@ -16,6 +18,7 @@ def test_joblib_settings_are_what_hydras_launcher_passes_and_none_for_one_worker
     assert warm.joblib_settings(["-m", *TOY, "hydra.launcher.n_jobs=1"]) is None
 
 
+@pytest.mark.slow
 def test_a_sweeps_jobs_run_in_the_workers_the_launcher_warmed(workdir, monkeypatch):
     started: list[warm.Warmup] = []
     original = warm.Warmup.start
