@@ -85,6 +85,7 @@ def check_met(row: dict) -> None:
         assert row["met"] is (row["ratio"] >= row["target"])
 
 
+@pytest.mark.slow
 def test_quick_microbenchmarks_print_and_save_the_ratio_table(tmp_path):
     record, stdout = run_script(tmp_path, "--no-e2e", timeout=120)
     assert record["columns"] == COLUMNS

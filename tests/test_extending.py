@@ -209,6 +209,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 def test_every_command_line_of_the_page_plans_one_factor_and_changes_the_ranking(stages):
     from ragsweep.experiment.plan import draft
     from ragsweep.retrieval.pipeline import shared_stages

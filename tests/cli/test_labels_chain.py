@@ -189,6 +189,7 @@ def test_add_failure_prints_what_the_scrubber_replaced(dataset_copy: Path) -> No
 
 
 # -- the manifest after a corpus edit ---------------------------------------------------------
+@pytest.mark.slow
 def test_data_manifest_blesses_a_corpus_edit_and_check_apply_then_works(
     dataset_copy: Path,
 ) -> None:

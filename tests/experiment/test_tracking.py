@@ -31,6 +31,7 @@ def test_store_defaults_to_sqlite_under_mlruns(workdir, store):
     assert (workdir / "mlruns" / ".gitignore").read_text() == "*\n!.gitignore\n"
 
 
+@pytest.mark.slow
 def test_the_environment_or_the_config_chooses_another_store(workdir, store, monkeypatch):
     env_db, cfg_db = f"sqlite:///{workdir / 'env.db'}", f"sqlite:///{workdir / 'cfg.db'}"
     monkeypatch.setenv("MLFLOW_TRACKING_URI", env_db)

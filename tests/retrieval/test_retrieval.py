@@ -436,6 +436,7 @@ print(hashlib.sha256(lsa.encode(texts + ["w1 w2 w3"]).tobytes()).hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_lsa_bits_equal_across_processes_and_blas_thread_counts():
     digests = []
     for threads in ("1", "2"):

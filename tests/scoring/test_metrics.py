@@ -448,6 +448,7 @@ def ranx():
     return module
 
 
+@pytest.mark.slow
 def test_parity_with_ranx(ranx) -> None:
     import warnings
 

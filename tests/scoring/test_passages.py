@@ -98,6 +98,7 @@ def test_an_unfiltered_pipeline_needs_the_documents_named(tmp_path) -> None:
     assert result.rankings["q10"][0].startswith("motor@2024#")
 
 
+@pytest.mark.slow
 def test_reflowed_passages_place_exactly(sample, tmp_path) -> None:
     ds, result, chunks = sample
     path = write_run(tmp_path / "reflowed.jsonl", result, chunks, change=reflowed(trim=0))
