@@ -86,10 +86,9 @@ def _failure(data: Path, text: str) -> str:
 
 
 #: every place two failures can take among two candidate imports (c1 before c2: the two
-#: candidates are alike, so swapping them tests nothing new); one in the fast tier
-FAST = {("failure", "c1", "failure", "c2")}
+#: candidates are alike, so swapping them tests nothing new); each takes several seconds
 ORDERS = [
-    pytest.param(o, id="-".join(o), marks=() if o in FAST else pytest.mark.slow)
+    pytest.param(o, id="-".join(o), marks=pytest.mark.slow)
     for o in sorted(set(itertools.permutations(("failure", "failure", "c1", "c2"))))
     if o.index("c1") < o.index("c2")
 ]

@@ -46,6 +46,7 @@ def test_refused_before_anything_runs(workdir, store, capsys, args, needles):
     assert not (workdir / "multirun").exists()
 
 
+@pytest.mark.slow
 def test_eight_configurations_two_workers_new_store(workdir, store, capsys):
     values = "10,20,30,40,50,60,70,80"
     code = main(["-m", *TOY, f"fusion.k={values}", "hydra.launcher.n_jobs=2"])
