@@ -334,12 +334,17 @@ def test_a_person_decides_on_a_sheet_at_scale(imported: dict[str, Path], tmp_pat
     assert digest(root) == before
 
     grade.value = 2
+    book.active.cell(row=2, column=header.index("judge") + 1).value = "ann"
     book.save(sheet)
     ran = cli_in(tmp_path, *move, "--apply", "--decided", str(sheet), "--retire-unanswered")
     assert ran.code == 0, ran.err
     assert relevant(root) == {q: {f"{s}@2025": g for s, g in c.items()} for q, c in BY_HAND.items()}
     log = [json.loads(line) for line in (root / "history/labels_changelog.jsonl").open()]
     assert [r["qid"] for r in log if r["kind"] == "retire"] == ["b05"]
+    (b04,) = [
+        r for r in log if r["qid"] == "b04" and r["section"] == "3.2" and r["version"] == "2025"
+    ]
+    assert (b04["kind"], b04["who"], b04["new_grade"]) == ("add", "ann", 2)  # the sheet's judge
 
 
 def test_the_samples_home_questions_to_2025_as_docs_labelling_md_says(tmp_path: Path) -> None:

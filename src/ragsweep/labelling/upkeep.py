@@ -191,6 +191,11 @@ class Blocked:
     target: str | None = None
 
 
+#: a person's grade for a clause of the version its question asks about: (qid, document,
+#: section, grade), or with who decided as a fifth item (empty: the caller's `who`)
+Decision = tuple[str, str, str, int] | tuple[str, str, str, int, str]
+
+
 @dataclass(frozen=True)
 class Unanswered:
     """A question that applying the check would leave without a label of grade >= 1: its
@@ -394,7 +399,7 @@ def apply_check(
     reason: str = "label upkeep",
     confirm: Sequence[tuple[str, str, str]] = (),
     retire_questions: Sequence[str] = (),
-    label: Sequence[tuple[str, str, str, int]] = (),
+    label: Sequence[Decision] = (),
     retire_unanswered: bool = False,
 ) -> tuple[Change, ...]:
     """Apply a `check_labels` result, all or nothing: move or remove the vanished labels (and
@@ -403,10 +408,10 @@ def apply_check(
     come with it: `confirm` names blocked labels (qid, document, section) to carry to their
     `Blocked.target` all the same, having read the change; `retire_questions` names questions
     to take out of the set with all their labels (one whose answer the new version deleted);
-    `label` (qid, document, section, grade) grades a clause of the version the question asks
-    about (after `move`); `retire_unanswered` retires every question these decisions leave
-    without a relevant label. Returns the changelog entries written (none when there is nothing
-    to do)."""
+    `label` (qid, document, section, grade, and optionally who decided: else `who`) grades a
+    clause of the version the question asks about (after `move`); `retire_unanswered` retires
+    every question these decisions leave without a relevant label. Returns the changelog
+    entries written (none when there is nothing to do)."""
     root = Path(dataset_dir)
     check_stamp(at, who, "apply_check")
     move = dict(result.moved)
@@ -621,12 +626,11 @@ def decision_sheet(dataset_dir: str | Path, result: CheckResult) -> pd.DataFrame
     return pd.DataFrame(rows, columns=list(SHEET_COLUMNS), dtype=object).fillna("")
 
 
-def decided_labels(
-    dataset_dir: str | Path, result: CheckResult, sheet: Sheet
-) -> list[tuple[str, str, str, int]]:
+def decided_labels(dataset_dir: str | Path, result: CheckResult, sheet: Sheet) -> list[Decision]:
     """The graded rows of a decision sheet (`decision_sheet`, filled by a person) as `label`
-    decisions for `apply_check`: each row's clause must be of the version its question asks
-    about (after the move) and match its `clause_key` when it has one; empty grades are skipped."""
+    decisions for `apply_check`, each with the row's judge cell as who decided: each row's
+    clause must be of the version its question asks about (after the move) and match its
+    `clause_key` when it has one; empty grades are skipped."""
     sheet.require(["qid", "document", "section", "clause_version", "grade"])
     root = Path(dataset_dir)
     asked = {q["qid"]: q["version"] for q in _questions(root, dict(result.moved))}
@@ -660,7 +664,7 @@ def decided_labels(
                 i,
                 "clause_key",
             )
-        out.append((qid, doc, sec, int(row["grade"])))
+        out.append((qid, doc, sec, int(row["grade"]), row.get("judge", "")))
     return out
 
 
@@ -689,7 +693,7 @@ def _label(
     root: Path,
     questions: list[dict[str, Any]],
     rows: list[dict[str, Any]],
-    label: Sequence[tuple[str, str, str, int]],
+    label: Sequence[Decision],
     who: str,
     reason: str,
 ) -> list[Change]:
@@ -699,7 +703,7 @@ def _label(
     sections = {(d.document, d.version): {c.section for c in d.clauses} for d in load_corpus(root)}
     index = {(r["qid"], r["document"], r["section"], r["version"]): r for r in rows}
     out = []
-    for qid, doc, sec, grade in label:
+    for qid, doc, sec, grade, *by in label:
         spec = f"--label {qid}:{doc}/{sec}={grade}"
         if qid not in asked:
             raise UserError(f"{spec}: no question {qid!r}; {hint(qid, list(asked))}name one")
@@ -717,7 +721,7 @@ def _label(
             raise UserError(f"{spec}: grade {grade} is outside {{0, 1, 2}}")
         base = Change(
             kind="add",
-            who=who,
+            who=by[0] if by and by[0] else who,
             qid=qid,
             document=doc,
             section=sec,
