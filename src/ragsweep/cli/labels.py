@@ -6,7 +6,10 @@
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
     ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT] [--adjudicated]
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
-    ragsweep labels check --data DIR [--apply]
+    ragsweep labels check --data DIR [--apply] [--sheet F] [--decided F] [--carry Q:D/S ...]
+    ragsweep labels move --to V (QID ... | --from V | --product P | --all) --data DIR [--apply]
+        (decisions, both verbs: --carry Q:D/S, --label Q:D/S=G, --retire-question Q,
+         --sheet F / --decided F, --retire-unanswered)
     ragsweep labels freeze QID ... | --all-rolling --data DIR
     ragsweep labels rebaseline SWEEP [--uri URI]
     ragsweep labels assign SHEET --judges A,B[,...] --overlap 50 [--seed 0] [--out-dir DIR]
