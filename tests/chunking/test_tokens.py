@@ -204,7 +204,15 @@ def test_windows_of_a_long_clause_count_as_the_formula() -> None:
 
 
 @pytest.mark.parametrize("kind", ["fixed", "section"])
-@pytest.mark.parametrize("batch_chars", [1, 25, 200, 1 << 20])
+@pytest.mark.parametrize(
+    "batch_chars",
+    [
+        1,
+        25,
+        pytest.param(200, marks=pytest.mark.slow),
+        pytest.param(1 << 20, marks=pytest.mark.slow),
+    ],
+)
 def test_batched_chunking_is_chunking_one_document_at_a_time(
     monkeypatch, sample_documents, kind: str, batch_chars: int
 ) -> None:

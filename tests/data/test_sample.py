@@ -125,6 +125,7 @@ def test_text_files_are_utf8_with_unix_newlines() -> None:
         assert "\r" not in text and text.endswith("\n"), path
 
 
+@pytest.mark.slow
 def test_sources_are_deterministic_per_seed() -> None:
     a, b, c = build_corpus(3), build_corpus(3), build_corpus(4)
     assert a.documents == b.documents and a.documents != c.documents

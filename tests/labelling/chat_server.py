@@ -134,7 +134,18 @@ class ChatServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # keep test output clean
 
+            counted = False  # this request is in `in_flight`
+
+            def _done(self) -> None:
+                """Out of `in_flight`: before the reply goes out, since the client may send
+                its next request the moment the reply arrives."""
+                if self.counted:
+                    self.counted = False
+                    with server._lock:
+                        server.in_flight -= 1
+
             def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None):
+                self._done()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -151,13 +162,13 @@ class ChatServer:
                 with server._lock:
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                self.counted = True
                 try:
                     self._answer()
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test)
                 finally:
-                    with server._lock:
-                        server.in_flight -= 1
+                    self._done()
 
             def _answer(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
