@@ -376,3 +376,17 @@ def test_a_question_without_an_answer_is_relabelled_or_retired_as_the_refusal_sa
     assert [(c.kind, c.qid) for c in changes] == [("remove", "q05"), ("retire", "q05")]
     ds = load_dataset(tiny)
     assert "q05" not in set(ds.questions["qid"]) and "q05" not in set(ds.labels["qid"])
+
+
+def test_a_retired_question_leaves_no_row_in_any_review_file(tmp_path: Path) -> None:
+    """The sample's review/pool.jsonl records what the judging pool showed for every question:
+    a retired question's rows go with it, so `data check` (which reads the pool) still passes."""
+    root = tmp_path / "sample"
+    shutil.copytree(sample_path(), root, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    assert any(r["qid"] == "q0001" for r in jsonl(root / "review" / "pool.jsonl"))
+    changes = apply_check(root, check_labels(root), at=AT, who="maria", retire_questions=["q0001"])
+    assert [c.kind for c in changes][-1] == "retire"
+    for name in ("pool", "reviewer2", "prelabels"):
+        assert not any(r["qid"] == "q0001" for r in jsonl(root / "review" / f"{name}.jsonl"))
+    ds = load_dataset(root, pool=True)
+    assert "q0001" not in set(ds.questions["qid"])

@@ -286,7 +286,7 @@ def _check_staged(root: Path, files: Mapping[str, bytes]) -> None:
             (stage / rel).parent.mkdir(parents=True, exist_ok=True)
             (stage / rel).write_bytes(data)
         try:
-            load_dataset(stage)
+            load_dataset(stage, pool=True)  # as `data check` reads it, review/pool.jsonl too
         except DatasetError as err:
             rel = (
                 Path(err.path).relative_to(stage) if Path(err.path).is_relative_to(stage) else None

@@ -566,7 +566,8 @@ def apply_check(
                 files[rel] = data
     pool = f"review/{POOL_FILE}"
     if (root / pool).is_file():
-        data = jsonl_bytes(_repooled(read_rows(root, pool), result, load_corpus(root)))
+        kept = [r for r in read_rows(root, pool) if r["qid"] not in gone]
+        data = jsonl_bytes(_repooled(kept, result, load_corpus(root)))
         if data != (root / pool).read_bytes():
             files[pool] = data
     write_dataset_files(root, files, changes, at)
