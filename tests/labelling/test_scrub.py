@@ -246,8 +246,8 @@ def test_scrub_all_keeps_order_and_sums_counts() -> None:
 
 
 def test_placeholders_are_the_kinds() -> None:
-    assert [placeholder(k) for k in KINDS[:2]] == ["<EMAIL>", "<CARD>"]
-    assert len(set(KINDS)) == 11
+    assert [placeholder(k) for k in KINDS[:3]] == ["<EMAIL>", "<IP_ADDRESS>", "<CARD>"]
+    assert len(set(KINDS)) == len(KINDS) == 19
 
 
 # --- negatives: insurance content stays -----------------------------------------------------

