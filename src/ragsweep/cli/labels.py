@@ -142,12 +142,11 @@ def _sample(args: argparse.Namespace) -> int:
         {"id": r.id, "text": r.text, "slice": r.slice, "ts": _iso(r.ts), "line": r.line}
         for r in result.rows
     ]
-    out = Path(args.out)
-    _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    weights = Path(args.weights)
-    sampling.write_weights(
+    out, weights = Path(args.out), Path(args.weights)
+    sampling.write_weights(  # first: it refuses shares that do not sum to 1 before writing
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
+    _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(sampling.render_summary(result))
     print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
