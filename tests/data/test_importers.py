@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import cli_in
 from ragsweep.cli import data_import as cli
 from ragsweep.data import load_dataset
 from ragsweep.data.importers.common import (
@@ -843,3 +844,29 @@ def test_imported_query_texts_are_scrubbed_before_any_file_is_written(
     for kind, value in planted.items():
         assert value.encode() not in written and value not in printed, kind
         assert value.replace(" ", "").encode() not in written, kind
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", r"topics\.tsv: no query found in the trec input"),
+        (b"51\tJane Doe \xff flood damage\n", r"topics\.tsv: not UTF-8"),
+        (b"Jane Doe flood damage\n", r"topics\.tsv:1: expected 'id<TAB>text'"),
+    ],
+    ids=["empty", "not-utf8", "no-id"],
+)
+def test_a_bad_queries_file_is_one_line_with_no_output_and_no_query_text(
+    tmp_path: Path, content: bytes, expected: str
+) -> None:
+    topics = tmp_path / "topics.tsv"
+    topics.write_bytes(content)
+    out = tmp_path / "out"
+    trec = FIX / "trec"
+    args = ["--format", "trec", "--docs", trec / "docs.tsv", "--topics", topics]
+    args += ["--qrels", trec / "qrels.txt", "--out", out]
+    ran = cli_in(tmp_path, "data", "import", *map(str, args))
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert re.search(expected, line), line
+    assert "Jane" not in line and "Doe" not in line
+    assert not out.exists()
