@@ -870,3 +870,18 @@ def test_a_bad_queries_file_is_one_line_with_no_output_and_no_query_text(
     assert re.search(expected, line), line
     assert "Jane" not in line and "Doe" not in line
     assert not out.exists()
+
+
+@needs_cranfield
+def test_scrubbing_leaves_cranfields_queries_as_they_are() -> None:
+    """The import scrubs query texts; on a public collection's questions (aerodynamics, no
+    personal data) that must change nothing, or the baselines docs/importing.md quotes move."""
+    from ragsweep.cli.data_import import scrub_queries
+
+    source = read_smart_collection(
+        CRANFIELD / "cran.all.1400", CRANFIELD / "cran.qry", CRANFIELD / "cranqrel", "cranfield"
+    )
+    scrubbed, found = scrub_queries(source)
+    assert len(source.queries) == 225
+    assert [q.text for q in scrubbed.queries] == [q.text for q in source.queries]
+    assert found == {}
