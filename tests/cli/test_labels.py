@@ -344,3 +344,40 @@ def test_sampled_questions_are_pooled_judged_and_join_the_set_as_rolling(dataset
     labels = pd.read_json(dataset_copy / "labels.jsonl", lines=True)
     assert labels[labels["qid"].isin(answered)].groupby("qid")["grade"].max().eq(2).all()
     assert cli_in(tmp_path, "data", "check", data).code == 0
+
+
+# -- bad log input ----------------------------------------------------------------------------
+SECRET = "Jane Doe 07700900123 jane@example.com"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("log.txt", SECRET.encode(), r"log\.txt: unknown log format '\.txt'"),
+        ("log.jsonl", f"text,ts\n{SECRET},2025-01-01\n".encode(), r"log\.jsonl:1: not valid JSON"),
+        ("log.csv", f"{SECRET},2025-01-01\n".encode(),
+         r"log\.csv:1: no column 'text' \(2 cells that are not column names: is the first line"),
+        ("log.jsonl", (json.dumps({"body": SECRET, "ts": "2025-01-01"}) + "\n").encode(),
+         r"log\.jsonl:1: field 'text': missing"),
+        ("log.csv", f"body,ts\n{SECRET},2025-01-01\n".encode(),
+         r"log\.csv:1: no column 'text' \(columns: body, ts\)"),
+        ("log.jsonl", b"", r"log\.jsonl: field 'text': no entries, the log is empty"),
+        ("log.jsonl", b"\n  \n", r"log\.jsonl: field 'text': no entries, the log is empty"),
+        ("log.csv", b"text,ts\n", r"log\.csv: field 'text': no entries, the log is empty"),
+        ("log.jsonl", b'{"text": "ok", "ts": "2025-01-01"}\n{"text": "' + SECRET.encode()
+         + b' \xff\xfe", "ts": "2025-01-01"}\n', r"log\.jsonl:2: not UTF-8 text"),
+    ],
+    ids=["txt", "csv-in-jsonl", "csv-no-header", "jsonl-no-text", "csv-no-text", "empty",
+         "blank-lines", "csv-header-only", "not-utf8"],
+)  # fmt: skip
+def test_bad_log_is_one_line_exit_2_with_no_output_and_no_log_text(
+    tmp_path, name, content, expected
+):
+    (tmp_path / name).write_bytes(content)
+    ran = cli_in(tmp_path, "labels", "sample", name)
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert re.search(expected, line), line
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name], "an output file was left"
+    for part in SECRET.split():
+        assert part not in ran.out + ran.err, part

@@ -136,12 +136,19 @@ def order_of(order, failures: list[str], joined: list[str]) -> list[str]:
 
 
 def test_a_candidate_text_is_scrubbed_as_it_joins(dataset_copy: Path, tmp_path: Path) -> None:
+    """The candidates file's text is scrubbed as it joins; a judge's note on its way to the
+    changelog too; the sheet's question column, which a judge may edit, is never read."""
     text = "hi, Mr Peter Smith here, does my home policy cover a burst pipe? 07700 900456"
     qid = question_id(text)
     sampled = tmp_path / "hand.jsonl"
     sampled.write_text(json.dumps({"id": qid, "text": text, "slice": "limits"}) + "\n")
     sheet = tmp_path / "hand.csv"
-    sheet.write_text(f"qid,document,section,clause_version,grade,judge\n{qid},home,4.4,2025,2,a\n")
+    edited = "does my home policy cover a burst pipe? mail me at peter.smith@example.com"
+    note = "customer rang from 07700 900789"
+    sheet.write_text(
+        "qid,question,document,section,clause_version,grade,judge,note\n"
+        f"{qid},{edited},home,4.4,2025,2,a,{note}\n"
+    )
     ran = cli_in(
         tmp_path,
         "labels",
@@ -154,8 +161,13 @@ def test_a_candidate_text_is_scrubbed_as_it_joins(dataset_copy: Path, tmp_path: 
     ).ok()
     stored = questions(dataset_copy).set_index("qid").loc[qid, "text"]
     assert stored == "hi, Mr <NAME> here, does my home policy cover a burst pipe? <PHONE>"
-    assert "personal data scrubbed from the joining texts: NAME 1, PHONE 1" in ran.out
-    assert "Peter" not in ran.out + ran.err
+    assert "personal data scrubbed from the joining texts and the notes: PHONE 2, NAME 1" in ran.out
+    written = b"".join(p.read_bytes() for p in dataset_copy.rglob("*") if p.is_file())
+    for value in ("Peter", "peter.smith@example.com", "07700 900456", "07700 900789"):
+        assert value.encode() not in written and value not in ran.out + ran.err, value
+        assert value.replace(" ", "").encode() not in written, value
+    log = [json.loads(line) for line in (dataset_copy / "history/labels_changelog.jsonl").open()]
+    assert [r["note"] for r in log if r.get("note")] == ["customer rang from <PHONE>"]
 
 
 def test_add_failure_prints_what_the_scrubber_replaced(dataset_copy: Path) -> None:
@@ -185,6 +197,9 @@ def test_add_failure_prints_what_the_scrubber_replaced(dataset_copy: Path) -> No
     assert stored == (
         "My name is <NAME>, policy number <POLICY_REF>, is my excess 350? Call <PHONE>"
     )
+    written = b"".join(p.read_bytes() for p in dataset_copy.rglob("*") if p.is_file())
+    for value in ("Sarah Jones", "12345678", "07700 900123", "07700900123"):
+        assert value.encode() not in written and value not in ran.out + ran.err, value
 
 
 # -- the manifest after a corpus edit ---------------------------------------------------------

@@ -184,7 +184,7 @@ def test_tiny_loads_with_the_values_in_its_files() -> None:
     ]
     assert ds.labels["grade"].dtype == "int64"
     assert list(ds.labels["grade"]) == [lab["grade"] for lab in labels]
-    assert ds.query_log is not None and len(ds.query_log) == 20
+    assert ds.log_entries == 20  # counted; the raw texts stay in their file
     assert list(ds.reviews) == ["reviewer2", "prelabels"]
     assert list(ds.reviews["prelabels"]["model"].unique()) == ["prelabeller-v1"]
 
@@ -370,7 +370,7 @@ def test_optional_files_may_be_absent(tiny: Path) -> None:
     remove("query_log.jsonl")(tiny)
     remove("review")(tiny)
     ds = load_dataset(tiny)
-    assert ds.query_log is None and dict(ds.reviews) == {}
+    assert ds.log_entries is None and dict(ds.reviews) == {}
     stats = check_dataset(tiny)
     assert stats["log_entries"] is None and stats["review_questions"] == {}
 

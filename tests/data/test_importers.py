@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import cli_in
 from ragsweep.cli import data_import as cli
 from ragsweep.data import load_dataset
 from ragsweep.data.importers.common import (
@@ -30,6 +31,7 @@ from ragsweep.data.importers.common import (
 from ragsweep.data.importers.smart import read_smart, read_smart_collection
 from ragsweep.data.importers.trecfiles import read_trec_docs, read_trec_topics
 from ragsweep.errors import DatasetError, UserError
+from ragsweep.labelling.scrub import placeholder
 
 FIX = Path(__file__).parents[1] / "fixtures" / "importers"
 CRANFIELD = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cranfield"
@@ -809,3 +811,77 @@ def test_cranfield_bm25_matches_pytrec_eval(cranfield: Path) -> None:
         np.testing.assert_allclose(a, b, atol=1e-12, rtol=0)
     summary = result.summary.loc["all"]
     assert 0.3 < summary["recall@10"] < 0.5 and 0.3 < summary["nDCG@10"] < 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# personal data in a user's queries
+
+
+def test_imported_query_texts_are_scrubbed_before_any_file_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A user's queries may come from a live log: `data import --queries` scrubs their texts
+    (the scrubber `labels sample` uses) and prints the kinds it replaced, never the values."""
+    planted = {"EMAIL": "jo.bloggs@example.com", "PHONE": "07700 900123"}
+    topics = tmp_path / "topics.tsv"
+    topics.write_text(
+        f"51\tflood damage, mail me at {planted['EMAIL']}\n"
+        f"52\tsubsidence, ring me on {planted['PHONE']}\n53\tearthquakes\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    trec = FIX / "trec"
+    assert run("--format", "trec", "--docs", trec / "docs.tsv", "--topics", topics,
+               "--qrels", trec / "qrels.txt", "--out", out) == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    texts = {q["qid"]: q["text"] for q in jsonl(out / "questions.jsonl")}
+    assert texts == {
+        "51": f"flood damage, mail me at {placeholder('EMAIL')}",
+        "52": f"subsidence, ring me on {placeholder('PHONE')}",
+    }
+    assert "personal data scrubbed from the query texts: EMAIL 1, PHONE 1" in printed
+    written = b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())
+    for kind, value in planted.items():
+        assert value.encode() not in written and value not in printed, kind
+        assert value.replace(" ", "").encode() not in written, kind
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", r"topics\.tsv: no query found in the trec input"),
+        (b"51\tJane Doe \xff flood damage\n", r"topics\.tsv: not UTF-8"),
+        (b"Jane Doe flood damage\n", r"topics\.tsv:1: expected 'id<TAB>text'"),
+    ],
+    ids=["empty", "not-utf8", "no-id"],
+)
+def test_a_bad_queries_file_is_one_line_with_no_output_and_no_query_text(
+    tmp_path: Path, content: bytes, expected: str
+) -> None:
+    topics = tmp_path / "topics.tsv"
+    topics.write_bytes(content)
+    out = tmp_path / "out"
+    trec = FIX / "trec"
+    args = ["--format", "trec", "--docs", trec / "docs.tsv", "--topics", topics]
+    args += ["--qrels", trec / "qrels.txt", "--out", out]
+    ran = cli_in(tmp_path, "data", "import", *map(str, args))
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert re.search(expected, line), line
+    assert "Jane" not in line and "Doe" not in line
+    assert not out.exists()
+
+
+@needs_cranfield
+def test_scrubbing_leaves_cranfields_queries_as_they_are() -> None:
+    """The import scrubs query texts; on a public collection's questions (aerodynamics, no
+    personal data) that must change nothing, or the baselines docs/importing.md quotes move."""
+    from ragsweep.cli.data_import import scrub_queries
+
+    source = read_smart_collection(
+        CRANFIELD / "cran.all.1400", CRANFIELD / "cran.qry", CRANFIELD / "cranqrel", "cranfield"
+    )
+    scrubbed, found = scrub_queries(source)
+    assert len(source.queries) == 225
+    assert [q.text for q in scrubbed.queries] == [q.text for q in source.queries]
+    assert found == {}

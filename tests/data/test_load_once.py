@@ -94,9 +94,9 @@ def test_one_pass_and_a_file_by_file_load_give_the_same_dataset() -> None:
     by_file = load_module._load(root, False, None)
     assert one_pass.documents == by_file.documents
     assert len(one_pass.documents) == 30
-    for field in ("snapshot_hash", "labels_hash", "meta", "slices", "relevance"):
+    for field in ("snapshot_hash", "labels_hash", "meta", "slices", "relevance", "log_entries"):
         assert getattr(one_pass, field) == getattr(by_file, field), field
-    for field in ("questions", "labels", "query_log"):
+    for field in ("questions", "labels"):
         assert getattr(one_pass, field).equals(getattr(by_file, field)), field
     assert dataclasses.fields(one_pass) == dataclasses.fields(by_file)
 

@@ -3,6 +3,7 @@ every configuration reads, and the values that cut the most passages start first
 
 from __future__ import annotations
 
+import json
 import shutil
 
 from ragsweep.data import load_dataset
@@ -37,3 +38,16 @@ def test_configurations_read_the_dataset_the_launcher_loaded(tmp_path):
     folder.dataset.write_bytes(b"not a pickle")
     assert shared_dataset(folder, cfg) is None
     assert not list(folder.root.glob(".dataset-*")), "a temporary file was left behind"
+
+
+def test_the_shared_dataset_holds_no_query_log_text(tmp_path):
+    """dataset.pkl is written into every sweep folder: the raw log stays in its file."""
+    texts = [json.loads(line)["text"] for line in (TINY / "query_log.jsonl").open()]
+    assert len(texts) == 20 and any("Jane Doe" in t for t in texts)
+    ds = load_dataset(TINY)
+    assert ds.log_entries == 20
+    folder = SweepFolder(tmp_path / "sweep")
+    share_dataset(folder, ds)
+    pickled = folder.dataset.read_bytes()
+    assert b"Jane Doe" not in pickled and b"POL-00412345" not in pickled
+    assert [t for t in texts if t.encode("utf-8") in pickled] == []

@@ -11,15 +11,19 @@ wordings (Markdown, HTML, Word, PDF) with a labelled set, into a dataset folder.
         --qrels cranqrel --qrels-format cranfield --slice-by best-code --out data/cranfield
 
 Bad input raises `UserError` / `DatasetError` (one line: file, line, fix); the `ragsweep` script
-turns it into exit code 2. docs/importing.md describes every mapping rule.
+turns it into exit code 2. docs/importing.md describes every mapping rule. The query texts of a
+BEIR, TREC or SMART collection go through the scrubber (`labelling.scrub`, the one `labels
+sample` uses) before anything else sees them: a user's queries may come from a live log.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from ragsweep.cli.labels import scrubbed_kinds
 from ragsweep.data.importers.common import (
     DEFAULT_ADDED,
     Collection,
@@ -245,12 +249,23 @@ def run(args: argparse.Namespace) -> str:
     out: Path = args.out
     name = args.name if args.name is not None else out.resolve().name
     check_out(out, args.force)  # refuse early, before reading a large collection
-    collection = read_collection(args)
+    collection, found = scrub_queries(read_collection(args))
     if args.grade_map is not None:
         collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
     slicing = read_slices(args.slices) if args.slices is not None else None
     converted = convert(collection, name=name, added=added, slicing=slicing, slice_by=args.slice_by)
-    return write_dataset(converted, out, force=args.force).summary()
+    summary = write_dataset(converted, out, force=args.force).summary()
+    return f"{summary}\npersonal data scrubbed from the query texts: {scrubbed_kinds(found)}"
+
+
+def scrub_queries(collection: Collection) -> tuple[Collection, Counter[str]]:
+    """`collection` with every query text scrubbed, and the items replaced per kind (never the
+    values). The data layer reads and converts; the scrubber lives in labelling, above it."""
+    from ragsweep.labelling.scrub import scrub_all
+
+    texts, found = scrub_all(q.text for q in collection.queries)
+    queries = tuple(replace(q, text=t) for q, t in zip(collection.queries, texts, strict=True))
+    return replace(collection, queries=queries), found
 
 
 def run_wordings(args: argparse.Namespace) -> str:

@@ -99,7 +99,7 @@ def _kappa(text: str) -> float:
     return value
 
 
-def _scrubbed_text(counts: Mapping[str, int]) -> str:
+def scrubbed_kinds(counts: Mapping[str, int]) -> str:
     """`NAME 2, PHONE 1` (most first), or `none found`: kinds and counts, never the values."""
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     return kinds or "none found"
@@ -142,14 +142,13 @@ def _sample(args: argparse.Namespace) -> int:
         {"id": r.id, "text": r.text, "slice": r.slice, "ts": _iso(r.ts), "line": r.line}
         for r in result.rows
     ]
-    out = Path(args.out)
-    _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    weights = Path(args.weights)
-    sampling.write_weights(
+    out, weights = Path(args.out), Path(args.weights)
+    sampling.write_weights(  # first: it refuses shares that do not sum to 1 before writing
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
+    _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(sampling.render_summary(result))
-    print(f"personal data scrubbed before anything else saw it: {_scrubbed_text(found)}")
+    print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
     return 0
 
@@ -385,8 +384,11 @@ def _import(args: argparse.Namespace) -> int:
             f"{done.questions_added} sampled question(s) joined the set as rolling questions; "
             f"{len(done.not_added)} graded without a relevant clause were left out"
         )
-        if done.scrubbed:
-            print("personal data scrubbed from the joining texts: " + _scrubbed_text(done.scrubbed))
+    if done.scrubbed:
+        print(
+            "personal data scrubbed from the joining texts and the notes: "
+            + scrubbed_kinds(done.scrubbed)
+        )
     return 0
 
 
@@ -413,7 +415,7 @@ def _add_failure(args: argparse.Namespace) -> int:
     )
     print(
         f"added the production failure as core question {done.qid} with {len(clauses)} "
-        f"label(s); personal data scrubbed from its text: {_scrubbed_text(done.scrubbed)}"
+        f"label(s); personal data scrubbed from its text: {scrubbed_kinds(done.scrubbed)}"
     )
     return 0
 

@@ -28,7 +28,7 @@ from ragsweep.data.hashing import labels_hash, snapshot_hash, snapshot_hash_of
 from ragsweep.data.labels import judged_note, load_labels
 from ragsweep.data.manifest import check_manifest, check_root_files
 from ragsweep.data.meta import load_meta
-from ragsweep.data.querylog import load_query_log
+from ragsweep.data.querylog import check_query_log
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile
 from ragsweep.data.relevance import load_relevance
@@ -171,7 +171,6 @@ def _copy(ds: Dataset) -> Dataset:
         meta=copy.deepcopy(ds.meta),
         questions=ds.questions.copy(),
         labels=ds.labels.copy(),
-        query_log=None if ds.query_log is None else ds.query_log.copy(),
         reviews={name: frame.copy() for name, frame in ds.reviews.items()},
         pool=None if ds.pool is None else ds.pool.copy(),
     )
@@ -200,7 +199,7 @@ def _load(root: Path, with_pool: bool, files: _Files | None = None) -> Dataset:
     questions = load_questions(root, questions_raw, slices, documents)
     labels, judged = load_labels(root, labels_raw, questions, documents)
     rule = load_relevance(root)
-    query_log = load_query_log(root)
+    log_entries = check_query_log(root)
     reviews = load_reviews(root, judged, documents)
     pool = load_pool(root, set(questions["qid"]), documents) if with_pool else None
     agreement = load_agreement(root, slices)
@@ -219,7 +218,7 @@ def _load(root: Path, with_pool: bool, files: _Files | None = None) -> Dataset:
         labels=labels,
         snapshot_hash=snapshot,
         labels_hash=labels_hash(questions_raw, labels_raw, None if rule is None else rule[0]),
-        query_log=query_log,
+        log_entries=log_entries,
         reviews=reviews,
         pool=pool,
         relevance=None if rule is None else rule[1],
@@ -286,7 +285,7 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "version_change_questions": _version_change_questions(ds),
         "filtered_pool": _filtered_pool(ds),
         "pool_judged": _pool_judged(ds),
-        "log_entries": None if ds.query_log is None else len(ds.query_log),
+        "log_entries": ds.log_entries,
         "review_questions": {name: int(df["qid"].nunique()) for name, df in ds.reviews.items()},
         "relevance_rule": _rule_digest(ds),
         "snapshot_hash": ds.snapshot_hash,

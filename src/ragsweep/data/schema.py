@@ -137,8 +137,9 @@ class Dataset:
     labels: pd.DataFrame  # qid, document, section, version, grade, clause_id
     snapshot_hash: str
     labels_hash: str
-    #: query_log.jsonl (ts, session, text), None when the file is absent
-    query_log: pd.DataFrame | None = None
+    #: entries in query_log.jsonl (checked), None when the file is absent; the texts are not
+    #: kept: a Dataset is pickled into sweep folders, and the raw log never leaves its file
+    log_entries: int | None = None
     #: review files present, by name ("reviewer2", "prelabels"): label columns (+ model)
     reviews: Mapping[str, pd.DataFrame] = field(default_factory=dict)
     #: review/pool.jsonl (qid, clause_id, systems): the candidates a judging pool showed

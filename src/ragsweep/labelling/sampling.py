@@ -476,8 +476,9 @@ def read_log(
     """The entries of a JSONL (`.jsonl`, `.ndjson`: one object a line, blank lines skipped) or
     CSV (`.csv`, with a header) log, in file order, each text scrubbed as it is read.
     `ts_field=None`: no timestamps (file order is time order). `known_slices`: the values the
-    slice column may hold besides empty and `unknown`. Bad input raises UserError naming the
-    file, line and field, never quoting the entry."""
+    slice column may hold besides empty and `unknown`. Bad input (an unknown format, a missing
+    field, a log with no entry, bytes that are not UTF-8) raises UserError naming the file, line
+    and field, never quoting the entry."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".jsonl", ".ndjson", ".csv"):
@@ -495,15 +496,15 @@ def read_log(
         ):
             if name is not None and name not in columns:
                 raise UserError(
-                    f"{path}:1: no column '{name}' (columns: {', '.join(columns) or 'none'}); "
-                    f"name the column with {option}"
+                    f"{path}:1: no column '{name}' ({_header(columns)}); name the column with "
+                    f"{option}"
                 )
         try:
             for record in reader:
                 entries.append(fields.entry(reader.line_num, record))
         except csv.Error:
             raise UserError(f"{path}:{reader.line_num}: not valid CSV; fix the quoting") from None
-        return entries
+        return _some(path, entries, text_field)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -518,6 +519,30 @@ def read_log(
                 f"{path}:{number}: {_kind(record)}, not a JSON object; write one object a line"
             )
         entries.append(fields.entry(number, record))
+    return _some(path, entries, text_field)
+
+
+#: a CSV header cell that reads as a column name; any other is quoted by count only (a log
+#: without a header has a question where its header should be)
+_COLUMN_NAME = re.compile(r"[A-Za-z_][\w.-]{0,39}")
+
+
+def _header(columns: Sequence[str]) -> str:
+    """The CSV header for an error message, without quoting a cell that may be log text."""
+    if not columns:
+        return "no header"
+    if all(_COLUMN_NAME.fullmatch(c) for c in columns):
+        return f"columns: {', '.join(columns)}"
+    return f"{len(columns)} cells that are not column names: is the first line a header?"
+
+
+def _some(path: Path, entries: list[LogEntry], text_field: str) -> list[LogEntry]:
+    """`entries`, refused when there are none: an empty log has nothing to sample."""
+    if not entries:
+        raise UserError(
+            f"{path}: field '{text_field}': no entries, the log is empty; give a log with at "
+            "least one question"
+        )
     return entries
 
 

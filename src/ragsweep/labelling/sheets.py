@@ -155,7 +155,8 @@ class ImportResult:
     #: pairs graded 1 or 2 on a clause their question may not retrieve (another version or
     #: product), imported as 0 by the relevance rule
     by_rule: tuple[Key, ...] = ()
-    scrubbed: Mapping[str, int] = field(default_factory=dict)  # kind -> items, joined texts
+    #: kind -> items the scrubber replaced in joining texts and judges' notes (never values)
+    scrubbed: Mapping[str, int] = field(default_factory=dict)
     #: pairs a further judge graded otherwise than the label's judge: left for adjudication
     disputes: tuple[Dispute, ...] = ()
     confirmed: int = 0  # pairs a further judge graded as the label has it
@@ -355,7 +356,9 @@ def import_sheets(
     one with none (out of scope, or the wordings do not answer it) is left out and counted in
     `not_added`, since every question of the set must have an answer. A candidate keeps its
     qid (the sample's content hash, which every sheet grading it uses); its text goes through
-    `scrub.scrub` as it joins (`scrubbed` counts what that replaced).
+    `scrub.scrub` as it joins (`scrubbed` counts what that replaced), and so does a row's note
+    on its way to the changelog. A sheet's `question` column is never read: a judge who edits
+    it changes nothing (the text comes from questions.jsonl or the candidates).
 
     A row with an empty `grade` is not judged and skipped; every row is still checked against
     the dataset (question, version, clause, grade 0/1/2, one row per pair per sheet, no two
@@ -373,6 +376,7 @@ def import_sheets(
     extra = _candidates(candidates, ds)
     graded: dict[tuple[str, str, str, str], _Graded] = {}
     skipped = 0
+    scrubbed: dict[str, int] = {}
     for sheet in sheets:
         rows, empty = _read_sheet(Path(sheet), ds, judge, extra)
         if not rows and not empty:
@@ -381,6 +385,11 @@ def import_sheets(
             )
         skipped += empty
         for g in rows:
+            if g.note:  # free text a judge typed, bound for the changelog: scrubbed like a log
+                clean = scrub(g.note)
+                for kind, n in clean.counts.items():
+                    scrubbed[kind] = scrubbed.get(kind, 0) + n
+                g = replace(g, note=clean.text)
             first = graded.get(g.key)
             if first is None:
                 graded[g.key] = g
@@ -459,7 +468,6 @@ def import_sheets(
                     changes.append(replace(base, kind="dispute", old_grade=old))
     files: dict[str, bytes] = {}
     qids = list(ds.questions["qid"])
-    scrubbed: dict[str, int] = {}
     if answered:
         questions = read_rows(root, QUESTIONS_FILE)
         for qid in sorted(answered):

@@ -498,7 +498,12 @@ def convert(
             f"no document found in the {collection.format} input; check --docs / --source"
         )
     if not collection.queries:
-        raise UserError(f"no query found in the {collection.format} input; check the queries file")
+        where = dict(collection.sources)
+        path = where.get("queries", where.get("topics", "the queries file"))
+        raise UserError(
+            f"{path}: no query found in the {collection.format} input; give a file with at "
+            "least one query"
+        )
     _first_seen(collection.docs, "docid", "document")
     _first_seen(collection.queries, "qid", "query")
     for q in collection.queries:
