@@ -519,10 +519,13 @@ def _name_end(item: str, max_words: int) -> int:
 
 def _person_ok(name: str) -> bool:
     """Whether a name spaCy found is one: no placeholder inside; a single word only when
-    capitalised and not a stop word ("Mum", "Wat", "jersey" are not names)."""
+    capitalised and not a stop word ("Mum", "Wat", "jersey" are not names); in lower case only
+    with a first name of the name lists ("joule heating", "high mach" are physics)."""
     words = name.split()
     if not words or "<" in name or all(w.lower().strip(".,'’") in _NAME_STOP for w in words):
         return False
+    if name.islower():
+        return any(w.strip(".,") in _name_lists()[0] for w in words)
     return len(words) > 1 or (words[0][:1].isupper() and words[0].lower() not in _NAME_STOP)
 
 
@@ -530,11 +533,13 @@ def _person_ok(name: str) -> bool:
 def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """First names and surnames (lower case) from Faker's person providers in every locale it
     ships (80-odd: English, Irish, Indian, Nigerian, Ghanaian, Polish, Arabic ...), minus
-    English stop words and `_NAME_STOP`."""
+    English stop words, `_NAME_STOP` and Faker's thousand common English words ("will", "may",
+    "high", "long", "young", "case")."""
     import importlib
     import pkgutil
 
     import faker.providers.person as people
+    from faker.providers.lorem.en_US import Provider as Lorem
     from spacy.lang.en.stop_words import STOP_WORDS
 
     def names(value: Any) -> Iterable[str]:
@@ -553,7 +558,7 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
         for attr in ("first_names", "first_names_male", "first_names_female"):
             firsts.update(names(getattr(provider, attr, ())))
         lasts.update(names(getattr(provider, "last_names", ())))
-    common = set(STOP_WORDS) | _NAME_STOP
+    common = set(STOP_WORDS) | _NAME_STOP | {w.lower() for w in Lorem.word_list}
     return frozenset(firsts - common), frozenset(lasts - common)
 
 
