@@ -202,6 +202,32 @@ def test_add_failure_prints_what_the_scrubber_replaced(dataset_copy: Path) -> No
         assert value.encode() not in written and value not in ran.out + ran.err, value
 
 
+def test_scrub_rules_copy_is_used_by_add_failure(dataset_copy: Path) -> None:
+    """`labels scrub-rules` writes the dataset's own copy (manifest refreshed); a shape added
+    to it is scrubbed by every command on the folder; a broken copy is named in one line."""
+    data = str(dataset_copy)
+    ran = cli_in(dataset_copy.parent, "labels", "scrub-rules", "--data", data).ok()
+    assert ran.out.startswith(f"wrote {dataset_copy / 'scrub.yaml'}: a copy")
+    assert f"(keep), then run `ragsweep data manifest {data}`;" in ran.out
+    cli_in(dataset_copy.parent, "data", "check", data).ok()
+    rules = dataset_copy / "scrub.yaml"
+    rules.write_text(rules.read_text().replace("claim_ref:", "  - '\\bHX\\d{6}\\b'\nclaim_ref:"))
+    cli_in(dataset_copy.parent, "data", "manifest", data).ok()
+    args = ["--text", "renewal of HX998877, is my excess 350?", "--slice", "limits"]
+    args += ["--product", "home", "--version", "2025", "--clause", "home/4.4=2"]
+    cli_in(dataset_copy.parent, "labels", "add-failure", "--data", data, *args).ok()
+    stored = questions(dataset_copy).set_index("qid").loc["q0401", "text"]
+    assert stored == "renewal of <POLICY_REF>, is my excess 350?"
+    rules.write_text("keep: ['(']")
+    cli_in(dataset_copy.parent, "data", "manifest", data).ok()
+    bad = cli_in(dataset_copy.parent, "labels", "scrub-rules", "--data", data)
+    assert bad.code == 2
+    assert bad.err.strip().endswith(
+        f"{rules}: field 'keep[0]': invalid regex (missing ), unterminated subpattern at "
+        "position 0); fix it"
+    )
+
+
 # -- the manifest after a corpus edit ---------------------------------------------------------
 @pytest.mark.slow
 def test_data_manifest_blesses_a_corpus_edit_and_check_apply_then_works(

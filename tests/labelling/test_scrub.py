@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -416,3 +417,101 @@ def test_log_shapes(text: str, expected: str, counts: dict[str, int]) -> None:
 def test_log_shapes_leave_content(text: str) -> None:
     out = scrub(text).text
     assert "<NAME>" not in out and "<POLICY_REF>" not in out, out
+
+
+# --- kinds Presidio and the new recognisers catch (issue 27) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "counts"),
+    [
+        (
+            "my claim CLM-2025-004417 was refused",
+            "my claim <CLAIM_REF> was refused",
+            {"CLAIM_REF": 1},
+        ),
+        ("my claim 2025/88123 is late", "my claim <CLAIM_REF> is late", {"CLAIM_REF": 1}),
+        ("NI QQ 12 34 56 C", "NI <NI_NUMBER>", {"NI_NUMBER": 1}),
+        ("ni number tn123456a", "ni number <NI_NUMBER>", {"NI_NUMBER": 1}),
+        (
+            "sort code 12-34-56 account 12345678",
+            "sort code <BANK_ACCOUNT> account <BANK_ACCOUNT>",
+            {"BANK_ACCOUNT": 2},
+        ),
+        ("iban GB82 WEST 1234 5698 7654 32 pls", "iban <IBAN> pls", {"IBAN": 1}),
+        ("nhs number 943 476 5919", "nhs number <NHS_NUMBER>", {"NHS_NUMBER": 1}),
+        ("licence MORGA 753116 SM9IJ", "licence <DRIVING_LICENCE>", {"DRIVING_LICENCE": 1}),
+        ("passport 123456789", "passport <PASSPORT>", {"PASSPORT": 1}),
+        (
+            "from 192.168.0.12 and 2001:db8::1",
+            "from <IP_ADDRESS> and <IP_ADDRESS>",
+            {"IP_ADDRESS": 2},
+        ),
+        ("VIN 1HGCM82633A004352", "VIN <VIN>", {"VIN": 1}),
+        ("@sarahj_99 on twitter", "<SOCIAL_HANDLE> on twitter", {"SOCIAL_HANDLE": 1}),
+        ("insta: sarah.j.99", "insta: <SOCIAL_HANDLE>", {"SOCIAL_HANDLE": 1}),
+        ("mail sarah dot jones at example dot com", "mail <EMAIL>", {"EMAIL": 1}),
+        ("call (415) 555-0132 or 415.555.0132", "call <PHONE> or <PHONE>", {"PHONE": 2}),
+        ("can sarah jones drive my car", "can <NAME> drive my car", {"NAME": 1}),
+        ("my wife priya patel has a claim", "my wife <NAME> has a claim", {"NAME": 1}),
+        ("Priya Patel asked me to check", "<NAME> asked me to check", {"NAME": 1}),
+    ],
+)
+def test_new_kinds(text: str, expected: str, counts: dict[str, int]) -> None:
+    check(text, expected, **counts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what does EX-H-07 cover",
+        "what does END-M-12 change",
+        "is the grace period 14 days",
+        "do you cover a car jack stolen from the boot",
+        "will my excess go up after a claim",
+        "my car is a Ford Fiesta 1.2",
+        "flight BA 2490 leaves 03/06/2025",
+        "cover in New York and Spain",
+        "the influence of joule heating at high mach numbers",
+        "does the uk include jersey?",
+    ],
+)
+def test_subjects_that_look_like_data_stay(text: str) -> None:
+    check(text, text)
+
+
+def test_a_datasets_own_rules_add_reference_shapes_and_keep_its_codes(tmp_path: Path) -> None:
+    from ragsweep.labelling.scrub import Scrubber, builtin_rules_text, load_rules
+
+    default = Scrubber()
+    assert default.scrub("renewal for HX998877").text == "renewal for HX998877"
+    assert default.scrub("what is ABC-12345678").text == "what is <POLICY_REF>"
+    rules = (
+        builtin_rules_text()
+        .replace("claim_ref:", "  - '\\bHX\\d{6}\\b'\nclaim_ref:")
+        .replace("keep:", "keep:\n  - '\\bABC-\\d{8}\\b'")
+    )
+    (tmp_path / "scrub.yaml").write_text(rules, encoding="utf-8")
+    assert len(load_rules(tmp_path / "scrub.yaml").policy_ref) == 5
+    own = Scrubber.for_dataset(tmp_path)
+    assert own.scrub("renewal for HX998877").text == "renewal for <POLICY_REF>"
+    assert own.scrub("what is ABC-12345678").text == "what is ABC-12345678"
+    assert Scrubber.for_dataset(tmp_path / "elsewhere").rules.source.endswith("scrub.yaml")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("keep: [1", "not valid yaml"),
+        ("keep: ['(']", "field 'keep[0]': invalid regex"),
+        ("phone_regions: [XX]", "field 'phone_regions'"),
+        ("- a list", "needs a mapping"),
+    ],
+)
+def test_bad_rules_are_named(tmp_path: Path, content: str, message: str) -> None:
+    from ragsweep.errors import UserError
+    from ragsweep.labelling.scrub import load_rules
+
+    (tmp_path / "scrub.yaml").write_text(content, encoding="utf-8")
+    with pytest.raises(UserError, match=re.escape(message)):
+        load_rules(tmp_path / "scrub.yaml")

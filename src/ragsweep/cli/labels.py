@@ -113,14 +113,15 @@ def _iso(ts: Any) -> str | None:
 def _sample(args: argparse.Namespace) -> int:
     from ragsweep.data import load_dataset
     from ragsweep.labelling import sampling
-    from ragsweep.labelling.scrub import scrub
+    from ragsweep.labelling.scrub import Scrubber
 
     data = _data_dir(args)
     log = _resolve(args.log, data)
     found: Counter[str] = Counter()
+    scrubber = Scrubber.for_dataset(data)
 
     def scrubbed(text: str) -> str:
-        done = scrub(text)
+        done = scrubber.scrub(text)
         found.update(done.counts)
         return done.text
 
@@ -389,6 +390,28 @@ def _import(args: argparse.Namespace) -> int:
             "personal data scrubbed from the joining texts and the notes: "
             + scrubbed_kinds(done.scrubbed)
         )
+    return 0
+
+
+def _scrub_rules(args: argparse.Namespace) -> int:
+    from ragsweep.labelling.scrub import RULES_FILE, builtin_rules_text, load_rules
+    from ragsweep.labelling.sheets import write_dataset_files
+
+    root = _writable(args)
+    path = root / RULES_FILE
+    if path.exists():
+        load_rules(path)  # a broken copy is named here, before anyone scrubs with it
+        print(f"{path}: the dataset's scrubbing rules, in use by every command on {root}")
+        return 0
+    write_dataset_files(root, {RULES_FILE: builtin_rules_text().encode("utf-8")}, [], _now())
+    bless = ""
+    if (root / "MANIFEST.sha256").is_file():
+        bless = f", then run `ragsweep data manifest {root}`"
+    print(
+        f"wrote {path}: a copy of the built-in scrubbing rules. Add your policy and claim "
+        "reference shapes (policy_ref, claim_ref) and the codes your questions are about "
+        f"(keep){bless}; every command on {root} scrubs with it from now on"
+    )
     return 0
 
 
@@ -946,6 +969,9 @@ def _parser() -> argparse.ArgumentParser:
         help="where the pairs another judge graded otherwise go (default adjudicate.csv)",
     )
     p.set_defaults(run=_import)
+
+    p = verb("scrub-rules", "write DIR/scrub.yaml, the dataset's own scrubbing rules, to adapt")
+    p.set_defaults(run=_scrub_rules)
 
     p = verb("add-failure", "a confirmed production failure as a permanent core question")
     p.add_argument("--text", required=True, help="the question as asked (scrubbed)")

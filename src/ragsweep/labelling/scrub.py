@@ -133,7 +133,7 @@ def load_rules(path: str | Path | None = None) -> Rules:
     """The rules in `path` (default: the built-in `scrub.yaml` beside this module)."""
     if path is None:
         source = f"ragsweep/labelling/{RULES_FILE}"
-        text = resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
+        text = builtin_rules_text()
     else:
         source = str(path)
         try:
@@ -170,14 +170,9 @@ def rules_path(data_dir: str | Path | None) -> Path | None:
     return path if path.is_file() else None
 
 
-def write_rules(path: str | Path) -> Path:
-    """A copy of the built-in rules at `path`, to adapt; refuses to overwrite."""
-    path = Path(path)
-    if path.exists():
-        raise UserError(f"{path}: already exists; edit it, or remove it to start again")
-    text = resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
-    path.write_text(text, encoding="utf-8")
-    return path
+def builtin_rules_text() -> str:
+    """The built-in `scrub.yaml`, to copy into a dataset folder and adapt."""
+    return resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
 
 
 # --- ragsweep's own patterns ---------------------------------------------------------------------
@@ -520,12 +515,15 @@ def _name_end(item: str, max_words: int) -> int:
 def _person_ok(name: str) -> bool:
     """Whether a name spaCy found is one: no placeholder inside; a single word only when
     capitalised and not a stop word ("Mum", "Wat", "jersey" are not names); in lower case only
-    with a first name of the name lists ("joule heating", "high mach" are physics)."""
+    as a first name and a surname of the name lists ("joule heating", "high mach" are physics,
+    "jack stolen" a car jack)."""
     words = name.split()
     if not words or "<" in name or all(w.lower().strip(".,'’") in _NAME_STOP for w in words):
         return False
     if name.islower():
-        return any(w.strip(".,") in _name_lists()[0] for w in words)
+        firsts, lasts = _name_lists()
+        bare = [w.strip(".,") for w in words]
+        return bare[0] in firsts and any(w in lasts for w in bare[1:])
     return len(words) > 1 or (words[0][:1].isupper() and words[0].lower() not in _NAME_STOP)
 
 

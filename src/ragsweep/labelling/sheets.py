@@ -58,7 +58,7 @@ from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.scrub import scrub
+from ragsweep.labelling.scrub import Scrubber
 from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_sheet  # noqa: F401 (re-exported)
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
@@ -386,7 +386,7 @@ def import_sheets(
         skipped += empty
         for g in rows:
             if g.note:  # free text a judge typed, bound for the changelog: scrubbed like a log
-                clean = scrub(g.note)
+                clean = Scrubber.for_dataset(root).scrub(g.note)
                 for kind, n in clean.counts.items():
                     scrubbed[kind] = scrubbed.get(kind, 0) + n
                 g = replace(g, note=clean.text)
@@ -472,7 +472,9 @@ def import_sheets(
         questions = read_rows(root, QUESTIONS_FILE)
         for qid in sorted(answered):
             c = extra[qid]
-            clean = scrub(str(c["text"]))  # a sampled text is scrubbed already: a no-op then
+            clean = Scrubber.for_dataset(root).scrub(
+                str(c["text"])
+            )  # a sampled text is scrubbed already: a no-op then
             for kind, n in clean.counts.items():
                 scrubbed[kind] = scrubbed.get(kind, 0) + n
             questions.append(
@@ -739,7 +741,7 @@ def add_failure(
         raise UserError("add_failure: field 'reason': is empty; say what failed in production")
     ds = load_dataset(root)
     qid = next_qid(list(ds.questions["qid"]))
-    clean = scrub(text)
+    clean = Scrubber.for_dataset(root).scrub(text)
     question = {
         "qid": qid,
         "text": clean.text,
