@@ -661,13 +661,32 @@ def _nlp_engine() -> Any:
     return engine
 
 
+@lru_cache(maxsize=1)
+def _offline_tld() -> Any:
+    """tldextract on the public-suffix snapshot it ships: never fetched, never cached on disk."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def _email_recognizer() -> Any:
+    """Presidio's e-mail recogniser, its domain check on the shipped suffix list (the library's
+    default fetches the list from publicsuffix.org on first use)."""
+    from presidio_analyzer.predefined_recognizers import EmailRecognizer
+
+    class OfflineEmailRecognizer(EmailRecognizer):
+        def validate_result(self, pattern_text: str) -> bool:
+            return _offline_tld()(pattern_text).fqdn != ""
+
+    return OfflineEmailRecognizer()
+
+
 class Scrubber:
     """Presidio's recognisers and ragsweep's own under one set of `Rules`; `scrub`/`scrub_all`."""
 
     def __init__(self, rules: Rules | None = None) -> None:
         from presidio_analyzer.predefined_recognizers import (
             CreditCardRecognizer,
-            EmailRecognizer,
             IbanRecognizer,
             IpRecognizer,
             NhsRecognizer,
@@ -680,7 +699,7 @@ class Scrubber:
 
         self.rules = rules or load_rules()
         self._library = [
-            EmailRecognizer(),
+            _email_recognizer(),
             PhoneRecognizer(supported_regions=self.rules.phone_regions, leniency=Leniency.VALID),
             CreditCardRecognizer(),
             IbanRecognizer(),
