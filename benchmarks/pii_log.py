@@ -1016,6 +1016,7 @@ def _pii_rows(rng: random.Random) -> list[dict]:
         while load[e] >= 2:
             e = rng.randrange(N_ENTRIES)
         load[e] += 1
+    last: dict[str, tuple[str, list[dict], list[dict]]] = {}
     for n in range(N_ENTRIES):
         ask = asks[order[rng.choices(range(len(asks)), weights)[0]]]
         asked[ask.qid] += 1
@@ -1053,6 +1054,11 @@ def _pii_rows(rng: random.Random) -> list[dict]:
             parts = [greeting, *parts]
             position = {i + 1: v for i, v in position.items()}
         text, items, subjects = _join(parts, position)
+        if variant == "resend" and not load[n]:  # the previous asking sent again, as it was
+            text, items, subjects = last[ask.qid]
+        elif variant == "resend":
+            variant = "other_pii"
+        last[ask.qid] = (text, items, subjects)
         t0 += dt.timedelta(seconds=rng.randint(30, 3600))
         rows.append(
             {
@@ -1064,8 +1070,8 @@ def _pii_rows(rng: random.Random) -> list[dict]:
                 "question": ask.qid,
                 "variant": variant,
                 "text": text,
-                "items": items,
-                "subjects": subjects,
+                "items": [dict(i) for i in items],
+                "subjects": [dict(x) for x in subjects],
             }
         )
     return rows
@@ -1315,10 +1321,12 @@ def added_placeholders(raw: str, scrubbed: str) -> int:
 
 def score(rows: list[dict], scrubbed: list[str]) -> dict:
     """Per kind and per (kind, format): items, removed, partly, missed; on the negatives:
-    questions, and how many lost a subject. No text or value goes into the result."""
+    questions, how many lost a subject, and per subject kind. No text or value goes into the
+    result."""
     per_kind: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
     per_format: dict[str, Counter[str]] = {}
-    negatives = Counter()
+    negatives: Counter[str] = Counter()
+    lost_by_kind: Counter[str] = Counter()  # questions that lost a subject of this kind
     for r, out in zip(rows, scrubbed, strict=True):
         raw = r["text"]
         keep = kept(raw, out)
@@ -1332,10 +1340,17 @@ def score(rows: list[dict], scrubbed: list[str]) -> dict:
                 c[o] += 1
         if r["set"] == "negative":
             negatives["questions"] += 1
-            negatives["lost_subject"] += any(
-                subject_lost(keep, raw, s["start"], s["end"]) for s in r["subjects"]
-            )
-    return {"kinds": per_kind, "formats": per_format, "negatives": negatives}
+            lost = {
+                s["kind"] for s in r["subjects"] if subject_lost(keep, raw, s["start"], s["end"])
+            }
+            negatives["lost_subject"] += bool(lost)
+            lost_by_kind.update(lost)
+    return {
+        "kinds": per_kind,
+        "formats": per_format,
+        "negatives": negatives,
+        "negatives_lost_by_kind": lost_by_kind,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
