@@ -247,8 +247,8 @@ def test_scrub_all_keeps_order_and_sums_counts() -> None:
 
 
 def test_placeholders_are_the_kinds() -> None:
-    assert [placeholder(k) for k in KINDS[:3]] == ["<EMAIL>", "<IP_ADDRESS>", "<CARD>"]
-    assert len(set(KINDS)) == len(KINDS) == 19
+    assert [placeholder(k) for k in KINDS[:3]] == ["<EMAIL>", "<URL>", "<IP_ADDRESS>"]
+    assert len(set(KINDS)) == len(KINDS) == 20
 
 
 # --- negatives: insurance content stays -----------------------------------------------------

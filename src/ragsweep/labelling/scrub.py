@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ from ragsweep.errors import UserError
 #: merged placeholder (a card number is never called a phone number)
 KINDS: tuple[str, ...] = (
     "EMAIL",
+    "URL",
     "IP_ADDRESS",
     "CARD",
     "IBAN",
@@ -199,7 +201,8 @@ _DOB = re.compile(
 
 # a reference token after a cue: letters, digits, / and -, holding 5+ digits in all
 _REF_TOKEN = (
-    r"(?=(?:[A-Za-z/-]*\d){5})[A-Za-z0-9][A-Za-z0-9/-]*(?:\s\d{3,}(?!\s*(?:pounds|quid|%)))*"
+    r"(?:[A-Z]{2,4}\s\d{3,}(?:\s\d{3,})+|"
+    r"(?=(?:[A-Za-z/-]*\d){5})[A-Za-z0-9][A-Za-z0-9/-]*(?:\s\d{3,}(?!\s*(?:pounds|quid|%)))*)"
 )
 _REF_LINK = r"(?:\s+(?:is|was|for))?\s*[:#.]?\s*"
 _POLICY_CUE = re.compile(
@@ -221,7 +224,8 @@ _BARE_REF = re.compile(
 # every valid shape of a National Insurance number (prefix letters unchecked: a leak costs more)
 _NI_NUMBER = re.compile(r"\b[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b", re.IGNORECASE)
 _SORT_CODE = re.compile(
-    r"(?P<cue>\bsort(?:\s*code)?\s*[:#]?\s*(?:is\s+)?)(?P<item>\d{2}[\s.-]?\d{2}[\s.-]?\d{2})\b",
+    r"(?P<cue>\b(?:sort(?:\s*code)?|s/c)\s*[:#]?\s*(?:is\s+)?)"
+    r"(?P<item>\d{2}[\s.-]?\d{2}[\s.-]?\d{2})\b",
     re.IGNORECASE,
 )
 _ACCOUNT = re.compile(
@@ -231,10 +235,13 @@ _ACCOUNT = re.compile(
 )
 _PASSPORT = re.compile(
     r"(?P<cue>\bpassport(?:\s+(?:number|num|no))?\.?(?:\s+(?:is|was))?\s*[:#]?\s*)"
-    r"(?P<item>[A-Z]{0,2}\d{6,9})\b",
+    r"(?P<item>[A-Z]{0,2}\d{6,9}|\d{3}\s\d{3}\s\d{3})\b",
     re.IGNORECASE,
 )
 # ISO 3779 vehicle identification numbers: 17 characters, no I, O or Q, letters and digits both
+_VIN_GROUPED = re.compile(
+    r"\b(?=[A-HJ-NPR-Z0-9 ]*\d)[A-HJ-NPR-Z0-9]{3}\s[A-HJ-NPR-Z0-9]{6}\s[A-HJ-NPR-Z0-9]{8}\b", re.I
+)
 _VIN = re.compile(r"\b(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-Z])[A-HJ-NPR-Z0-9]{17}\b", re.I)
 # UK driving licence numbers, spaced or not (the surname part may be padded with 9s)
 _LICENCE = re.compile(r"\b[A-Z9]{5}\s?\d{6}\s?[A-Z9]{2}\d[A-Z]{2}(?:\s?\d{2})?\b", re.IGNORECASE)
@@ -271,6 +278,13 @@ _REG_CUED = re.compile(
     r"(?P<item>[A-Z]{2}\d{2}\s?[A-Z]{3}|[A-Z]\d{1,3}\s?[A-Z]{3}|[A-Z]{3}\s?\d{1,3}\s?[A-Z])\b",
     re.IGNORECASE,
 )
+# a link Presidio's URL recogniser leaves (a "~user" path, a hyphenated path after a host)
+_LINK = re.compile(
+    r"\b(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|co\.uk|org\.uk|uk|io|ie|me)/[^\s<>\"']*[^\s<>\"'.,;:!?)]",
+    re.IGNORECASE,
+)
+_IP_PORT = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}\b")
 _REG_CURRENT = re.compile(r"\b[A-Z]{2}\d{2}\s?[A-Z]{3}\b", re.IGNORECASE)
 _SUFFIX_CLEAR = (
     "road rd street st lane ln avenue ave crescent cres terrace gardens gdns mews grove boulevard"
@@ -280,7 +294,8 @@ _SUFFIX_AMBIGUOUS = (
     "close drive dr way place court ct square sq hill park row walk green rise view vale wharf"
 ).split()
 _ADDRESS = re.compile(
-    r"(?P<cue>\b(?:at|to|is|address)\s+)?\b(?P<flat>(?:flat|apartment|apt|unit)\s+\d{1,4}[a-z]?,?\s+)?"
+    r"(?P<cue>\b(?:at|to|is|address)\s+)?\b(?P<flat>(?:flat|apartment|apt|unit)\s+\d{1,4}[a-z]?,?\s+"
+    r"(?:[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3},\s+)?)?"
     r"(?P<num>\d{1,4}[a-z]?),?\s+"
     r"(?P<words>(?:[A-Za-z][A-Za-z'-]*\s+){1,3}?)"
     r"(?P<suffix>" + "|".join(_SUFFIX_CLEAR + _SUFFIX_AMBIGUOUS) + r")\b\.?"
@@ -520,19 +535,25 @@ def _person_ok(name: str) -> bool:
     words = name.split()
     if not words or "<" in name or all(w.lower().strip(".,'’") in _NAME_STOP for w in words):
         return False
+    firsts, lasts, _ = _name_lists()
+    listed = [w for w in map(_fold, words) if w in firsts or w in lasts]
     if name.islower():
-        firsts, lasts = _name_lists()
-        bare = [w.strip(".,") for w in words]
-        return bare[0] in firsts and any(w in lasts for w in bare[1:])
-    return len(words) > 1 or (words[0][:1].isupper() and words[0].lower() not in _NAME_STOP)
+        return _fold(words[0]) in firsts and any(_surname(w) for w in words[1:])
+    return bool(listed) and (len(words) > 1 or words[0][:1].isupper())
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents or apostrophes: "Seán" -> "sean", "O’Neill" -> "oneill"."""
+    plain = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z-]", "", plain.lower())
 
 
 @lru_cache(maxsize=1)
-def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
-    """First names and surnames (lower case) from Faker's person providers in every locale it
+def _name_lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """First names and surnames (`_fold`ed) from Faker's person providers in every locale it
     ships (80-odd: English, Irish, Indian, Nigerian, Ghanaian, Polish, Arabic ...), minus
     English stop words, `_NAME_STOP` and Faker's thousand common English words ("will", "may",
-    "high", "long", "young", "case")."""
+    "high", "long", "young", "case"); and those common words."""
     import importlib
     import pkgutil
 
@@ -544,7 +565,7 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
         items = value.keys() if isinstance(value, dict) else value
         if not isinstance(items, (list, tuple, set, frozenset, type({}.keys()))):
             return ()
-        return (n.lower() for n in items if isinstance(n, str) and _PLAIN_NAME.fullmatch(n))
+        return (_fold(n) for n in items if isinstance(n, str) and " " not in n.strip())
 
     firsts: set[str] = set()
     lasts: set[str] = set()
@@ -555,22 +576,56 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
             continue
         for attr in ("first_names", "first_names_male", "first_names_female"):
             firsts.update(names(getattr(provider, attr, ())))
-        lasts.update(names(getattr(provider, "last_names", ())))
-    common = set(STOP_WORDS) | _NAME_STOP | {w.lower() for w in Lorem.word_list}
-    return frozenset(firsts - common), frozenset(lasts - common)
+        for attr in ("last_names", "last_names_male", "last_names_female"):
+            lasts.update(names(getattr(provider, attr, ())))
+    common = {_fold(w) for w in (*STOP_WORDS, *_NAME_STOP, *Lorem.word_list)}
+    return frozenset(firsts - common - {""}), frozenset(lasts - common - {""}), frozenset(common)
 
 
-_PLAIN_NAME = re.compile(r"[A-Za-z][a-z]+(?:['’-][A-Za-z][a-z]+)?")
-_LOWER_PAIR = re.compile(r"\b([a-z][a-z]+)(?=(\s+)([a-z][a-z'’-]*[a-z])\b)")
+def _surname(word: str) -> bool:
+    """A surname of the lists, a hyphenated one with a listed part, or a Mc/Mac/O'/Fitz name."""
+    lasts = _name_lists()[1]
+    folded = _fold(word)
+    if folded in lasts or any(p in lasts for p in folded.split("-") if p):
+        return True
+    return bool(re.match(r"(?:mc|mac|fitz|o['’])[a-z]{3,}", word.lower()))
 
 
-def _lower_names(text: str) -> Iterable[Span]:
-    """A first name and a surname in lower case, without a cue ("can sarah jones drive"): both
-    words in the name lists, neither an English stop word."""
-    firsts, lasts = _name_lists()
-    for m in _LOWER_PAIR.finditer(text):
-        if m.group(1) in firsts and m.group(3).replace("’", "'") in lasts:
-            yield m.start(), m.end() + len(m.group(2)) + len(m.group(3)), "NAME"
+_NAME_TOKEN = r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*"
+_PARTICLES = r"(?:(?:van|von|der|den|de|del|della|da|di|du|le|la|bin|ibn|al|el|ap)\s+){0,2}"
+_LISTED_PAIR = re.compile(rf"\b(?=({_NAME_TOKEN})\s+({_PARTICLES})({_NAME_TOKEN})\b)", re.I)
+_SURNAME_FIRST = re.compile(r"\b([A-Z][A-Z'’-]+),\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+
+
+_INTRODUCED_BEFORE = re.compile(
+    r"(?:\b(?:this\s+is|i['’]?m|i\s+am|it['’]?s|my\s+name\s+is|name\s*:|regards,?|thanks,?)|(?:^|\s)[-–(])\s*$",
+    re.I,
+)
+_INTRODUCED_AFTER = re.compile(r"^\s+(?:asked|told|said|wants|here|has|is\s+my)\b", re.I)
+
+
+def _introduced(text: str, start: int, end: int) -> bool:
+    """Whether a pair is introduced as a person: "this is X Y", "X Y asked me", "- X Y"."""
+    return bool(
+        _INTRODUCED_BEFORE.search(text[max(0, start - 20) : start])
+        or _INTRODUCED_AFTER.match(text[end : end + 12])
+    )
+
+
+def _listed_names(text: str) -> Iterable[Span]:
+    """Names without a cue, in any case: a listed first name (or any word introduced as a
+    person: "this is dafydd nowak", "dafydd nowak asked me"), then particles (van der, de la
+    ...), then a surname (`_surname`): "can sarah jones drive", "seán van der berg"; and a
+    surname in capitals before a comma and a first name: "DUBOIS, Olivia"."""
+    firsts, _, common = _name_lists()
+    for m in _LISTED_PAIR.finditer(text):
+        first, last = _fold(m.group(1)), m.group(3)
+        introduced = first not in common and _introduced(text, m.start(1), m.end(3))
+        if _surname(last) and (first in firsts or introduced):
+            yield m.start(1), m.end(3), "NAME"
+    for m in _SURNAME_FIRST.finditer(text):
+        if _fold(m.group(2)) in firsts or _surname(m.group(1)):
+            yield m.start(), m.end(), "NAME"
 
 
 def _cued_names(text: str) -> Iterable[Span]:
@@ -608,6 +663,10 @@ def _ragsweep_finders(rules: Rules) -> tuple[list[Finder], list[Finder]]:
         _items(_PASSPORT, "PASSPORT"),
         _items(_LICENCE, "DRIVING_LICENCE"),
         _items(_VIN, "VIN"),
+        _items(_VIN_GROUPED, "VIN"),
+        _items(_IP_PORT, "IP_ADDRESS"),
+        _items(_LINK, "URL"),
+        _items(_REG_CURRENT, "VEHICLE_REG"),
         *refs,
         _items(_DOB, "DOB"),
         _possible_phones(rules.phone_regions[0]),
@@ -615,7 +674,7 @@ def _ragsweep_finders(rules: Rules) -> tuple[list[Finder], list[Finder]]:
         _items(_HANDLE_AT, "SOCIAL_HANDLE"),
         _items(_HANDLE_CUED, "SOCIAL_HANDLE", _handle_ok),
     ]
-    return first, [_address, _cued_names, _lower_names]
+    return first, [_address, _cued_names, _listed_names]
 
 
 # --- the engine --------------------------------------------------------------------------------
@@ -631,6 +690,7 @@ _PRESIDIO_KINDS = {
     "UK_DRIVING_LICENCE": "DRIVING_LICENCE",
     "UK_POSTCODE": "POSTCODE",
     "UK_VEHICLE_REGISTRATION": "VEHICLE_REG",
+    "URL": "URL",
     "PERSON": "NAME",
 }
 _load_lock = threading.Lock()
@@ -695,6 +755,7 @@ class Scrubber:
             UkDrivingLicenceRecognizer,
             UkPostcodeRecognizer,
             UkVehicleRegistrationRecognizer,
+            UrlRecognizer,
         )
 
         self.rules = rules or load_rules()
@@ -702,12 +763,13 @@ class Scrubber:
             _email_recognizer(),
             PhoneRecognizer(supported_regions=self.rules.phone_regions, leniency=Leniency.VALID),
             CreditCardRecognizer(),
-            IbanRecognizer(),
+            IbanRecognizer(regex_flags=re.DOTALL | re.MULTILINE | re.IGNORECASE),
             IpRecognizer(),
             NhsRecognizer(),
             UkDrivingLicenceRecognizer(),
             UkPostcodeRecognizer(),
             UkVehicleRegistrationRecognizer(),
+            UrlRecognizer(),
         ]
         self._person = SpacyRecognizer(supported_entities=["PERSON"])
         self._first, self._second = _ragsweep_finders(self.rules)
