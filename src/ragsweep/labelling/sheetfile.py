@@ -45,7 +45,9 @@ from ragsweep.data.schema import Clause, Dataset, clause_id
 from ragsweep.errors import UserError
 
 #: the judging sheet's columns, in order (`prelabel*` are filled by the pre-labellers, `grade`,
-#: `note`, `judge` by the judge; `clause_key` protects the clause's id, see the module docstring)
+#: `note`, `judge` by the judge; `clause_key` protects the clause's id, see the module docstring;
+#: `same_text_clauses`: the other clauses pooled for the question with the row's very text, whose
+#: grade the row's is, `labels pool` / `labels import`)
 SHEET_COLUMNS = (
     "qid",
     "question",
@@ -63,6 +65,7 @@ SHEET_COLUMNS = (
     "note",
     "judge",
     "clause_key",
+    "same_text_clauses",
 )
 #: the columns that hold ids: a spreadsheet must never reformat them
 ID_COLUMNS = ("qid", "version", "document", "section", "clause_version")
@@ -83,6 +86,7 @@ XLSX_WIDTHS = {
     "section": 9,
     "clause_version": 9,
     "clause_text": 80,
+    "same_text_clauses": 22,
     "systems": 22,
     "existing_grade": 9,
     "prelabel": 9,
@@ -107,6 +111,12 @@ def one_line(text: str) -> str:
 def clause_text(clause: Clause) -> str:
     """A clause as the sheet shows it: heading, line break, text, on one line."""
     return one_line(f"{clause.heading}\n{clause.text}")
+
+
+def same_text(text: str) -> str:
+    """What two clauses must share to be graded once for a question: their shown text
+    (`clause_text`) with whitespace runs as one space."""
+    return " ".join(text.split())
 
 
 def clause_key(document: str, section: str, version: str, text: str) -> str:
