@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     methods: dict[str, Decide] = {}
     if args.old:
         methods["before: token_sort>=85 + word check"] = word_check(load_old(args.old))
-    methods["token_sort>=85 + word check"] = word_check(sampling)
+    methods["token_sort>=85 + word check"] = word_check(sampling, 85)
     methods["token_sort>=75 + word check"] = word_check(sampling, 75)
     methods["token_sort>=65 + word check"] = word_check(sampling, 65)
     for t in (0.8, 0.9):

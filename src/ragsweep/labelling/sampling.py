@@ -681,8 +681,9 @@ class SliceCount:
 
 @dataclass(frozen=True)
 class Absorbed:
-    """A scrubbed text a kept question absorbed: `how` is `exact` (the same `normalise`d text)
-    or `near` (`same_question`); `count` entries held it, the first at `line`."""
+    """A scrubbed text a kept question absorbed: `near`, the first entry of a `normalise`d text
+    `same_question` merged (count 1), or `exact`, entries repeating the normalised text of the
+    kept entry or of a near one, as `SampleResult` counts them; the first at `line`."""
 
     text: str
     how: str
@@ -706,6 +707,14 @@ class Cluster:
     def size(self) -> int:
         return 1 + sum(a.count for a in self.absorbed)
 
+    @property
+    def near(self) -> int:
+        return sum(a.count for a in self.absorbed if a.how == "near")
+
+    @property
+    def exact(self) -> int:
+        return sum(a.count for a in self.absorbed if a.how == "exact")
+
     def row(self) -> dict[str, Any]:
         """The cluster as one JSON object (scrubbed texts only)."""
         return {
@@ -713,8 +722,8 @@ class Cluster:
             "line": self.line,
             "slice": self.slice,
             "fate": self.fate,
-            "exact": sum(a.count for a in self.absorbed if a.how == "exact"),
-            "near": sum(a.count for a in self.absorbed if a.how == "near"),
+            "exact": self.exact,
+            "near": self.near,
             "absorbed": [
                 {"text": a.text, "how": a.how, "count": a.count, "line": a.line}
                 for a in self.absorbed
@@ -859,24 +868,24 @@ def _clusters(
     labels: Sequence[str],
     fate: Mapping[int, str],
 ) -> tuple[Cluster, ...]:
-    """Each kept entry that absorbed others, with the distinct texts it absorbed (in time
-    order): exact when the text's first entry is the kept one, near otherwise."""
-    absorbed: dict[int, dict[str, list]] = {}
+    """Each kept entry that absorbed others, with the texts it absorbed (`Absorbed`, in time
+    order)."""
+    absorbed: dict[int, dict[tuple[str, str], list[int]]] = {}
     for i in order:
         first = first_of[normalise(pool[i].text)]
         kept = root[first]
         if i == kept:
             continue
-        how = "exact" if first == kept else "near"
-        seen = absorbed.setdefault(kept, {}).setdefault(pool[i].text, [how, 0, pool[i].line])
-        seen[1] += 1
+        how = "near" if i == first else "exact"
+        seen = absorbed.setdefault(kept, {}).setdefault((pool[i].text, how), [0, pool[i].line])
+        seen[0] += 1
     out = [
         Cluster(
             pool[k].text,
             pool[k].line,
             labels[k],
             fate[k],
-            tuple(Absorbed(text, how, n, line) for text, (how, n, line) in texts.items()),
+            tuple(Absorbed(text, how, n, line) for (text, how), (n, line) in texts.items()),
         )
         for k, texts in absorbed.items()
     ]
