@@ -661,12 +661,12 @@ def _read_sheet_frame(path: Path, needs: tuple[str, ...], dataset: Any = None) -
     """A judging sheet (`sheetfile.read_sheet`: CSV or .xlsx; with `dataset`, each row's clause
     verified) as text columns, with the columns `needs` and at least one row; a grade or
     prelabel cell that is not 0, 1, 2 or empty is refused. Problems are one line."""
-    from ragsweep.labelling.sheetfile import read_sheet
+    from ragsweep.labelling.sheetfile import OPTIONAL_COLUMNS, read_sheet
 
     if not path.is_file():
         raise UserError(f"{path}: no such judging sheet; write one with `labels pool`")
     sheet = read_sheet(path, dataset=dataset)
-    sheet.require([c for c in needs if c != "clause_key"])
+    sheet.require([c for c in needs if c not in OPTIONAL_COLUMNS])
     frame = sheet.rows
     if frame.empty:
         raise UserError(

@@ -67,6 +67,8 @@ SHEET_COLUMNS = (
     "clause_key",
     "same_text_clauses",
 )
+#: columns an older sheet may lack: read as empty, written empty
+OPTIONAL_COLUMNS = ("clause_key", "same_text_clauses")
 #: the columns that hold ids: a spreadsheet must never reformat them
 ID_COLUMNS = ("qid", "version", "document", "section", "clause_version")
 #: the CSV sheet's encoding: UTF-8 with a byte-order mark (see `write_sheet_frame`)
@@ -146,10 +148,11 @@ def write_sheet_frame(
     .xlsx: one worksheet, every cell a text cell (number format `@`, so a typed `5.10` stays
     text), the header frozen, column widths set and long text wrapped.
     In both, line breaks inside a cell become " ¶ " (other control characters are dropped) and
-    empty means no value. A missing `clause_key` column is written empty (an older sheet).
+    empty means no value. A missing `OPTIONAL_COLUMNS` column is written empty (an older
+    sheet).
     """
     target = Path(path)
-    missing = [c for c in columns if c not in rows.columns and c != "clause_key"]
+    missing = [c for c in columns if c not in rows.columns and c not in OPTIONAL_COLUMNS]
     if missing:
         raise UserError(
             f"{target.name}: the sheet lacks column(s) {', '.join(missing)}; rebuild it with "
