@@ -375,3 +375,20 @@ def test_sampled_questions_are_pooled_judged_and_join_the_set_as_rolling(dataset
     labels = pd.read_json(dataset_copy / "labels.jsonl", lines=True)
     assert labels[labels["qid"].isin(answered)].groupby("qid")["grade"].max().eq(2).all()
     assert cli_in(tmp_path, "data", "check", data).code == 0
+
+
+def test_pool_says_how_many_clauses_a_row_of_the_same_text_stands_for(workdir):
+    from toy import TINY
+
+    (workdir / "run.txt").write_text(
+        "q06 Q0 motor/4.1@2024 1 9.0 prod\nq06 Q0 motor/4.1@2025 2 8.0 prod\n"
+        "q06 Q0 motor/2.1@2025 3 7.0 prod\n"
+    )
+    ran = cli_in(
+        workdir, "labels", "pool", "--data", str(TINY), "--run", "prod=run.txt",
+        "--questions", "q06", "--depth", "3", "--out", "s.csv",
+    ).ok()  # fmt: skip
+    assert "1 questions, 2 (question, clause) rows" in ran.out
+    assert "1 more clause(s) had the very text of a row's clause for the same question" in ran.out
+    sheet = pd.read_csv(workdir / "s.csv", dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    assert list(sheet["same_text_clauses"]) == ["motor/4.1@2024", ""]

@@ -218,13 +218,19 @@ def _pool(args: argparse.Namespace) -> int:
         f"question; {s['unlabelled_share']:.1%} unlabelled, {s['single_system_share']:.1%} "
         f"found by one system only; judging sheet {out}"
     )
-    if s["collapsed"]:
-        print(
-            f"{int(s['collapsed'])} more clause(s) had the very text of a row's clause for the "
-            "same question: graded once in that row (column same_text_clauses), and `labels "
-            "import` applies its grade to them"
-        )
+    _print_collapsed(done)
     return 0
+
+
+def _print_collapsed(done: Any) -> None:
+    """How many pooled clauses a row of the same text stands for (`Pool.summary`)."""
+    collapsed = int(done.summary()["collapsed"])
+    if collapsed:
+        print(
+            f"{collapsed} more clause(s) had the very text of a row's clause for the same "
+            "question: graded once in that row (column same_text_clauses), and `labels import` "
+            "applies its grade to them"
+        )
 
 
 def _pool_sweep(args: argparse.Namespace) -> int:
@@ -275,6 +281,7 @@ def _pool_sweep(args: argparse.Namespace) -> int:
     )
     per_slice = done.per_slice()
     print("per slice: " + (", ".join(f"{s} {c}" for s, c in per_slice.items()) or "none"))
+    _print_collapsed(done.pool)
     print(
         f"judging sheet {out}; fill its grade column, then `ragsweep labels import {out} "
         f"--data {done.dataset.root} --judge NAME` and `ragsweep labels rebaseline {done.sweep}`"
