@@ -296,6 +296,8 @@ def same_question(key_a: str, key_b: str) -> bool:
     only_a, only_b = _residue(a, Counter(b)), _residue(b, Counter(a))
     if _pair_as_typos(only_a, only_b):
         return True
+    only_a = [w for w in only_a if w not in IGNORED_WORDS]
+    only_b = [w for w in only_b if w not in IGNORED_WORDS]
     if not only_a or not only_b or len(only_a) == len(only_b):
         return False  # words merged or split change the number of words
     joined_a, joined_b = "".join(only_a), "".join(only_b)
