@@ -40,9 +40,9 @@ def test_the_documented_loop_runs_as_written(tmp_path):
         out.append(" ".join(done.stdout.split()))
     text = "\n".join(out)
     quoted = [
-        "7602 entries, 7602 kept",
+        "7602 entries in, 7602 kept",
         "exact duplicates removed 2678",
-        "near-duplicates removed 1380",
+        "near-duplicates removed 2079",
         "NAME 414, PHONE 210, EMAIL 207, POLICY_REF 181, POSTCODE 148, CLAIM_REF 117",
         "20 questions, 597 (question, clause) rows",
         "definitions 760 10 0 0 0.930 0.568 [0.49, 0.63] 0.777 below",

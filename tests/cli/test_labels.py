@@ -9,6 +9,7 @@ import re
 
 import pandas as pd
 import pytest
+import yaml
 from sklearn.metrics import cohen_kappa_score
 
 from conftest import cli_in
@@ -58,11 +59,41 @@ def test_sample_writes_a_stratified_scrubbed_sample_and_the_traffic_shares(sampl
         assert f"{kind} " in scrubbed, kind
 
 
+def test_sample_writes_the_duplicate_clusters_beside_the_sample_and_names_the_file(sampled):
+    folder, ran = sampled
+    path = folder / "sampled_questions.clusters.jsonl"
+    assert "duplicate clusters in sampled_questions.clusters.jsonl: " in ran.out
+    clusters = [json.loads(line) for line in path.read_text().splitlines()]
+    counts = dict(re.findall(r"(exact duplicates|near-duplicates) removed +(\d+)", ran.out))
+    assert sum(c["exact"] for c in clusters) == int(counts["exact duplicates"])
+    assert sum(c["near"] for c in clusters) == int(counts["near-duplicates"])
+    drawn = {json.loads(line)["text"] for line in (folder / "sampled_questions.jsonl").open()}
+    assert {c["kept"] for c in clusters if c["fate"] == "sampled"} <= drawn
+
+
+def test_write_rules_gives_a_copy_to_edit_and_sample_reads_it(workdir):
+    ran = cli_in(workdir, "labels", "sample", "--write-rules", "acme.yaml").ok()
+    assert "wrote the built-in slice rules to acme.yaml" in ran.out
+    rules = workdir / "acme.yaml"
+    doc = yaml.safe_load(rules.read_text())
+    assert [s["name"] for s in doc["slices"]][0] == "identifiers"
+    doc["slices"][0]["patterns"] = [r"\bACME-\d{6}\b"]  # another insurer's ids only
+    rules.write_text(yaml.safe_dump(doc))
+    ran = cli_in(workdir, "labels", "sample", "--rules", "acme.yaml", "--target", "5").ok()
+    assert "slices by the rules in acme.yaml" in ran.out
+    assert "identifiers: 0 questions: no entry matched its rules in acme.yaml; copy the rules" in (
+        ran.out
+    )
+    again = cli_in(workdir, "labels", "sample", "--write-rules", "acme.yaml")
+    assert again.code == 2 and "acme.yaml: already exists" in again.err
+
+
 def test_no_raw_log_text_with_personal_data_reaches_any_output(sampled):
     folder, ran = sampled
     raw = raw_log_texts_with_personal_data()
     assert len(raw) > 500, "the sample log should hold personal data to scrub"
     written = (folder / "sampled_questions.jsonl").read_text() + ran.out + ran.err
+    written += (folder / "sampled_questions.clusters.jsonl").read_text()
     assert [t for t in raw if t in written] == []
     assert not re.search(r"[\w.+-]+@[\w-]+\.[\w.]+", written), "an email address got through"
     assert "<PHONE>" in written or "<EMAIL>" in written or "<NAME>" in written
@@ -381,3 +412,20 @@ def test_bad_log_is_one_line_exit_2_with_no_output_and_no_log_text(
     assert sorted(p.name for p in tmp_path.iterdir()) == [name], "an output file was left"
     for part in SECRET.split():
         assert part not in ran.out + ran.err, part
+
+
+def test_pool_says_how_many_clauses_a_row_of_the_same_text_stands_for(workdir):
+    from toy import TINY
+
+    (workdir / "run.txt").write_text(
+        "q06 Q0 motor/4.1@2024 1 9.0 prod\nq06 Q0 motor/4.1@2025 2 8.0 prod\n"
+        "q06 Q0 motor/2.1@2025 3 7.0 prod\n"
+    )
+    ran = cli_in(
+        workdir, "labels", "pool", "--data", str(TINY), "--run", "prod=run.txt",
+        "--questions", "q06", "--depth", "3", "--out", "s.csv",
+    ).ok()  # fmt: skip
+    assert "1 questions, 2 (question, clause) rows" in ran.out
+    assert "1 more clause(s) had the very text of a row's clause for the same question" in ran.out
+    sheet = pd.read_csv(workdir / "s.csv", dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    assert list(sheet["same_text_clauses"]) == ["motor/4.1@2024", ""]

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from ragsweep.config import compose as compose_with_hydra
+from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
 from ragsweep.labelling.pool import SHEET_COLUMNS, Pool, pool, write_sheet
 from toy import SMALL_CHUNKS, TINY, TOY
@@ -303,3 +304,31 @@ def test_pool_ranked_keeps_only_unjudged_pairs_once_each() -> None:
         pool_ranked(ds, {"a": {"q03": {"home/9.9@2025": 1}}}, 1)
     with pytest.raises(UserError, match="not in"):
         pool_ranked(ds, {"a": {"q99": {"home/1.1@2025": 1}}}, 1)
+
+
+def test_clauses_of_one_text_are_one_row_on_the_clause_of_the_questions_own_version(
+    tmp_path,
+) -> None:
+    # motor/4.1 and motor/1.1 read the same in 2024 and 2025; q06 asks about motor 2025
+    run = _write(
+        tmp_path / "run.txt",
+        [
+            "q06 Q0 motor/4.1@2024 1 9.0 prod",
+            "q06 Q0 motor/1.1@2025 2 8.0 prod",
+            "q06 Q0 motor/4.1@2025 3 7.0 prod",
+            "q06 Q0 motor/2.1@2025 4 6.0 prod",
+        ],
+    )
+    done = pool(BASE, {"prod": run}, depth=4, questions=["q06"])
+    rows = done.rows
+    assert _clause_ids(rows) == ["motor/4.1@2025", "motor/1.1@2025", "motor/2.1@2025"]
+    assert list(rows["same_text_clauses"]) == ["motor/4.1@2024", "", ""]
+    assert list(rows["systems"]) == ["prod@1", "prod@2", "prod@4"]  # the best rank of the text
+    assert list(done.stats["collapsed"]) == [1]
+    assert (done.summary()["rows"], done.summary()["collapsed"]) == (3.0, 1.0)
+    back = pd.read_csv(write_sheet(done, tmp_path / "s.csv"), dtype=str, keep_default_na=False)
+    assert list(back["same_text_clauses"]) == ["motor/4.1@2024", "", ""]
+    from ragsweep.labelling.sheetfile import read_sheet
+
+    book = read_sheet(write_sheet(done, tmp_path / "s.xlsx"), dataset=load_dataset(TINY))
+    assert list(book.rows["same_text_clauses"]) == ["motor/4.1@2024", "", ""]

@@ -19,6 +19,7 @@ from ragsweep.labelling.sampling import (
     UNKNOWN,
     LogEntry,
     classifier_accuracy,
+    clusters_path,
     draw_sample,
     load_classifier,
     near_duplicates,
@@ -31,7 +32,10 @@ from ragsweep.labelling.sampling import (
     same_question,
     sample_log,
     traffic_shares,
+    write_clusters,
+    write_rules,
     write_weights,
+    zero_reasons,
 )
 from ragsweep.scoring.evaluate import slice_weights
 
@@ -327,3 +331,167 @@ def test_scrub_runs_before_anything_sees_the_text():
     r = draw_sample(log, recording, existing=["what about bob@c.co"], target=5)
     assert seen == ["what about bob@c.co"]  # existing questions are scrubbed too
     assert [row.text for row in r.rows] == ["how much is the excess, mail me at <EMAIL>"]
+
+
+# ----------------------------------------------------------------------------- issue 27: dedupe
+
+# the forms an unseen log showed: a placeholder and the words that introduce it go
+LEAD_INS = [
+    "dob <DOB> is storm damage covered",
+    "DOB: <DOB>, is storm damage covered",
+    "D.O.B. <DOB>. Is storm damage covered?",
+    "is storm damage covered, reg <VEHICLE_REG>",
+    "pol no <POLICY_REF> - is storm damage covered",
+    "policy number: <POLICY_REF>. is storm damage covered",
+    "is storm damage covered signed <NAME>",
+    "is storm damage covered. Kind regards Mr <NAME>",
+    "my nhs number is <NHS_NUMBER>, is storm damage covered",
+    "acc <BANK_ACCOUNT> is storm damage covered",
+    "is storm damage covered my email is <EMAIL>",
+    "is storm damage covered call me on <PHONE>",
+    "<NAME> here - is storm damage covered",
+    "Hi, I'm <NAME>. is storm damage covered",
+    "is storm damage covered - car is <VEHICLE_REG>",
+    "is storm damage covered I live in <POSTCODE> tel <PHONE> thank you!",
+    "my name's <NAME>, is storm damage covered",
+    "is storm damage covered (<CLAIM_REF>)",
+]
+
+
+@pytest.mark.parametrize("text", LEAD_INS)
+def test_placeholders_go_with_the_words_that_introduce_them(text):
+    assert near_key(text) == "is storm damage covered"
+
+
+def test_a_noun_the_question_is_about_stays_before_a_placeholder():
+    assert near_key("is my car <VEHICLE_REG> covered abroad") == "is my car covered abroad"
+    assert near_key("does my policy <POLICY_REF> cover storms") == "does my policy cover storms"
+    assert near_key("<NAME>") == "name"  # never empty: the step that would empty it is skipped
+
+
+HARD_PAIRS = [
+    ("is a youngdriver covered on my policy", "is a young driver covered on my policy", True),
+    ("is weara nd tear covered", "is wear and tear covered", True),
+    ("what is teh excess fo storm damage", "what is the excess for storm damage", True),
+    ("whats teh limit for jewellery", "whats the limit for jewellery", True),
+    ("D.O.B. <DOB>. Is a young driver covered", "is a youngdriver covered", True),
+    ("how much is the excess for storm damage", "how much is the excess for flood damage", False),
+    ("what does END-HM-12 change", "what does END-HM-14 change", False),
+    ("what does EXC-HM-12 exclude", "what does EXC-TR-12 exclude", False),
+    ("is END-MT-05 an extra or a rwstriction", "is END-TR-05 an extra or a restriction", False),
+    (
+        "do i need 2 call the police b4 claiming",
+        "do i need to call the police before claiming",
+        True,
+    ),
+    ("is my bike covered in france", "is my bike covered on france", False),
+    ("what changed in the 2024 wording", "what changed in the 2025 wording", False),
+    ("is my bike covered", "is my bike covered abroad", False),
+    ("is my bike covered abroad", "is my bike covered at home", False),
+    ("can i cancel my policy", "can i cancel my trip", False),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), HARD_PAIRS)
+def test_merged_split_and_short_word_typos_are_one_question_and_subjects_stay_apart(a, b, same):
+    assert same_question(near_key(a), near_key(b)) is same
+    assert near_duplicates([near_key(a), near_key(b)]) == [None, 0 if same else None]
+
+
+def test_clusters_list_the_kept_question_and_what_it_absorbed_scrubbed():
+    log = entries(
+        "Is wear and tear covered?",
+        "is wear and tear covered",  # exact
+        "is weara nd tear covered, me@x.org",  # near, scrubbed
+        "is wear and tear covered",  # exact again
+        "is weara nd tear covered, me@x.org",  # the near text again
+        "what does END-HM-14 change",  # alone: no cluster
+    )
+    r = draw_sample(log, scrub, target=5)
+    assert (r.exact_duplicates, r.near_duplicates) == (3, 1)
+    [c] = r.clusters
+    assert (c.text, c.line, c.slice, c.fate, c.size) == (
+        "Is wear and tear covered?", 1, "exclusions", "sampled", 5
+    )  # fmt: skip
+    assert [(a.text, a.how, a.count, a.line) for a in c.absorbed] == [
+        ("is wear and tear covered", "exact", 2, 2),
+        ("is weara nd tear covered, <EMAIL>", "near", 1, 3),
+        ("is weara nd tear covered, <EMAIL>", "exact", 1, 5),  # a repeat of the near text
+    ]
+    assert (c.exact, c.near) == (3, 1)  # as the sample counts them
+
+
+def test_write_clusters_writes_one_scrubbed_json_object_per_kept_question(tmp_path):
+    log = entries("is my bike covered", "is my bike coverd", "how much is the excess, me@x.org",
+                  "how much is teh excess, me@x.org")  # fmt: skip
+    r = draw_sample(log, scrub, target=5)
+    path = write_clusters(r, clusters_path(tmp_path / "sampled_questions.jsonl"))
+    assert path == tmp_path / "sampled_questions.clusters.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert rows == [
+        {"kept": "is my bike covered", "line": 1, "slice": "exclusions", "fate": "sampled",
+         "exact": 0, "near": 1,
+         "absorbed": [{"text": "is my bike coverd", "how": "near", "count": 1, "line": 2}]},
+        {"kept": "how much is the excess, <EMAIL>", "line": 3, "slice": "limits",
+         "fate": "sampled", "exact": 0, "near": 1,
+         "absorbed": [{"text": "how much is teh excess, <EMAIL>", "how": "near", "count": 1,
+                       "line": 4}]},
+    ]  # fmt: skip
+    assert "@" not in path.read_text()
+
+
+def test_the_summary_counts_entries_exact_and_near_duplicates():
+    log = entries("is my bike covered", "is my bike covered", "is my bike coverd")
+    text = render_summary(draw_sample(log, scrub, target=5))
+    assert "log: 3 entries in, 3 kept" in text
+    assert "exact duplicates removed   1" in text
+    assert "near-duplicates removed    1 (" in text
+
+
+def test_a_slice_that_no_entry_matched_names_the_rules_file_and_how_to_extend_it(tmp_path):
+    rules = tmp_path / "acme.yaml"
+    rules.write_text(
+        "slices:\n"
+        "  - name: identifiers\n    patterns: ['\\bEND-[A-Z]{2}-\\d+\\b']\n"
+        "  - name: limits\n    keywords: [how much]\n"
+    )
+    c = load_classifier(rules)
+    log = entries("what does ACME-7731 change", "how much is the excess")  # another insurer's id
+    r = draw_sample(log, scrub, target=5, classifier=c)
+    assert (r.slices["identifiers"].matched, r.slices["identifiers"].sampled) == (0, 0)
+    why = zero_reasons(r)
+    assert list(why) == ["identifiers"]
+    assert why["identifiers"].startswith(f"no entry matched its rules in {rules}; ")
+    assert "--write-rules slices.yaml" in why["identifiers"]
+    assert "your insurer's code pattern" in why["identifiers"]
+    assert f"  identifiers: 0 questions: no entry matched its rules in {rules}" in render_summary(r)
+    assert f"slices by the rules in {rules}" in render_summary(r)
+
+
+def test_a_slice_whose_entries_were_all_duplicates_or_in_the_set_says_so():
+    log = entries("what does END-HM-14 change", "what does END-HM-14 chnage", "how much is it")
+    r = draw_sample(log, scrub, target=5, existing=["What does END-HM-14 change?"])
+    assert (r.slices["identifiers"].matched, r.slices["identifiers"].available) == (2, 0)
+    assert zero_reasons(r)["identifiers"].startswith(
+        "all 2 entries the rules put in it were duplicates (of each other or of another slice's "
+        "entries) or already in the labelled set"
+    )
+
+
+def test_a_slice_the_log_column_never_names_says_so():
+    log = [LogEntry(1, "what does END-HM-14 change", None, "identifiers")]
+    r = draw_sample(log, scrub, target=5)
+    assert r.rules is None
+    assert zero_reasons(r)["limits"] == "no entry of the log's slice column names it"
+    assert "slices by the log's slice column" in render_summary(r)
+
+
+def test_write_rules_copies_the_built_in_rules_and_never_overwrites(tmp_path):
+    out = write_rules(tmp_path / "rules" / "slices.yaml")
+    assert (
+        out.read_text()
+        == (Path(__file__).parents[2] / "src/ragsweep/labelling/slices.yaml").read_text()
+    )
+    assert load_classifier(out).slices == SLICES
+    with pytest.raises(UserError, match=r"slices.yaml: already exists; give another file name"):
+        write_rules(out)

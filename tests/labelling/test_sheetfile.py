@@ -356,3 +356,18 @@ def test_a_text_that_looks_like_a_formula_stays_text_in_xlsx(tmp_path: Path) -> 
         "=1+1",
         "k1e5",
     ]
+
+
+def test_a_sheet_from_before_same_text_clauses_is_read_assigned_and_written_back(
+    pooled: Path, tmp_path: Path
+) -> None:
+    rows = csv_rows(pooled / "sheet.csv")
+    assert rows[0][-2:] == ["clause_key", "same_text_clauses"]
+    old = tmp_path / "old.csv"
+    with old.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([r[: SHEET_COLUMNS.index("clause_key")] for r in rows])
+    ran = cli_in(tmp_path, "labels", "assign", str(old), "--judges", "ann,bob", "--overlap", "1")
+    assert ran.code == 0, ran.err
+    back = csv_rows(tmp_path / "ann.csv")
+    assert back[0][-2:] == ["clause_key", "same_text_clauses"]  # written empty
+    assert {r[-1] for r in back[1:]} == {""}

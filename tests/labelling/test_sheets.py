@@ -458,3 +458,83 @@ def test_next_qid_follows_the_set_numbering_among_other_ids() -> None:
         assert next_qid(qids) not in qids
     assert next_qid(["t1-0001", "t1-0009"]) == "t1-0010"
     assert next_qid(["7", "12"]) == "13"
+
+
+# ----------------------------------------------------------------------------- same text
+
+#: motor/1.1 reads the same in 2024 and 2025
+TWIN = "motor/1.1@2024"
+
+
+def test_a_rows_grade_applies_to_its_same_text_clauses_and_the_rule_still_zeroes_other_versions(
+    tiny,
+) -> None:
+    sheet = write_sheet(
+        tiny / "s.csv",
+        [row("q06", "motor", "1.1", "2025", "1", judge="ann", same_text_clauses="motor/1.1@2024")],
+    )
+    done = import_sheets(tiny, [sheet], judge=None, at=AT)
+    assert (done.added, done.by_rule, done.same_text, done.same_text_by_rule) == (2, (), 1, 1)
+    new = [r for r in jsonl(tiny / "labels.jsonl") if r["qid"] == "q06"]
+    assert lab("q06", "motor", "1.1", "2025", 1) in new
+    assert lab("q06", "motor", "1.1", "2024", 0) in new  # another version: 0 by the rule
+    twin = next(c for c in jsonl(tiny / CHANGELOG_FILE) if c["version"] == "2024")
+    assert (twin["kind"], twin["new_grade"], twin["who"]) == ("add", 0, "ann")
+    assert twin["note"] == (
+        "judged 1 by ann; another version or product than the question asks about is 0 "
+        "(relevance rule); graded in the row of motor/1.1@2025, the same text"
+    )
+
+
+def test_a_candidate_of_no_version_gets_the_grade_on_every_same_text_clause(tiny) -> None:
+    import pandas as pd
+
+    qid = "s0123456789"
+    candidates = pd.DataFrame(
+        [{"qid": qid, "text": "what is a named driver", "slice": "definitions",
+          "product": "motor", "version": None}]
+    )  # fmt: skip
+    sheet = write_sheet(
+        tiny / "s.csv",
+        [row(qid, "motor", "1.1", "2025", "2", judge="ann", same_text_clauses="motor/1.1@2024")],
+    )
+    done = import_sheets(tiny, [sheet], judge=None, at=AT, candidates=candidates)
+    assert (done.added, done.questions_added, done.same_text, done.same_text_by_rule) == (
+        2, 1, 1, 0
+    )  # fmt: skip
+    new = [r for r in jsonl(tiny / "labels.jsonl") if r["qid"] == qid]
+    assert sorted(r["version"] for r in new if r["grade"] == 2) == ["2024", "2025"]
+
+
+def test_a_pairs_own_row_outranks_a_same_text_row(tiny) -> None:
+    sheet = write_sheet(
+        tiny / "s.csv",
+        [
+            row(
+                "q06", "motor", "1.1", "2025", "1", judge="ann", same_text_clauses="motor/1.1@2024"
+            ),
+            row("q06", "motor", "1.1", "2024", "0", judge="ann"),
+        ],
+    )
+    done = import_sheets(tiny, [sheet], judge=None, at=AT)
+    assert (done.added, done.same_text) == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("motor/2.1@2024", "'motor/2.1@2024' has another text"),
+        ("motor/9.9@2024", "'motor/9.9@2024' is not a clause of the corpus"),
+    ],
+)
+def test_a_same_text_cell_naming_another_text_is_refused_and_nothing_changes(
+    tiny, cell, message
+) -> None:
+    sheet = write_sheet(
+        tiny / "s.csv",
+        [row("q06", "motor", "1.1", "2025", "1", judge="ann", same_text_clauses=cell)],
+    )
+    before = digest(tiny)
+    with pytest.raises(DatasetError, match=rf"s.csv:2: field 'same_text_clauses': {message}"):
+        import_sheets(tiny, [sheet], judge=None, at=AT)
+    assert digest(tiny) == before

@@ -1,6 +1,7 @@
 """`ragsweep labels VERB`: build and keep the labelled set (docs/labelling.md).
 
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
+    ragsweep labels sample --write-rules slices.yaml     (then --rules slices.yaml)
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
@@ -115,6 +116,13 @@ def _sample(args: argparse.Namespace) -> int:
     from ragsweep.labelling import sampling
     from ragsweep.labelling.scrub import Scrubber
 
+    if args.write_rules:
+        out = sampling.write_rules(Path(args.write_rules))
+        print(
+            f'wrote the built-in slice rules to {out}: edit them (docs/labelling.md, "Slice '
+            f'rules"), then `ragsweep labels sample --rules {out}`'
+        )
+        return 0
     data = _data_dir(args)
     log = _resolve(args.log, data)
     found: Counter[str] = Counter()
@@ -147,10 +155,15 @@ def _sample(args: argparse.Namespace) -> int:
     sampling.write_weights(  # first: it refuses shares that do not sum to 1 before writing
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
+    clusters = sampling.write_clusters(result, sampling.clusters_path(out))
     _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(sampling.render_summary(result))
     print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
+    print(
+        f"duplicate clusters in {clusters}: {len(result.clusters)} kept questions with the "
+        "scrubbed texts each absorbed (exact or near); check that each asks one question"
+    )
     return 0
 
 
@@ -205,7 +218,19 @@ def _pool(args: argparse.Namespace) -> int:
         f"question; {s['unlabelled_share']:.1%} unlabelled, {s['single_system_share']:.1%} "
         f"found by one system only; judging sheet {out}"
     )
+    _print_collapsed(done)
     return 0
+
+
+def _print_collapsed(done: Any) -> None:
+    """How many pooled clauses a row of the same text stands for (`Pool.summary`)."""
+    collapsed = int(done.summary()["collapsed"])
+    if collapsed:
+        print(
+            f"{collapsed} more clause(s) had the very text of a row's clause for the same "
+            "question: graded once in that row (column same_text_clauses), and `labels import` "
+            "applies its grade to them"
+        )
 
 
 def _pool_sweep(args: argparse.Namespace) -> int:
@@ -256,6 +281,7 @@ def _pool_sweep(args: argparse.Namespace) -> int:
     )
     per_slice = done.per_slice()
     print("per slice: " + (", ".join(f"{s} {c}" for s, c in per_slice.items()) or "none"))
+    _print_collapsed(done.pool)
     print(
         f"judging sheet {out}; fill its grade column, then `ragsweep labels import {out} "
         f"--data {done.dataset.root} --judge NAME` and `ragsweep labels rebaseline {done.sweep}`"
@@ -365,6 +391,12 @@ def _import(args: argparse.Namespace) -> int:
             f"{len(done.by_rule)} grade(s) of 1 or 2 on a clause of another version or product "
             f"than the question asks about (e.g. {qid} {doc}/{sec}@{ver}) imported as 0, as the "
             "relevance rule says (relevance.md)"
+        )
+    if done.same_text:
+        print(
+            f"{done.same_text} pair(s) graded through a row's same_text_clauses (the same clause "
+            f"text for the same question; {done.same_text_by_rule} of them on another version or "
+            "product, so 0 by the relevance rule)"
         )
     if done.confirmed or done.disputes:
         print(
@@ -661,12 +693,12 @@ def _read_sheet_frame(path: Path, needs: tuple[str, ...], dataset: Any = None) -
     """A judging sheet (`sheetfile.read_sheet`: CSV or .xlsx; with `dataset`, each row's clause
     verified) as text columns, with the columns `needs` and at least one row; a grade or
     prelabel cell that is not 0, 1, 2 or empty is refused. Problems are one line."""
-    from ragsweep.labelling.sheetfile import read_sheet
+    from ragsweep.labelling.sheetfile import OPTIONAL_COLUMNS, read_sheet
 
     if not path.is_file():
         raise UserError(f"{path}: no such judging sheet; write one with `labels pool`")
     sheet = read_sheet(path, dataset=dataset)
-    sheet.require([c for c in needs if c != "clause_key"])
+    sheet.require([c for c in needs if c not in OPTIONAL_COLUMNS])
     frame = sheet.rows
     if frame.empty:
         raise UserError(
@@ -867,6 +899,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--ts-field", default="ts", help="timestamp field ('' for none)")
     s.add_argument("--slice-field", default=None, help="take slices from this column")
     s.add_argument("--rules", default=None, metavar="YAML", help="slice rules (default built in)")
+    s.add_argument(
+        "--write-rules",
+        default=None,
+        metavar="YAML",
+        help="write a copy of the built-in slice rules to edit, then stop",
+    )
     s.add_argument("--target", type=_whole(1), default=80, help="questions per slice (>= 1)")
     s.add_argument("--since", default=None, metavar="DATE", help="only entries from DATE on")
     s.add_argument("--seed", type=_whole(0), default=0)

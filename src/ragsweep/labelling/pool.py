@@ -53,7 +53,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep.chunking.anchors import coverage
-from ragsweep.data import Dataset, load_dataset
+from ragsweep.data import Dataset, admits, load_dataset
 from ragsweep.data.schema import Clause
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-exported)
@@ -61,6 +61,7 @@ from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-expor
     clause_key,
     clause_text,
     one_line,
+    same_text,
     write_sheet_frame,
 )
 from ragsweep.retrieval import pipeline
@@ -91,8 +92,9 @@ class Pool:
     rows: pd.DataFrame
     #: qid, clause_id, system, rank: each system's best rank (1-based) of each clause it found
     hits: pd.DataFrame
-    #: qid, slice, pool_size, single_system (found by one system only), unlabelled (no label
-    #: for this question yet), relevant_missed (labelled grade >= 1 but in no system's top depth)
+    #: qid, slice, pool_size (rows on the sheet), single_system (found by one system only),
+    #: unlabelled (no label for this question yet), relevant_missed (labelled grade >= 1 but in
+    #: no system's top depth), collapsed (clauses folded into a row of the same text)
     stats: pd.DataFrame
 
     def summary(self) -> dict[str, float]:
@@ -104,6 +106,7 @@ class Pool:
             "mean_pool_size": float(self.stats["pool_size"].mean()) if len(self.stats) else 0.0,
             "unlabelled_share": float(self.stats["unlabelled"].sum()) / rows if rows else 0.0,
             "single_system_share": float(self.stats["single_system"].sum()) / rows if rows else 0.0,
+            "collapsed": float(self.stats["collapsed"].sum()),
         }
 
 
@@ -395,6 +398,7 @@ def _assemble(
     for (qid, cid), g in labels.items():
         if g >= 1:
             relevant.setdefault(qid, set()).add(cid)
+    own = {(d.document, d.version): d.product for d in ds.documents}
     names = sorted(found)
     rows: list[dict[str, Any]] = []
     hits: list[tuple[str, str, str, int]] = []
@@ -411,9 +415,19 @@ def _assemble(
                 by_clause.setdefault(cid, []).append((rank, name))
                 hits.append((qid, cid, name, rank))
         pooled = sorted(by_clause, key=lambda c: (min(by_clause[c])[0], c))
+        twins = _same_text(pooled, clauses, own, q.product, q.version)
+        collapsed = sum(len(t) for t in twins.values())
+        first = {c: i for i, c in enumerate(pooled)}
+        pooled = sorted(twins, key=lambda c: min(first[m] for m in (c, *twins[c])))
+        single = 0
         for cid in pooled:
             clause = clauses[cid]
             grade = labels.get((qid, cid))
+            best: dict[str, int] = {}
+            for twin in (cid, *twins[cid]):
+                for rank, name in by_clause[twin]:
+                    best[name] = min(rank, best.get(name, rank))
+            single += len(best) == 1
             rows.append(
                 {
                     "qid": qid,
@@ -424,7 +438,8 @@ def _assemble(
                     "section": clause.section,
                     "clause_version": clause.version,
                     "clause_text": clause_text(clause),
-                    "systems": "; ".join(f"{s}@{r}" for r, s in sorted(by_clause[cid])),
+                    "same_text_clauses": "; ".join(twins[cid]),
+                    "systems": "; ".join(f"{s}@{r}" for s, r in sorted(best.items(), key=_by_rank)),
                     "existing_grade": pd.NA if grade is None else grade,
                     "prelabel": "",
                     "prelabel_source": "",
@@ -441,9 +456,10 @@ def _assemble(
                 "qid": qid,
                 "slice": str(q.slice),
                 "pool_size": len(pooled),
-                "single_system": sum(1 for c in pooled if len(by_clause[c]) == 1),
+                "single_system": single,
                 "unlabelled": sum(1 for c in pooled if (qid, c) not in labels),
                 "relevant_missed": len(relevant.get(qid, set()) - seen),
+                "collapsed": collapsed,
             }
         )
     frame = pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
@@ -457,6 +473,49 @@ def _assemble(
         hits=hit_frame.reset_index(drop=True).astype({"rank": "int64"}),
         stats=pd.DataFrame(
             stats,
-            columns=["qid", "slice", "pool_size", "single_system", "unlabelled", "relevant_missed"],
+            columns=[
+                "qid",
+                "slice",
+                "pool_size",
+                "single_system",
+                "unlabelled",
+                "relevant_missed",
+                "collapsed",
+            ],
         ),
     )
+
+
+def _by_rank(item: tuple[str, int]) -> tuple[int, str]:
+    return item[1], item[0]
+
+
+def _same_text(
+    pooled: Sequence[str],
+    clauses: Mapping[str, Clause],
+    own: Mapping[tuple[str, str], str | None],
+    product: Any,
+    version: Any,
+) -> dict[str, tuple[str, ...]]:
+    """The clauses of one question's pool that get a sheet row, each with the others of the
+    same shown text (`same_text`) it stands for. The row goes to the clause the question may be
+    answered from (`admits`: its own product and version), else the best-ranked; ties by the
+    order of `pooled` (best rank, then clause id)."""
+    product = None if product is None or pd.isna(product) else str(product)
+    version = None if version is None or pd.isna(version) else str(version)
+    groups: dict[str, list[str]] = {}
+    for cid in pooled:
+        groups.setdefault(same_text(clause_text(clauses[cid])), []).append(cid)
+    out: dict[str, tuple[str, ...]] = {}
+    for members in groups.values():
+        c = clauses
+        keep = next(
+            (
+                m
+                for m in members
+                if admits(product, version, own[(c[m].document, c[m].version)], c[m].version)
+            ),
+            members[0],
+        )
+        out[keep] = tuple(sorted(m for m in members if m != keep))
+    return out

@@ -45,7 +45,9 @@ from ragsweep.data.schema import Clause, Dataset, clause_id
 from ragsweep.errors import UserError
 
 #: the judging sheet's columns, in order (`prelabel*` are filled by the pre-labellers, `grade`,
-#: `note`, `judge` by the judge; `clause_key` protects the clause's id, see the module docstring)
+#: `note`, `judge` by the judge; `clause_key` protects the clause's id, see the module docstring;
+#: `same_text_clauses`: the other clauses pooled for the question with the row's very text, whose
+#: grade the row's is, `labels pool` / `labels import`)
 SHEET_COLUMNS = (
     "qid",
     "question",
@@ -63,7 +65,10 @@ SHEET_COLUMNS = (
     "note",
     "judge",
     "clause_key",
+    "same_text_clauses",
 )
+#: columns an older sheet may lack: read as empty, written empty
+OPTIONAL_COLUMNS = ("clause_key", "same_text_clauses")
 #: the columns that hold ids: a spreadsheet must never reformat them
 ID_COLUMNS = ("qid", "version", "document", "section", "clause_version")
 #: the CSV sheet's encoding: UTF-8 with a byte-order mark (see `write_sheet_frame`)
@@ -83,6 +88,7 @@ XLSX_WIDTHS = {
     "section": 9,
     "clause_version": 9,
     "clause_text": 80,
+    "same_text_clauses": 22,
     "systems": 22,
     "existing_grade": 9,
     "prelabel": 9,
@@ -107,6 +113,12 @@ def one_line(text: str) -> str:
 def clause_text(clause: Clause) -> str:
     """A clause as the sheet shows it: heading, line break, text, on one line."""
     return one_line(f"{clause.heading}\n{clause.text}")
+
+
+def same_text(text: str) -> str:
+    """What two clauses must share to be graded once for a question: their shown text
+    (`clause_text`) with whitespace runs as one space."""
+    return " ".join(text.split())
 
 
 def clause_key(document: str, section: str, version: str, text: str) -> str:
@@ -136,10 +148,11 @@ def write_sheet_frame(
     .xlsx: one worksheet, every cell a text cell (number format `@`, so a typed `5.10` stays
     text), the header frozen, column widths set and long text wrapped.
     In both, line breaks inside a cell become " ¶ " (other control characters are dropped) and
-    empty means no value. A missing `clause_key` column is written empty (an older sheet).
+    empty means no value. A missing `OPTIONAL_COLUMNS` column is written empty (an older
+    sheet).
     """
     target = Path(path)
-    missing = [c for c in columns if c not in rows.columns and c != "clause_key"]
+    missing = [c for c in columns if c not in rows.columns and c not in OPTIONAL_COLUMNS]
     if missing:
         raise UserError(
             f"{target.name}: the sheet lacks column(s) {', '.join(missing)}; rebuild it with "

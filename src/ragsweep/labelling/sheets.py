@@ -59,7 +59,12 @@ from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.scrub import Scrubber
-from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_sheet  # noqa: F401 (re-exported)
+from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-exported)
+    SHEET_COLUMNS,
+    clause_text,
+    read_sheet,
+    same_text,
+)
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
 REQUIRED_COLUMNS = ("qid", "document", "section", "clause_version", "grade")
@@ -160,6 +165,10 @@ class ImportResult:
     #: pairs a further judge graded otherwise than the label's judge: left for adjudication
     disputes: tuple[Dispute, ...] = ()
     confirmed: int = 0  # pairs a further judge graded as the label has it
+    #: pairs graded through a row's `same_text_clauses` (the row's grade, its clause's text),
+    #: and how many of them the relevance rule set to 0 (not in `by_rule`, the rows' own)
+    same_text: int = 0
+    same_text_by_rule: int = 0
 
 
 @dataclass(frozen=True)
@@ -327,6 +336,8 @@ class _Graded:
     note: str | None
     sheet: DataFile
     line: int
+    #: the pair whose row graded this one through its `same_text_clauses` (None: its own row)
+    twin_of: Key | None = None
 
 
 def import_sheets(
@@ -391,8 +402,10 @@ def import_sheets(
                     scrubbed[kind] = scrubbed.get(kind, 0) + n
                 g = replace(g, note=clean.text)
             first = graded.get(g.key)
-            if first is None:
-                graded[g.key] = g
+            if first is None or (first.twin_of is not None and g.twin_of is None):
+                graded[g.key] = g  # a pair's own row outranks a row of the same text
+            elif g.twin_of is not None:
+                continue
             elif first.grade != g.grade:
                 qid, doc, sec, ver = g.key
                 g.sheet.fail(
@@ -403,7 +416,8 @@ def import_sheets(
                     g.line,
                     "grade",
                 )
-    graded, by_rule = _relevance_rule(graded, ds, extra)
+    graded, zeroed = _relevance_rule(graded, ds, extra)
+    by_rule = [k for k in zeroed if graded[k].twin_of is None]
     answered = {g.key[0] for g in graded.values() if g.key[0] in extra and g.grade >= 1}
     not_added = sorted({g.key[0] for g in graded.values() if g.key[0] in extra} - answered)
     graded = {k: g for k, g in graded.items() if k[0] not in extra or k[0] in answered}
@@ -514,6 +528,8 @@ def import_sheets(
         scrubbed,
         tuple(disputes),
         confirmed,
+        sum(1 for g in graded.values() if g.twin_of is not None),
+        sum(1 for k in zeroed if k in graded and graded[k].twin_of is not None),
     )
 
 
@@ -612,6 +628,7 @@ def _check_rows(
     questions = {q: v for q, v in zip(ds.questions["qid"], ds.questions["version"], strict=True)}
     questions.update({q: c["version"] or "" for q, c in extra.items()})
     sections = {(d.document, d.version): {c.section for c in d.clauses} for d in ds.documents}
+    clauses = {c.clause_id: c for d in ds.documents for c in d.clauses}
     versions: dict[str, list[str]] = {}
     for d in ds.documents:
         versions.setdefault(d.document, []).append(d.version)
@@ -707,8 +724,33 @@ def _check_rows(
                 line,
                 "judge",
             )
-        out.append(_Graded(key, grade, who, row.get("note") or None, f, line))
+        graded = _Graded(key, grade, who, row.get("note") or None, f, line)
+        out.append(graded)
+        out.extend(_twins(graded, row.get("same_text_clauses", ""), clauses))
     return out, skipped
+
+
+def _twins(g: _Graded, cell: str, clauses: Mapping[str, Any]) -> list[_Graded]:
+    """The pairs a row grades through its `same_text_clauses` cell (clause ids joined by "; "),
+    each checked to be a clause of the corpus with the very text of the row's clause."""
+    qid, doc, sec, ver = g.key
+    text = same_text(clause_text(clauses[clause_id(doc, sec, ver)]))
+    out = []
+    for twin in (t.strip() for t in cell.split(";") if t.strip()):
+        clause = clauses.get(twin)
+        if clause is None or same_text(clause_text(clause)) != text:
+            what = "is not a clause of the corpus" if clause is None else "has another text"
+            g.sheet.fail(
+                f"{twin!r} {what}, so the row's grade cannot apply to it; restore the cell as "
+                "`labels pool` wrote it, or empty it",
+                g.line,
+                "same_text_clauses",
+            )
+        key = (qid, clause.document, clause.section, clause.version)
+        said = f"graded in the row of {clause_id(doc, sec, ver)}, the same text"
+        note = said if g.note is None else f"{said}; {g.note}"
+        out.append(replace(g, key=key, note=note, twin_of=g.key))
+    return out
 
 
 # ----------------------------------------------------------------------------- add_failure

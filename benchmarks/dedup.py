@@ -1,0 +1,315 @@
+"""Near-duplicate detection measured: precision and recall of pair decisions, and the time.
+
+    python benchmarks/dedup.py [--seed 0] [--json FILE]
+
+Labelled pairs come from two places:
+
+- **the built-in sample's query log** (`ragsweep.data.samplegen.querylog.build_query_log`):
+  its generator records which ask (`Truth.candidate`) each in-scope entry words. The entries
+  are scrubbed (`ragsweep.labelling.scrub.scrub`), exact duplicates (same `normalise`d text)
+  merged, and every pair of the distinct texts left is labelled "same question" when both word
+  the same ask (its templates and values; not its product, version or target clause: one
+  wording asked of two products, e.g. "how do I complain", is one text). Recall against that
+  truth is a floor: it counts paraphrases (another template, another lay name of the product)
+  that no surface method should merge.
+  Precision is what matters most: a merged pair of different asks loses a question.
+- **hard pairs written by hand** (`HARD_PAIRS`): the forms an unseen log showed (PII lead-ins
+  left by the scrubber, merged and split words, typos of short words) and pairs that must stay
+  apart (storm vs flood damage, END-HM-12 vs END-HM-14, 2024 vs 2025, a question and the same
+  question with "abroad").
+
+Methods: `ragsweep.labelling.sampling` as it stands (candidates by token_sort_ratio, decided
+word by word by `same_question`), the same before this change (`--old FILE`: a copy of the
+module before), character n-gram TF-IDF cosine (scikit-learn, `char_wb` 2-4 grams, one
+threshold) and rapidfuzz's ratio on the key with its spaces removed. Timing: `near_duplicates`
+on the distinct texts of a 10,000-line log (this log and the start of the next seed's), one
+thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from ragsweep.data.samplegen import querylog
+from ragsweep.data.samplegen.querylog import build_query_log
+from ragsweep.data.samplegen.wordings import build_corpus
+from ragsweep.labelling import sampling
+from ragsweep.labelling.scrub import scrub
+
+#: (a, b, same question?) written by hand: the forms an unseen log showed, and their opposites
+HARD_PAIRS: tuple[tuple[str, str, bool], ...] = (
+    ("dob <DOB> is storm damage covered", "is storm damage covered", True),
+    ("is storm damage covered, reg <VEHICLE_REG>", "is storm damage covered?", True),
+    ("pol no <POLICY_REF> - what is the excess for theft", "what is the excess for theft", True),
+    ("what is the excess for theft signed <NAME>", "what is the excess for theft", True),
+    ("my nhs number is <NHS_NUMBER>, am I covered for physio", "am i covered for physio", True),
+    ("acc <BANK_ACCOUNT> when do you take the payment", "when do you take the payment", True),
+    ("D.O.B. <DOB>. Is a young driver covered", "is a youngdriver covered", True),
+    ("is a youngdriver covered on my policy", "is a young driver covered on my policy", True),
+    ("is weara nd tear covered", "is wear and tear covered", True),
+    ("what is teh excess fo storm damage", "what is the excess for storm damage", True),
+    ("whats teh limit for jewellery", "whats the limit for jewellery", True),
+    ("how do i make a claim, call me on <PHONE>", "how do i make a claim", True),
+    ("my email is <EMAIL> how do i cancel", "how do i cancel", True),
+    ("is my car <VEHICLE_REG> covered abroad", "is my car covered abroad", True),
+    ("Kind regards Mr <NAME>, what does END-HM-12 change", "what does END-HM-12 change", True),
+    ("how much is the excess for storm damage", "how much is the excess for flood damage", False),
+    ("what does END-HM-12 change", "what does END-HM-14 change", False),
+    ("what does EXC-HM-12 exclude", "what does EXC-TR-12 exclude", False),
+    ("is END-MT-05 an extra or a rwstriction", "is END-TR-05 an extra or a restriction", False),
+    (
+        "do i need 2 call the police b4 claiming",
+        "do i need to call the police before claiming",
+        True,
+    ),
+    ("is my bike covered in france", "is my bike covered on france", False),
+    ("what changed in the 2024 wording", "what changed in the 2025 wording", False),
+    ("is my bike covered", "is my bike covered abroad", False),
+    ("is my bike covered abroad", "is my bike covered at home", False),
+    ("what is the limit for jewellery", "what is the limit for cash", False),
+    ("can i cancel my policy", "can i cancel my trip", False),
+    ("is my phone covered", "is my home covered", False),
+    ("what does clause 4.2 say", "what does clause 4.3 say", False),
+)
+
+Decide = Callable[[Sequence[str]], set[tuple[int, int]]]
+
+
+def load_old(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("old_sampling", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["old_sampling"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def word_check(module: ModuleType, threshold: int | None = None) -> Decide:
+    """Pairs whose keys' token_sort_ratio reaches the threshold and `same_question` accepts."""
+
+    def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
+        keys = [module.near_key(t) for t in texts]
+        cut = module.NEAR_THRESHOLD if threshold is None else threshold
+        sorted_keys = [" ".join(sorted(k.split())) for k in keys]
+        scores = process.cdist(
+            sorted_keys, sorted_keys, scorer=fuzz.ratio, score_cutoff=cut, dtype=np.uint8, workers=1
+        )
+        out = set()
+        for i, j in zip(*np.nonzero(scores >= cut), strict=True):
+            if i < j and module.same_question(keys[i], keys[j]):
+                out.add((int(i), int(j)))
+        return out
+
+    return decide
+
+
+def char_ngrams(threshold: float) -> Decide:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
+        keys = [sampling.near_key(t) for t in texts]
+        m = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4)).fit_transform(keys)
+        sim = (m @ m.T).tocoo()
+        return {
+            (int(i), int(j))
+            for i, j, v in zip(sim.row, sim.col, sim.data, strict=True)
+            if i < j and v >= threshold
+        }
+
+    return decide
+
+
+def embeddings(threshold: float) -> Decide:
+    """Cosine of all-MiniLM-L6-v2 embeddings of the keys (the `[minilm]` extra)."""
+    from ragsweep.retrieval.dense import load_minilm, st_encode
+
+    model = load_minilm(None)
+
+    def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
+        emb = st_encode(model, [sampling.near_key(t) for t in texts], 64)
+        sim = emb @ emb.T
+        return {
+            (int(i), int(j)) for i, j in zip(*np.nonzero(sim >= threshold), strict=True) if i < j
+        }
+
+    return decide
+
+
+def joined_ratio(threshold: int) -> Decide:
+    def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
+        keys = [sampling.near_key(t).replace(" ", "") for t in texts]
+        scores = process.cdist(keys, keys, scorer=fuzz.ratio, score_cutoff=threshold, workers=1)
+        return {(int(i), int(j)) for i, j in zip(*np.nonzero(scores), strict=True) if i < j}
+
+    return decide
+
+
+def log_pairs(seed: int) -> tuple[list[str], set[tuple[int, int]], set[tuple[int, int]]]:
+    """Distinct scrubbed in-scope texts of the sample's log, the pairs asking one ask, and the
+    pairs typing one wording (the text `render` produced: a repeat or near-duplicate of an
+    earlier question, typos or reordered words, types that question's wording; only the
+    generator knows it, so its private steps are traced while it runs)."""
+    by_text: dict[str, str] = {}  # a log text -> its wording
+    by_plain: dict[str, str] = {}  # an ask's text -> its wording
+    state: dict[str, str] = {}
+    names = ("render", "_typos", "_reorder", "_Row")
+    originals = {n: getattr(querylog, n) for n in names}
+
+    def render(cand: Any, rng: Any, p: float) -> str:
+        state["rendered"] = originals["render"](cand, rng, p)
+        return state["rendered"]
+
+    def typos(parts: Any, rng: Any) -> Any:
+        state["source"] = "".join(c for c, _ in parts)
+        return originals["_typos"](parts, rng)
+
+    def reorder(text: str, rng: Any) -> str:
+        out = originals["_reorder"](text, rng)
+        state["source"] = text
+        return out
+
+    def row(*args: Any) -> Any:
+        r = originals["_Row"](*args)
+        if r.kind == "ask":
+            by_plain.setdefault(r.text, state["rendered"])
+            by_text.setdefault(r.text, state["rendered"])
+        elif r.kind == "repeat":
+            by_text.setdefault(r.text, by_plain[r.text])
+        elif r.kind == "near":
+            by_text.setdefault(r.text, by_plain[state["source"]])
+        return r
+
+    for name, traced in zip(names, (render, typos, reorder, row), strict=True):
+        setattr(querylog, name, traced)
+    try:
+        log = querylog.build_query_log(build_corpus(seed), seed)
+    finally:
+        for name, value in originals.items():
+            setattr(querylog, name, value)
+    first: dict[str, str] = {}  # normalised text -> its first scrubbed text
+    ask_of: dict[str, tuple] = {}
+    wording_of: dict[str, str] = {}
+    for entry, truth in zip(log.entries, log.truth, strict=True):
+        c = truth.candidate
+        if c is None:
+            continue
+        scrubbed = scrub(entry["text"]).text
+        key = sampling.normalise(scrubbed)
+        if key not in first:
+            first[key] = scrubbed
+            ask_of[scrubbed] = (c.templates, tuple(sorted(c.values.items())))
+            wording_of[scrubbed] = by_text.get(entry["text"], entry["text"])
+    texts = sorted(ask_of)
+    return texts, _pairs(texts, ask_of), _pairs(texts, wording_of)
+
+
+def _pairs(texts: Sequence[str], label: Mapping[str, Any]) -> set[tuple[int, int]]:
+    groups: dict[Any, list[int]] = {}
+    for i, t in enumerate(texts):
+        groups.setdefault(label[t], []).append(i)
+    return {(i, j) for g in groups.values() for a, i in enumerate(g) for j in g[a + 1 :]}
+
+
+def score(
+    found: set[tuple[int, int]], ask: set[tuple[int, int]], wording: set[tuple[int, int]]
+) -> dict[str, float]:
+    """Precision against one ask (a merged pair of two asks loses a question), recall against
+    one wording (what a surface method can find) and against one ask (a floor: paraphrases)."""
+    return {
+        "pairs": len(found),
+        "precision": len(found & ask) / len(found) if found else float("nan"),
+        "recall_wording": len(found & wording) / len(wording) if wording else float("nan"),
+        "recall_ask": len(found & ask) / len(ask) if ask else float("nan"),
+        "false_merges": len(found - ask),
+    }
+
+
+def hard_score(decide: Decide) -> dict[str, int]:
+    right = 0
+    for a, b, same in HARD_PAIRS:
+        right += ((0, 1) in decide([a, b])) == same
+    return {"hard_right": right, "hard_total": len(HARD_PAIRS)}
+
+
+def timing(seed: int) -> dict[str, float]:
+    """Seconds of `near_key` + `near_duplicates` over the distinct texts of 10,000 lines."""
+    entries = build_query_log(build_corpus(seed), seed).entries
+    entries += build_query_log(build_corpus(seed + 1), seed + 1).entries
+    texts = [scrub(e["text"]).text for e in entries[:10_000]]
+    distinct = list(dict.fromkeys(sampling.normalise(t) for t in texts))
+    start = time.perf_counter()
+    keys = [sampling.near_key(t) for t in distinct]
+    dup = sampling.near_duplicates(keys)
+    return {
+        "lines": len(texts),
+        "distinct": len(distinct),
+        "near_removed": sum(d is not None for d in dup),
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--old", type=Path, help="a copy of sampling.py before the change")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--embeddings", action="store_true", help="also all-MiniLM-L6-v2 cosine")
+    args = ap.parse_args(argv)
+    methods: dict[str, Decide] = {}
+    if args.old:
+        methods["before: token_sort>=85 + word check"] = word_check(load_old(args.old))
+    methods["token_sort>=85 + word check"] = word_check(sampling, 85)
+    methods["token_sort>=75 + word check"] = word_check(sampling, 75)
+    methods["token_sort>=65 + word check"] = word_check(sampling, 65)
+    for t in (0.8, 0.9):
+        methods[f"char 2-4 gram tf-idf cosine>={t}"] = char_ngrams(t)
+    for t in (90, 95):
+        methods[f"ratio on joined words>={t}"] = joined_ratio(t)
+    if args.embeddings:
+        for c in (0.9, 0.95):
+            methods[f"all-MiniLM-L6-v2 cosine>={c}"] = embeddings(c)
+    texts, ask, wording = log_pairs(args.seed)
+    print(
+        f"{len(texts)} distinct in-scope texts, {len(wording)} same-wording pairs, "
+        f"{len(ask)} same-ask pairs"
+    )
+    print(
+        "| method | precision | recall (wording) | recall (ask) | false merges | hard pairs | s |"
+    )
+    rows = {}
+    for name, decide in methods.items():
+        start = time.perf_counter()
+        found = decide(texts)
+        seconds = time.perf_counter() - start
+        rows[name] = {
+            **score(found, ask, wording),
+            **hard_score(decide),
+            "seconds": round(seconds, 2),
+        }
+        r = rows[name]
+        print(
+            f"| {name} | {r['precision']:.3f} | {r['recall_wording']:.3f} | "
+            f"{r['recall_ask']:.3f} | {r['false_merges']} | "
+            f"{r['hard_right']}/{r['hard_total']} | {r['seconds']} |",
+            flush=True,
+        )
+    t = timing(args.seed)
+    print(f"timing: {t}")
+    if args.json:
+        args.json.write_text(json.dumps({"methods": rows, "timing": t}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
