@@ -31,7 +31,6 @@ import json
 import os
 import sys
 import tempfile
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
@@ -114,7 +113,7 @@ def _iso(ts: Any) -> str | None:
 def _sample(args: argparse.Namespace) -> int:
     from ragsweep.data import load_dataset
     from ragsweep.labelling import sampling
-    from ragsweep.labelling.scrub import Scrubber
+    from ragsweep.labelling.scrub import Counting, Scrubber
 
     if args.write_rules:
         out = sampling.write_rules(Path(args.write_rules))
@@ -125,13 +124,7 @@ def _sample(args: argparse.Namespace) -> int:
         return 0
     data = _data_dir(args)
     log = _resolve(args.log, data)
-    found: Counter[str] = Counter()
-    scrubber = Scrubber.for_dataset(data)
-
-    def scrubbed(text: str) -> str:
-        done = scrubber.scrub(text)
-        found.update(done.counts)
-        return done.text
+    scrubbed = Counting(Scrubber.for_dataset(data))
 
     existing = [] if args.no_existing else list(load_dataset(data).questions["text"])
     classifier = sampling.load_classifier(args.rules) if args.rules else None
@@ -158,7 +151,7 @@ def _sample(args: argparse.Namespace) -> int:
     clusters = sampling.write_clusters(result, sampling.clusters_path(out))
     _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(sampling.render_summary(result))
-    print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(found)}")
+    print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(scrubbed.found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
     print(
         f"duplicate clusters in {clusters}: {len(result.clusters)} kept questions with the "

@@ -41,7 +41,7 @@ from ragsweep.data.samplegen.spec import SLICES
 from ragsweep.data.samplegen.wordings import Corpus, build_corpus, present_facts
 from ragsweep.labelling import sampling
 from ragsweep.labelling.pool import pool
-from ragsweep.labelling.scrub import scrub
+from ragsweep.labelling.scrub import Counting, Scrubber
 
 QUESTIONS_PER_SLICE = 80
 CORE_PER_SLICE = 48
@@ -137,8 +137,7 @@ def draw_questions(
     """Run `labels sample` on the two periods of the log, topping slices up until each holds
     its quota of answerable questions; returns the kept draws and what was set aside."""
 
-    def scrubbed(text: str) -> str:
-        return scrub(text).text
+    scrubbed = Counting(Scrubber())
 
     periods = {
         "core": [i for i, e in enumerate(log.entries) if _date(e) < ROLLING_FROM],
