@@ -14,16 +14,16 @@ from ragsweep.labelling.scrub import scrub
 #: measured on seed 0 (name 0.93, dob 0.95, vehicle_reg 0.99, the rest 1.0) minus a margin; the
 #: misses left are names after a typo'd cue ("chers Kwame") or with no cue at all, and dates of
 #: birth after a typo'd cue ("I was boen ...")
-RECALL_FLOOR = {
-    "name": 0.90,
+RECALL_FLOOR = {  # measured 0.968, 1, 1, 1, 1, 0.978, 0.98, 1, 1 (docs/scrubbing.md)
+    "name": 0.96,
     "email": 1.0,
     "phone": 1.0,
-    "policy": 0.98,
-    "claim": 0.98,
-    "vehicle_reg": 0.95,
-    "dob": 0.90,
-    "address": 0.97,
-    "postcode": 0.98,
+    "policy": 1.0,
+    "claim": 1.0,
+    "vehicle_reg": 0.97,
+    "dob": 0.97,
+    "address": 1.0,
+    "postcode": 1.0,
 }
 
 
@@ -82,12 +82,13 @@ def test_personal_data_kinds_and_positions(log) -> None:
         assert text[s:e] == text[s:e].strip() and e > s
 
 
+@pytest.mark.slow  # 7,602 entries through spaCy
 def test_scrubber_recall_and_leaks(log) -> None:
     texts = [e["text"] for e in log.entries]
     report = scrub_check(texts, log.truth, lambda t: scrub(t).text)
     for kind, floor in RECALL_FLOOR.items():
         assert report[kind]["recall"] >= floor, (kind, report[kind])
-    assert report["placeholders"]["precision"] >= 0.95
+    assert report["placeholders"]["precision"] >= 0.99
     for text, t in zip(texts, log.truth, strict=True):
         out = scrub(text).text
         for s, e, kind in t.pii:

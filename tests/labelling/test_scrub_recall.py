@@ -101,6 +101,7 @@ def test_outcome_definition() -> None:
 # --- recall per kind and format ---------------------------------------------------------------
 
 
+@pytest.mark.slow  # the whole test log through spaCy: 10-20 s
 def test_every_kind_and_format_fully_removed(scored) -> None:
     leaks = {
         name: f"{c['partly']} partly, {c['missed']} missed of {c['items']}"
@@ -130,6 +131,7 @@ def test_hard_negatives_keep_their_subject(rows) -> None:
     )
 
 
+@pytest.mark.slow  # the whole test log through spaCy: 10-20 s
 def test_sample_log_clean_entries_get_no_placeholder() -> None:
     """The sample's log entries with no personal item (the generator's truth): any placeholder
     the scrubber puts there is a false positive."""
