@@ -68,7 +68,7 @@ import numpy as np
 import pandas as pd
 import yaml
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Levenshtein
 
 from ragsweep.conventions import ALL
 from ragsweep.data.reader import table
@@ -222,12 +222,38 @@ def normalise(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
+#: where a log text breaks into segments: new lines, brackets, dashes between spaces, and
+#: punctuation followed by a space
+_SEGMENT = re.compile(r"\n+|[()\[\]{}]|\s[-–—|]+\s|[,;:.!?]+(?:\s+|$)")
+#: a segment holding a placeholder and at most this many other words is contact detail
+#: ("see <URL>", "(paid with <CARD>)", "- <NAME> on <DOB> -", "IBAN: <IBAN>")
+CONTACT_WORDS = 4
+
+
+def _without_contact_segments(text: str) -> str:
+    """`text` without the segments that are contact detail (`CONTACT_WORDS`), when what is left
+    still holds a question of three words or more."""
+    parts = [p for p in _SEGMENT.split(text) if p and p.strip()]
+    contact = [
+        bool(PLACEHOLDER.search(p))
+        and len(normalise(PLACEHOLDER.sub(" ", p)).split()) <= CONTACT_WORDS
+        for p in parts
+    ]
+    for i in range(len(parts) - 1):  # a label cut off from its item: "D.O.B. <DOB>"
+        if contact[i + 1] and not _LEAD_IN.sub("", normalise(parts[i])).strip():
+            contact[i] = True
+    rest = [p for p, c in zip(parts, contact, strict=True) if not c]
+    if not any(contact) or len(normalise(" ".join(rest)).split()) < 3:
+        return text
+    return " , ".join(rest)
+
+
 def without_placeholders(text: str) -> list[str]:
-    """The normalised words of `text` without its scrubber placeholders and the lead-in before
-    each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` + `ID_WORDS`) or "here" after it, text-speak
-    read as words (`TEXT_SPEAK`)."""
+    """The normalised words of `text` without its contact segments (`CONTACT_WORDS`), its
+    scrubber placeholders and the lead-in before each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` +
+    `ID_WORDS`) or "here" after it, text-speak read as words (`TEXT_SPEAK`)."""
     words: list[str] = []
-    pieces = PLACEHOLDER.split(text.replace("&", " and "))
+    pieces = PLACEHOLDER.split(_without_contact_segments(text).replace("&", " and "))
     for i, piece in enumerate(pieces):
         segment = normalise(piece)
         if i > 0:
@@ -294,7 +320,7 @@ def same_question(key_a: str, key_b: str) -> bool:
     most `JOINED_EDITS` apart ("youngdriver" / "young driver", "weara nd" / "wear and")."""
     a, b = key_a.split(), key_b.split()
     only_a, only_b = _residue(a, Counter(b)), _residue(b, Counter(a))
-    if _pair_as_typos(only_a, only_b):
+    if _pair_as_typos(only_a, only_b) or _same_letters(a, b):
         return True
     only_a = [w for w in only_a if w not in IGNORED_WORDS]
     only_b = [w for w in only_b if w not in IGNORED_WORDS]
@@ -304,6 +330,55 @@ def same_question(key_a: str, key_b: str) -> bool:
     if any(c.isdigit() for c in joined_a + joined_b):
         return False
     return OSA.distance(joined_a, joined_b, score_cutoff=JOINED_EDITS) <= JOINED_EDITS
+
+
+#: letters a typo region may span in the texts joined without spaces ("deos" / "does": 2)
+TYPO_REGION = 2
+#: typo regions allowed per this many letters (at least one)
+LETTERS_PER_TYPO = 12
+
+
+def _same_letters(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether the two word lists, articles out and joined without spaces, differ only by
+    scattered typos: every differing region (differences at most 2 letters apart count as one)
+    spans at most `TYPO_REGION` letters on each side, holds no digit, touches no word of
+    `SHORT_WORD` letters or fewer (the letters of a code, "in" / "on") and is a typo of the
+    words it touches (`TYPO_EDITS_PER_LETTER`: "rug" / "ring" is not), and there is at most
+    one region per `LETTERS_PER_TYPO` letters. Merged and split words vanish here ("whatd oes"
+    / "what does", "myh ome" / "my home"); a word swapped for another does not ("storm" /
+    "flood", "car" / "van")."""
+    wa = [w for w in a if w not in IGNORED_WORDS]
+    wb = [w for w in b if w not in IGNORED_WORDS]
+    ja, jb = "".join(wa), "".join(wb)
+    if ja == jb:
+        return True
+    lens_a, lens_b = _word_lengths(wa), _word_lengths(wb)
+    regions: list[list[int]] = []  # [start_a, end_a, start_b, end_b]
+    for op in Levenshtein.opcodes(ja, jb):
+        if op.tag == "equal":
+            continue
+        if regions and op.src_start - regions[-1][1] <= TYPO_REGION:
+            regions[-1][1], regions[-1][3] = op.src_end, op.dest_end
+        else:
+            regions.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+    if len(regions) > max(1, len(ja) // LETTERS_PER_TYPO):
+        return False
+    for sa, ea, sb, eb in regions:
+        left, right = ja[sa:ea], jb[sb:eb]
+        if max(len(left), len(right)) > TYPO_REGION or any(c.isdigit() for c in left + right):
+            return False
+        touched_a, touched_b = lens_a[max(0, sa - 1) : ea + 1], lens_b[max(0, sb - 1) : eb + 1]
+        if min(touched_a + touched_b) <= SHORT_WORD:
+            return False  # "hm" / "tr" in a code, "in" / "on": short words are not typos here
+        allowed = max(1, int(max(touched_a + touched_b) * TYPO_EDITS_PER_LETTER))
+        if OSA.distance(left, right) > allowed:
+            return False  # "rug" / "ring": a word for another, not a typo
+    return True
+
+
+def _word_lengths(words: Sequence[str]) -> list[int]:
+    """Per letter of the words joined, the length of its word."""
+    return [len(w) for w in words for _ in w]
 
 
 def _pair_as_typos(only_a: Sequence[str], only_b: Sequence[str]) -> bool:
