@@ -364,6 +364,9 @@ _NAME_STOP = frozenset(
         " call ring text phone mobile tel telephone email e-mail contact reply number reg"
         " mr mrs ms mx dr miss prof mum mom dad nan nana gran granny grandma grandad grandpa"
         " auntie uncle wat wot whats"
+        " dob d.o.b birth born licence license passport card debit credit ip nhs photos pics"
+        " mob tel sort iban vin acc account bank ni nino insta instagram twitter tiktok facebook"
+        " handle site link url postcode address ref pol claim details"
     ).split()
 )
 _NAME_CUES: tuple[re.Pattern[str], ...] = (
@@ -443,6 +446,8 @@ _NAME_CUES: tuple[re.Pattern[str], ...] = (
         r"(?=\s*[.!]?\s*$|,\s|\s+<)"
     ),
 )
+#: the cues after which a name in lower case is taken without a look at the name lists
+_STRONG_CUES = (_NAME_CUES[0], _NAME_CUES[1], _NAME_CUES[2], _NAME_CUES[7], _NAME_CUES[8])
 # after "my name is" a name may be typed in lower case (at most two words)
 _NAME_IS = re.compile(
     r"(?P<cue>\b(?:my\s+name\s+is|my\s+name's|my\s+name’s|name\s+is|name\s*:)\s*)"
@@ -629,11 +634,21 @@ def _listed_names(text: str) -> Iterable[Span]:
 
 
 def _cued_names(text: str) -> Iterable[Span]:
+    """Names after a cue (`_NAME_IS`, `_NAME_CUES`). A name in lower case after a weak cue (a
+    dash, a sign-off, "here") needs a word of the name lists: "- lost luggage", "- two quotes"
+    are the question's words; after "my name is", "I'm", "this is" or a title it does not."""
+    firsts, lasts, _ = _name_lists()
     for pattern, max_words in ((_NAME_IS, 2), *((p, 3) for p in _NAME_CUES)):
+        strong = pattern is _NAME_IS or pattern in _STRONG_CUES
         for m in pattern.finditer(text):
             end = _name_end(m.group("item"), max_words)
-            if end:
-                yield m.start("item"), m.start("item") + end, "NAME"
+            name = m.group("item")[:end]
+            if not end:
+                continue
+            if not strong and name.islower():
+                if not any(_fold(w) in firsts or _fold(w) in lasts for w in name.split()):
+                    continue
+            yield m.start("item"), m.start("item") + end, "NAME"
 
 
 def _vehicle_ok(text: str) -> Callable[[tuple[int, int]], bool]:
