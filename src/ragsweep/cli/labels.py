@@ -2,6 +2,7 @@
 
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
     ragsweep labels sample --write-rules slices.yaml     (then --rules slices.yaml)
+    ragsweep labels scrub-rules --data DIR               (DIR/scrub.yaml: the insurer's rules)
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
