@@ -123,6 +123,8 @@ def _sample(args: argparse.Namespace) -> int:
             f'rules"), then `ragsweep labels sample --rules {out}`'
         )
         return 0
+    if args.since is not None:
+        sampling.parse_when(args.since)  # a bad date is refused before the log is read
     data = _data_dir(args)
     log = _resolve(args.log, data)
     scrubbed = Counting(Scrubber.for_dataset(data))
