@@ -66,6 +66,7 @@ def _load(name: str) -> Callable[[list[str]], list[str]]:
     if name == "ragsweep":
         from ragsweep.labelling.scrub import scrub_all
 
+        scrub_all(["load Presidio and the spaCy pipeline"])  # lazy: loading counts as load
         return lambda texts: scrub_all(texts)[0]
     if name in ("presidio", "presidio_pii"):
         os.environ["HF_HUB_OFFLINE"] = "1"

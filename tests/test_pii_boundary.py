@@ -33,19 +33,36 @@ PLANTED: list[tuple[str, str]] = [
     ("CARD", "4539 1488 0343 6467"),  # passes the Luhn check
     ("NI_NUMBER", "JG 10 37 29 A"),
     ("DOB", "14/03/1987"),
+    ("IBAN", "GB82 WEST 1234 5698 7654 32"),
+    ("ADDRESS", "14 Larkspur Close"),
+    ("NHS_NUMBER", "943 476 5919"),
+    ("URL", "https://example.com/u/harriet-okafor/photos"),
+    ("BANK_ACCOUNT", "31926819"),
+    ("DRIVING_LICENCE", "OKAFO751234HA9XY"),
+    ("PASSPORT", "541379826"),
+    ("VEHICLE_REG", "KX19 WPD"),
+    ("VIN", "1HGCM82633A004352"),
+    ("SOCIAL_HANDLE", "@harriet_ok87"),
+    ("IP_ADDRESS", "203.0.113.77"),
 ]
 V = dict(PLANTED)
 
 #: the query log: a question of each slice, carrying the planted items as a user would
 LOG_TEXTS = [
-    f"how much is the excess on my home policy {V['POLICY_REF']}, my name is {V['NAME']}",
-    f"am I covered if my bicycle is stolen from the garden shed at {V['POSTCODE']}",
-    f"how do I report a burst pipe for claim {V['CLAIM_REF']}? ring me on {V['PHONE']}",
-    f"what does accidental damage mean exactly, email me at {V['EMAIL']}",
-    f"what is the maximum you pay for jewellery, my card {V['CARD']} was charged twice",
-    f"how do I cancel my motor policy, my national insurance number is {V['NI_NUMBER']}",
-    f"will you pay for subsidence to the garage walls, dob {V['DOB']}",
-    f"does endorsement END-HM-14 apply to policy {V['POLICY_REF']}, my name is {V['NAME']}",
+    f"how much is the excess on my home policy {V['POLICY_REF']}, my name is {V['NAME']}, iban "
+    f"{V['IBAN']}",
+    f"am I covered if my bicycle is stolen from the garden shed at {V['ADDRESS']}, {V['POSTCODE']}",
+    f"how do I report a burst pipe for claim {V['CLAIM_REF']}? ring me on {V['PHONE']}, nhs "
+    f"number {V['NHS_NUMBER']}",
+    f"what does accidental damage mean exactly, email me at {V['EMAIL']}, photos at {V['URL']}",
+    f"what is the maximum you pay for jewellery, my card {V['CARD']} was charged twice, account "
+    f"{V['BANK_ACCOUNT']}",
+    f"how do I cancel my motor policy, my national insurance number is {V['NI_NUMBER']}, licence "
+    f"{V['DRIVING_LICENCE']}, passport {V['PASSPORT']}",
+    f"will you pay for subsidence to the garage walls, dob {V['DOB']}, reg {V['VEHICLE_REG']}, "
+    f"vin {V['VIN']}",
+    f"does endorsement END-HM-14 apply to policy {V['POLICY_REF']}, my name is {V['NAME']}, "
+    f"{V['SOCIAL_HANDLE']} on twitter, ip {V['IP_ADDRESS']}",
 ]
 
 

@@ -52,6 +52,14 @@ def test_labels_from_the_old_system_make_the_candidate_need_judging(tmp_path: Pa
         only_cand |= {(q, c) for covered in json.loads(b)[:5] for c in covered if c not in seen}
     rows = [json.loads(line) for line in (copy / "labels.jsonl").read_text().splitlines()]
     kept = [r for r in rows if (r["qid"], _clause_id(r)) not in only_cand]
+    # a question whose every relevant clause only the candidate reaches would leave the set, not
+    # need judging: it keeps its labels (on the sample: a few questions)
+    orphans = {r["qid"] for r in rows if r["grade"] >= 1} - {
+        r["qid"] for r in kept if r["grade"] >= 1
+    }
+    assert len(orphans) <= 5, orphans  # the story is about the many questions that keep one
+    only_cand = {(q, c) for q, c in only_cand if q not in orphans}
+    kept = [r for r in rows if (r["qid"], _clause_id(r)) not in only_cand]
     assert {r["qid"] for r in kept if r["grade"] >= 1} == {r["qid"] for r in rows}
     (copy / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in kept))
 

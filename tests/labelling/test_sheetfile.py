@@ -28,20 +28,47 @@ from ragsweep.labelling.sheetfile import (
     write_sheet_frame,
 )
 
-#: the pooled questions; q0001's pool holds motor-faq/3.10@2024, whose section has a trailing
-#: zero, while motor-faq@2024 has a section 3.1 too: the realistic case of the issue
-QUESTIONS = "q0001,q0011,q0139"
-TEN = ("q0001", "motor-faq", "3.10", "2024")
-POOL = ["labels", "pool", "--system", "bm25=retriever=bm25", "--questions", QUESTIONS]
-POOL += ["--depth", "10"]
+#: the clause of the issue's realistic case: section 3.10 has a trailing zero, while
+#: motor-faq@2024 has a section 3.1 too
+CLAUSE = ("motor-faq", "3.10", "2024")
+#: the other questions on the sheet; a spreadsheet "reformats" the first qid into OTHERS[0]
+OTHERS = ("q0011", "q0139")
+BM25 = ["--system", "bm25=retriever=bm25", "--depth", "10"]
+
+Ids = tuple[str, str, str, str]
+
+
+def ids_of(row: dict[str, str]) -> Ids:
+    return (row["qid"], row["document"], row["section"], row["clause_version"])
 
 
 @pytest.fixture(scope="module")
-def pooled(tmp_path_factory) -> Path:
-    """The sample's pool sheet, written by `labels pool` as sheet.csv and as sheet.xlsx."""
+def ten(tmp_path_factory) -> Ids:
+    """(qid, *CLAUSE): the first question of the sample whose bm25 top 10 gives CLAUSE a row of
+    its own on the sheet (not folded into another clause of the same text)."""
+    clauses = {
+        (c.document, c.section, c.version)
+        for d in load_dataset(sample_path()).documents
+        for c in d.clauses
+    }
+    assert {CLAUSE, (CLAUSE[0], "3.1", CLAUSE[2])} <= clauses
+    folder = tmp_path_factory.mktemp("all")
+    cli_in(folder, "labels", "pool", *BM25, "--questions", "all", "--out", "all.csv").ok()
+    header, *body = csv_rows(folder / "all.csv")
+    qids = [q for q, *clause in map(ids_of, rows_of(header, body)) if tuple(clause) == CLAUSE]
+    assert qids, f"no question of the sample pools {CLAUSE}: pick another clause"
+    assert qids[0] not in OTHERS
+    return (qids[0], *CLAUSE)
+
+
+@pytest.fixture(scope="module")
+def pooled(ten: Ids, tmp_path_factory) -> Path:
+    """The sample's pool sheet of ten's question and OTHERS, written by `labels pool` as
+    sheet.csv and as sheet.xlsx."""
     folder = tmp_path_factory.mktemp("sheets")
+    questions = ",".join(sorted([ten[0], *OTHERS]))
     for name in ("sheet.csv", "sheet.xlsx"):
-        ran = cli_in(folder, *POOL, "--out", name).ok()
+        ran = cli_in(folder, "labels", "pool", *BM25, "--questions", questions, "--out", name).ok()
         assert f"judging sheet {name}" in ran.out
     return folder
 
@@ -67,21 +94,24 @@ def csv_rows(path: Path, delimiter: str = ",", encoding: str = "utf-8-sig") -> l
         return list(csv.reader(fh, delimiter=delimiter))
 
 
-def grade_of(row: dict[str, str]) -> str:
+def rows_of(header: list[str], body: list[list[str]]) -> list[dict[str, str]]:
+    return [dict(zip(header, r, strict=True)) for r in body]
+
+
+def grade_of(row: dict[str, str], ten: Ids) -> str:
     """What the judge writes: 2 on the clause with the trailing zero, else the existing grade
     (0 where there is none)."""
-    key = (row["qid"], row["document"], row["section"], row["clause_version"])
-    return "2" if key == TEN else (row["existing_grade"] or "0")
+    return "2" if ids_of(row) == ten else (row["existing_grade"] or "0")
 
 
-def judged_csv(pooled: Path, out: Path, **edit: str) -> Path:
+def judged_csv(pooled: Path, ten: Ids, out: Path, **edit: str) -> Path:
     """The pooled CSV with grades and a judge filled in, written back as a plain CSV;
-    `edit` sets cells of the TEN row (a spreadsheet's reformatting)."""
+    `edit` sets cells of the ten row (a spreadsheet's reformatting)."""
     header, *body = csv_rows(pooled / "sheet.csv")
-    rows = [dict(zip(header, r, strict=True)) for r in body]
+    rows = rows_of(header, body)
     for r in rows:
-        r["grade"], r["judge"] = grade_of(r), "ann"
-        if (r["qid"], r["document"], r["section"], r["clause_version"]) == TEN:
+        r["grade"], r["judge"] = grade_of(r, ten), "ann"
+        if ids_of(r) == ten:
             r.update(edit)
     with out.open("w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=header)
@@ -90,11 +120,10 @@ def judged_csv(pooled: Path, out: Path, **edit: str) -> Path:
     return out
 
 
-def ten_line(path: Path) -> int:
-    """The line (and spreadsheet row) of the TEN row in a sheet of one physical line per row."""
+def ten_line(path: Path, ten: Ids) -> int:
+    """The line (and spreadsheet row) of the ten row in a sheet of one physical line per row."""
     header, *body = csv_rows(path)
-    at = [header.index(c) for c in ("qid", "document", "section", "clause_version")]
-    (i,) = [i for i, r in enumerate(body) if tuple(r[j] for j in at) == TEN]
+    (i,) = [i for i, r in enumerate(rows_of(header, body)) if ids_of(r) == ten]
     return i + 2
 
 
@@ -110,19 +139,21 @@ def labels_after(folder: Path, data: Path, sheet: Path) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def reference(pooled: Path, tmp_path_factory) -> bytes:
+def reference(pooled: Path, ten: Ids, tmp_path_factory) -> bytes:
     """labels.jsonl after importing the plain judged CSV."""
     tmp = tmp_path_factory.mktemp("reference")
     data = tmp / "ds"
     shutil.copytree(sample_path(), data, ignore=shutil.ignore_patterns("__pycache__", "__init__*"))
-    return labels_after(tmp, data, judged_csv(pooled, tmp / "judged.csv"))
+    return labels_after(tmp, data, judged_csv(pooled, ten, tmp / "judged.csv"))
 
 
-def test_the_plain_csv_puts_the_grade_on_the_clause_with_the_trailing_zero(reference) -> None:
+def test_the_plain_csv_puts_the_grade_on_the_clause_with_the_trailing_zero(
+    reference: bytes, ten: Ids
+) -> None:
     labels = [json.loads(line) for line in reference.decode("utf-8").splitlines()]
     graded = {(r["qid"], r["document"], r["section"], r["version"]): r["grade"] for r in labels}
-    assert graded[TEN] == 2
-    assert graded.get(("q0001", "motor-faq", "3.1", "2024"), 0) != 2
+    assert graded[ten] == 2
+    assert graded.get((*ten[:2], "3.1", ten[3]), 0) != 2
 
 
 def test_the_xlsx_sheet_is_text_cells_with_a_frozen_header(pooled: Path) -> None:
@@ -140,14 +171,14 @@ def test_the_xlsx_sheet_is_text_cells_with_a_frozen_header(pooled: Path) -> None
 
 
 def test_an_xlsx_round_trip_keeps_every_id_and_gives_the_csvs_labels(
-    pooled: Path, data: Path, reference: bytes, tmp_path: Path
+    pooled: Path, ten: Ids, data: Path, reference: bytes, tmp_path: Path
 ) -> None:
     wb = openpyxl.load_workbook(pooled / "sheet.xlsx")
     ws = wb.active
     col = {c.value: c.column for c in ws[1]}
     for cells in ws.iter_rows(min_row=2):
         row = {name: (cells[j - 1].value or "") for name, j in col.items()}
-        grade = grade_of(row)
+        grade = grade_of(row, ten)
         # a person types the grade: a number; the judge's name: text
         ws.cell(row=cells[0].row, column=col["grade"], value=int(grade))
         ws.cell(row=cells[0].row, column=col["judge"], value="ann")
@@ -170,9 +201,16 @@ def test_an_xlsx_round_trip_keeps_every_id_and_gives_the_csvs_labels(
     ],
 )
 def test_a_semicolon_or_tab_round_trip_keeps_every_id_and_gives_the_csvs_labels(
-    pooled: Path, data: Path, reference: bytes, tmp_path: Path, delimiter, encoding, quoting
+    pooled: Path,
+    ten: Ids,
+    data: Path,
+    reference: bytes,
+    tmp_path: Path,
+    delimiter,
+    encoding,
+    quoting,
 ) -> None:
-    rows = csv_rows(judged_csv(pooled, tmp_path / "judged.csv"), encoding="utf-8")
+    rows = csv_rows(judged_csv(pooled, ten, tmp_path / "judged.csv"), encoding="utf-8")
     resaved = tmp_path / "resaved.csv"
     with resaved.open("w", encoding=encoding, newline="") as fh:
         csv.writer(fh, delimiter=delimiter, quoting=quoting, lineterminator="\r\n").writerows(rows)
@@ -199,10 +237,10 @@ def refused(folder: Path, data: Path, sheet: Path) -> str:
 
 
 def test_a_section_saved_as_3_1_is_refused_naming_the_clause(
-    pooled: Path, data: Path, tmp_path: Path
+    pooled: Path, ten: Ids, data: Path, tmp_path: Path
 ) -> None:
-    sheet = judged_csv(pooled, tmp_path / "judged.csv", section="3.1")
-    line = ten_line(pooled / "sheet.csv")
+    sheet = judged_csv(pooled, ten, tmp_path / "judged.csv", section="3.1")
+    line = ten_line(pooled / "sheet.csv", ten)
     assert refused(tmp_path, data, sheet) == f"{sheet}:{line}: " + MESSAGE.format(by="clause_key")
     # a sheet of before the clause_key: its clause text names the clause
     rows = csv_rows(sheet, encoding="utf-8")
@@ -212,23 +250,29 @@ def test_a_section_saved_as_3_1_is_refused_naming_the_clause(
     assert refused(tmp_path, data, old) == f"{old}:{line}: " + MESSAGE.format(by="clause_text")
 
 
-def test_a_qid_that_is_another_questions_is_refused(pooled: Path, data: Path, tmp_path) -> None:
-    sheet = judged_csv(pooled, tmp_path / "judged.csv", qid="q0011")
+def test_a_qid_that_is_another_questions_is_refused(
+    pooled: Path, ten: Ids, data: Path, tmp_path
+) -> None:
+    qid, other = ten[0], OTHERS[0]
+    sheet = judged_csv(pooled, ten, tmp_path / "judged.csv", qid=other)
     assert refused(tmp_path, data, sheet) == (
-        f"{sheet}:{ten_line(pooled / 'sheet.csv')}: field 'qid': qid 'q0011' is not the row's "
-        "question: its question text is that of 'q0001', so a spreadsheet reformatted 'q0001' "
-        "as 'q0011'; fix the cell to 'q0001' (as text), or re-export the sheet keeping ids as "
-        "text (or use the .xlsx sheet)"
+        f"{sheet}:{ten_line(pooled / 'sheet.csv', ten)}: field 'qid': qid '{other}' is not the "
+        f"row's question: its question text is that of '{qid}', so a spreadsheet reformatted "
+        f"'{qid}' as '{other}'; fix the cell to '{qid}' (as text), or re-export the sheet "
+        "keeping ids as text (or use the .xlsx sheet)"
     )
 
 
-def test_a_decimal_comma_locales_date_is_refused(pooled: Path, data: Path, tmp_path) -> None:
-    rows = csv_rows(judged_csv(pooled, tmp_path / "judged.csv", section="03.Okt"), encoding="utf-8")
+def test_a_decimal_comma_locales_date_is_refused(
+    pooled: Path, ten: Ids, data: Path, tmp_path
+) -> None:
+    judged = judged_csv(pooled, ten, tmp_path / "judged.csv", section="03.Okt")
+    rows = csv_rows(judged, encoding="utf-8")
     sheet = tmp_path / "de.csv"
     with sheet.open("w", encoding="utf-8-sig", newline="") as fh:
         csv.writer(fh, delimiter=";").writerows(rows)
     assert refused(tmp_path, data, sheet).startswith(
-        f"{sheet}:{ten_line(pooled / 'sheet.csv')}: field 'section': section '03.Okt' is not "
+        f"{sheet}:{ten_line(pooled / 'sheet.csv', ten)}: field 'section': section '03.Okt' is not "
         "the row's clause: its clause_key belongs to motor-faq/3.10@2024"
     )
 
@@ -251,12 +295,12 @@ def test_a_decimal_comma_locales_date_is_refused(pooled: Path, data: Path, tmp_p
     ],
 )
 def test_an_xlsx_section_retyped_as_3_1_is_refused(
-    pooled: Path, data: Path, tmp_path: Path, value, says: str
+    pooled: Path, ten: Ids, data: Path, tmp_path: Path, value, says: str
 ) -> None:
     wb = openpyxl.load_workbook(pooled / "sheet.xlsx")
     ws = wb.active
     col = {c.value: c.column for c in ws[1]}
-    row = ten_line(pooled / "sheet.csv")
+    row = ten_line(pooled / "sheet.csv", ten)
     assert ws.cell(row=row, column=col["section"]).value == "3.10"
     ws.cell(row=row, column=col["section"], value=value)
     ws.cell(row=row, column=col["grade"], value=2)
@@ -266,7 +310,7 @@ def test_an_xlsx_section_retyped_as_3_1_is_refused(
 
 
 def test_prelabel_keeps_an_xlsx_an_xlsx_and_refuses_a_reformatted_sheet(
-    pooled: Path, data: Path, tmp_path: Path
+    pooled: Path, ten: Ids, data: Path, tmp_path: Path
 ) -> None:
     sheet = Path(shutil.copy(pooled / "sheet.xlsx", tmp_path / "sheet.xlsx"))
     cli_in(tmp_path, "labels", "prelabel", "sheet.xlsx", "--data", str(data)).ok()
@@ -278,15 +322,16 @@ def test_prelabel_keeps_an_xlsx_an_xlsx_and_refuses_a_reformatted_sheet(
     ws = openpyxl.load_workbook(sheet).active
     assert {c.number_format for row in ws.iter_rows(min_row=2) for c in row} == {"@"}
 
-    bad = judged_csv(pooled, tmp_path / "bad.csv", section="3.1")
+    bad = judged_csv(pooled, ten, tmp_path / "bad.csv", section="3.1")
     written = bad.read_bytes()
     ran = cli_in(tmp_path, "labels", "prelabel", "bad.csv", "--data", str(data))
-    assert ran.code == 2 and f"bad.csv:{ten_line(pooled / 'sheet.csv')}: field 'section'" in ran.err
+    line = ten_line(pooled / "sheet.csv", ten)
+    assert ran.code == 2 and f"bad.csv:{line}: field 'section'" in ran.err
     assert bad.read_bytes() == written
 
 
-def test_agreement_reads_an_xlsx_sheet(pooled: Path, data: Path, tmp_path: Path) -> None:
-    judged = judged_csv(pooled, tmp_path / "judged.csv")
+def test_agreement_reads_an_xlsx_sheet(pooled: Path, ten: Ids, data: Path, tmp_path: Path) -> None:
+    judged = judged_csv(pooled, ten, tmp_path / "judged.csv")
     header, *body = csv_rows(judged, encoding="utf-8")
     import pandas as pd
 

@@ -34,21 +34,22 @@ def _sklearn_kappa_per_slice(ds: Dataset) -> dict[str, tuple[float, int]]:
     }
 
 
-def test_the_sample_flags_definitions(sample: Dataset) -> None:
-    """The sample's second reviewer disputes definitions graded as support most often, so the
-    definitions slice is the one whose labels are in doubt."""
+def test_the_sample_flags_exclusions(sample: Dataset) -> None:
+    """The sample's second reviewer differs from the labels on 39 of the 713 exclusions items,
+    which hold only 32 relevant labels (most differences are a 1 where the labels say 0), so the
+    exclusions slice has the lowest kappa: it is the one whose labels are in doubt."""
     kappas = _sklearn_kappa_per_slice(sample)
-    assert kappas["definitions"][0] == pytest.approx(0.568, abs=5e-4)
-    assert kappas["exclusions"][0] == pytest.approx(0.665, abs=5e-4)
-    assert {s for s, (k, _) in kappas.items() if k < THRESHOLD} == {"definitions"}
+    assert kappas["exclusions"][0] == pytest.approx(0.579, abs=5e-4)
+    assert kappas["definitions"][0] == pytest.approx(0.637, abs=5e-4)
+    assert {s for s, (k, _) in kappas.items() if k < THRESHOLD} == {"exclusions"}
     notes = weak_slices(sample)
     assert notes == [
-        f"judges agree weakly on definitions (reviewer2 vs labels.jsonl: kappa "
-        f"{kappas['definitions'][0]:.3f} < 0.6 on {kappas['definitions'][1]} reviewed items): "
+        f"judges agree weakly on exclusions (reviewer2 vs labels.jsonl: kappa "
+        f"{kappas['exclusions'][0]:.3f} < 0.6 on {kappas['exclusions'][1]} reviewed items): "
         "differences on this slice measure the labels as much as the retriever; tighten "
         "relevance.md and re-judge"
     ]
-    assert "kappa 0.568 < 0.6 on 760 reviewed items" in notes[0]
+    assert "kappa 0.579 < 0.6 on 713 reviewed items" in notes[0]
 
 
 def test_the_threshold_and_the_covered_slices_decide(sample: Dataset) -> None:
@@ -56,11 +57,11 @@ def test_the_threshold_and_the_covered_slices_decide(sample: Dataset) -> None:
         notes = weak_slices(sample, threshold, slices=slices)
         return [n.split(" (", 1)[0].rsplit(" ", 1)[1] for n in notes]
 
-    assert flagged(0.56) == []  # 0.568 is the lowest
-    assert flagged(0.6) == ["definitions"]
-    # exclusions 0.665, identifiers 0.700 (0.6998), in the dataset's slice order
-    assert flagged(0.7) == ["exclusions", "definitions", "identifiers"]
-    assert flagged(0.6, ["procedures", "identifiers"]) == []
+    assert flagged(0.57) == []  # 0.579 is the lowest
+    assert flagged(0.6) == ["exclusions"]
+    # procedures 0.689, definitions 0.637, in the dataset's slice order; identifiers 0.706
+    assert flagged(0.7) == ["exclusions", "procedures", "definitions"]
+    assert flagged(0.6, ["procedures", "definitions"]) == []
     assert flagged(0.6, []) == []
 
 

@@ -2,6 +2,7 @@
 
     ragsweep labels sample [LOG] [--data DIR] [--target 80] [--since DATE] [--out FILE]
     ragsweep labels sample --write-rules slices.yaml     (then --rules slices.yaml)
+    ragsweep labels scrub-rules --data DIR               (DIR/scrub.yaml: the insurer's rules)
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
@@ -122,6 +123,8 @@ def _sample(args: argparse.Namespace) -> int:
             f'rules"), then `ragsweep labels sample --rules {out}`'
         )
         return 0
+    if args.since is not None:
+        sampling.parse_when(args.since)  # a bad date is refused before the log is read
     data = _data_dir(args)
     log = _resolve(args.log, data)
     scrubbed = Counting(Scrubber.for_dataset(data))

@@ -798,10 +798,11 @@ class Scrubber:
     # -- spans
 
     def _library_spans(self, text: str) -> Iterable[Span]:
-        # every library recogniser but the e-mail one needs a digit: most questions have none
+        # every library recogniser but the e-mail and URL ones needs a digit: most questions
+        # have none, and skipping them halves the first pass
         has_digit = any(c.isdigit() for c in text)
         for recognizer in self._library:
-            if not has_digit and not (recognizer is self._library[0] and "@" in text):
+            if not has_digit and recognizer.supported_entities[0] not in ("EMAIL_ADDRESS", "URL"):
                 continue
             for r in recognizer.analyze(text, recognizer.supported_entities, None):
                 kind = _PRESIDIO_KINDS[r.entity_type]
