@@ -248,10 +248,18 @@ def _without_contact_segments(text: str) -> str:
     return " , ".join(rest)
 
 
-def without_placeholders(text: str) -> list[str]:
+#: where a placeholder was, in a key `near_key(..., mark=True)` gives `same_question`
+MARK = "§"
+#: words this close to a placeholder that the other text lacks are taken for contact wording
+#: ("dl <DRIVING_LICENCE>", "<URL> has the pics", "logged in from <IP_ADDRESS>")
+NEAR_MARK = 2
+
+
+def without_placeholders(text: str, mark: bool = False) -> list[str]:
     """The normalised words of `text` without its contact segments (`CONTACT_WORDS`), its
     scrubber placeholders and the lead-in before each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` +
-    `ID_WORDS`) or "here" after it, text-speak read as words (`TEXT_SPEAK`)."""
+    `ID_WORDS`) or "here" after it, text-speak read as words (`TEXT_SPEAK`); `mark`: `MARK`
+    where each placeholder was."""
     words: list[str] = []
     pieces = PLACEHOLDER.split(_without_contact_segments(text).replace("&", " and "))
     for i, piece in enumerate(pieces):
@@ -261,14 +269,18 @@ def without_placeholders(text: str) -> list[str]:
         if i < len(pieces) - 1:
             segment = _LEAD_IN.sub("", segment)
         words.extend(TEXT_SPEAK.get(w, w) for w in segment.split())
+        if mark and i < len(pieces) - 1:
+            words.append(MARK)
     return words
 
 
-def near_key(text: str) -> str:
+def near_key(text: str, mark: bool = False) -> str:
     """The words near-duplicate detection compares: `text` without scrubber placeholders and
     their lead-ins (`without_placeholders`), normalised, without leading and trailing filler.
     Never empty for a non-empty question: a step that would empty it is skipped."""
-    words = without_placeholders(text) or normalise(text).split()
+    words = [w for w in without_placeholders(text, mark)] or normalise(text).split()
+    if all(w == MARK for w in words):
+        words = normalise(text).split()
     changed = True
     while changed:
         changed = False
@@ -299,6 +311,20 @@ def _is_typo(a: str, b: str) -> bool:
     return OSA.distance(a, b, score_cutoff=allowed) <= allowed
 
 
+def _unmarked(words: Sequence[str], other: Sequence[str]) -> list[str]:
+    """`words` without `MARK`s and without the words within `NEAR_MARK` of one that `other`
+    lacks: contact wording around a placeholder ("pay it into §", "§ has the pics")."""
+    if MARK not in words:
+        return list(words)
+    marks = [i for i, w in enumerate(words) if w == MARK]
+    others = set(other)
+    return [
+        w
+        for i, w in enumerate(words)
+        if w != MARK and (w in others or all(abs(i - m) > NEAR_MARK for m in marks))
+    ]
+
+
 def _residue(words: Sequence[str], other: Counter[str]) -> list[str]:
     """`words` not in `other` (as multisets), in their order."""
     left = Counter(other)
@@ -318,7 +344,7 @@ def same_question(key_a: str, key_b: str) -> bool:
     (`IGNORED_WORDS`) may stay unpaired ("teh" pairs with "the" first); else, when their
     numbers of words differ, the two leftovers joined without spaces in their order are at
     most `JOINED_EDITS` apart ("youngdriver" / "young driver", "weara nd" / "wear and")."""
-    a, b = key_a.split(), key_b.split()
+    a, b = _unmarked(key_a.split(), key_b.split()), _unmarked(key_b.split(), key_a.split())
     only_a, only_b = _residue(a, Counter(b)), _residue(b, Counter(a))
     if _pair_as_typos(only_a, only_b) or _same_letters(a, b):
         return True
@@ -347,8 +373,13 @@ def _same_letters(a: Sequence[str], b: Sequence[str]) -> bool:
     one region per `LETTERS_PER_TYPO` letters. Merged and split words vanish here ("whatd oes"
     / "what does", "myh ome" / "my home"); a word swapped for another does not ("storm" /
     "flood", "car" / "van")."""
-    wa = [w for w in a if w not in IGNORED_WORDS]
-    wb = [w for w in b if w not in IGNORED_WORDS]
+    return _same_joined(a, b) or _same_joined(
+        [w for w in a if w not in IGNORED_WORDS], [w for w in b if w not in IGNORED_WORDS]
+    )
+
+
+def _same_joined(wa: Sequence[str], wb: Sequence[str]) -> bool:
+    """`_same_letters` on one pair of word lists (with, or without, the articles)."""
     ja, jb = "".join(wa), "".join(wb)
     if ja == jb:
         return True
@@ -988,14 +1019,16 @@ def draw_sample(
     for i in order:
         first_of.setdefault(normalise(pool[i].text), i)
     unique = [i for i in order if first_of[normalise(pool[i].text)] == i]
-    keys = [near_key(pool[i].text) for i in unique]
+    keys = [near_key(pool[i].text, mark=True) for i in unique]
     dup_of = near_duplicates(keys)
     kept = [i for i, d in zip(unique, dup_of, strict=True) if d is None]
     kept_keys = [k for k, d in zip(keys, dup_of, strict=True) if d is None]
     existing = list(existing)
     if getattr(scrub, "many", None) is not None:
         scrub.many(existing)  # type: ignore[attr-defined]
-    existing_keys = sorted({near_key(t) for t in (scrub(x) for x in existing) if t.strip()})
+    existing_keys = sorted(
+        {near_key(t, mark=True) for t in (scrub(x) for x in existing) if t.strip()}
+    )
     in_set = matches_any(kept_keys, existing_keys)
     fresh = [i for i, hit in zip(kept, in_set, strict=True) if not hit]
 
