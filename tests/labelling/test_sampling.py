@@ -3,6 +3,7 @@ labelled set, unknown bucket, stratified draw, traffic shares, one-line errors."
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -64,37 +65,40 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 # ----------------------------------------------------------------------------- near-duplicates
 
+#: the key `same_question` and `near_duplicates` compare
+key = functools.partial(near_key, mark=True)
+
 
 def test_typos_and_reordered_words_are_near_duplicates_and_the_earliest_stays():
     keys = [
-        near_key("How much is the excess for storm damage?"),
-        near_key("how mcuh is the excess for strom damage"),  # two typos
-        near_key("The excess for storm damage: how much is it?"),  # an extra word: another
-        near_key("hi there, how much is the excess for storm damage? thx"),  # filler only
-        near_key("how much is the excess for storm damage, call me on <PHONE>"),
+        key("How much is the excess for storm damage?"),
+        key("how mcuh is the excess for strom damage"),  # two typos
+        key("The excess for storm damage: how much is it?"),  # an extra word: another
+        key("hi there, how much is the excess for storm damage? thx"),  # filler only
+        key("how much is the excess for storm damage, call me on <PHONE>"),
     ]
     assert near_duplicates(keys) == [None, 0, None, 0, 0]
-    reordered = [near_key("is my bike covered abroad"), near_key("abroad, is my bike covered")]
+    reordered = [key("is my bike covered abroad"), key("abroad, is my bike covered")]
     assert near_duplicates(reordered) == [None, 0]
 
 
 def test_questions_sharing_a_template_are_kept_apart():
     storm = "how much is the excess for storm damage"
     flood = "how much is the excess for flood damage"
-    assert near_duplicates([near_key(storm), near_key(flood)]) == [None, None]
+    assert near_duplicates([key(storm), key(flood)]) == [None, None]
     # a long question passes the score cutoff; the word check still keeps them apart
     long_storm = "on my home policy how much is the excess for storm damage to the garden fence"
     long_flood = long_storm.replace("storm", "flood")
     assert fuzz.token_sort_ratio(long_storm, long_flood) >= NEAR_THRESHOLD
-    assert not same_question(near_key(long_storm), near_key(long_flood))
+    assert not same_question(key(long_storm), key(long_flood))
     # ids and years differ by a digit: never a typo
     assert not same_question(
-        near_key("What does exclusion EXC-TR-12 say?"),
-        near_key("What does exclusion EXC-TR-14 say?"),
+        key("What does exclusion EXC-TR-12 say?"),
+        key("What does exclusion EXC-TR-14 say?"),
     )
-    assert not same_question(near_key("bought in 2024"), near_key("bought in 2025"))
+    assert not same_question(key("bought in 2024"), key("bought in 2025"))
     # a question inside a longer one is a different question
-    assert not same_question(near_key("is my bike covered"), near_key("is my bike covered abroad"))
+    assert not same_question(key("is my bike covered"), key("is my bike covered abroad"))
 
 
 def test_exact_duplicates_by_normalised_text_keep_the_earliest():
@@ -370,6 +374,30 @@ def test_a_noun_the_question_is_about_stays_before_a_placeholder():
     assert near_key("<NAME>") == "name"  # never empty: the step that would empty it is skipped
 
 
+def test_the_marked_key_shows_placeholders_and_what_may_be_contact_wording():
+    assert (
+        key("my tiktok is <URL> is storm damage covered")
+        == "~my ~tiktok ~is § ~is storm damage covered"
+    )
+    # a contact segment, a lead-in cut off by its full stop, and the question's own words
+    assert key("is scuba - mob <PHONE> - diving covered. D.O.B. <DOB>") == (
+        "is scuba ~mob § diving covered ~d ~o ~b §"
+    )
+    assert key("is my car <VEHICLE_REG> covered") == "~is ~my ~car § covered"  # one segment
+    assert near_key("is my car <VEHICLE_REG> covered") == "is my car covered"
+
+
+def test_clusters_join_through_a_third_text_in_any_order():
+    texts = [
+        "hat is classed as a storm",
+        "whta is classed as a storm",
+        "what is classed as a storm",
+    ]
+    assert not same_question(key(texts[0]), key(texts[1]))  # two edits apart
+    for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2]):
+        assert near_duplicates([key(texts[i]) for i in order]) == [None, 0, 0]
+
+
 # the hand-written hard pairs benchmarks/dedup.py measures (benchmarks/ is a folder of scripts)
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from dedup import HARD_PAIRS  # noqa: E402
@@ -377,8 +405,8 @@ from dedup import HARD_PAIRS  # noqa: E402
 
 @pytest.mark.parametrize(("a", "b", "same"), HARD_PAIRS)
 def test_merged_split_and_short_word_typos_are_one_question_and_subjects_stay_apart(a, b, same):
-    assert same_question(near_key(a), near_key(b)) is same
-    assert near_duplicates([near_key(a), near_key(b)]) == [None, 0 if same else None]
+    assert same_question(key(a), key(b)) is same
+    assert near_duplicates([key(a), key(b)]) == [None, 0 if same else None]
 
 
 def test_clusters_list_the_kept_question_and_what_it_absorbed_scrubbed():

@@ -190,6 +190,10 @@ def test_address(text: str, expected: str) -> None:
         ("Arthur Penn here. do i keep my car?", "<NAME> here. do i keep my car?"),
         ("can I claim, arthur Penn here.", "can I claim, <NAME> here."),
         ("is glass covered? regards, Sarah Jones", "is glass covered? regards, <NAME>"),
+        (  # the model runs on past the dash; the question keeps its word
+            "is there a limit on - my name is zara müller - medical expenses in the usa",
+            "is there a limit on - my name is <NAME> - medical expenses in the usa",
+        ),
     ],
 )
 def test_name(text: str, expected: str) -> None:

@@ -14,34 +14,40 @@ The steps, in this order, each counted in `SampleResult`:
    dedupe: a question asked fifty times is fifty times the traffic, which is what
    `eval.traffic_weights` weights by. `unknown` is left out of the shares and reported apart.
 5. **Exact duplicates**: same `normalise`d text; the earliest entry (timestamp, then line) stays.
-6. **Near-duplicates** (`near_duplicates`): see below; again the earliest entry stays, and an
-   entry is compared with the entries kept so far only (no chaining through removed ones).
+6. **Near-duplicates** (`near_duplicates`): see below; each cluster keeps its earliest entry.
+   Clusters are connected pairs, so two typos of one word ("whta", "hat") join through the
+   word they both misspell, whatever the order the three come in.
 7. **Already in the set**: an entry that duplicates or near-duplicates a question of the current
    labelled set is excluded (after dedupe, so the variants of an existing question go with it).
 8. **Stratified draw**: up to `target` per slice without replacement, one numpy Generator per
    slice seeded by (seed, CRC-32 of the slice name), so a slice's draw depends on nothing else;
    a slice with fewer entries than its target gives all of them and reports the shortfall.
 
-Near-duplicates. Candidates are pairs whose `near_key`s score `fuzz.token_sort_ratio` >=
-`NEAR_THRESHOLD` (`rapidfuzz.process.cdist`, one worker, so the result is deterministic). The
-token-sort ratio ignores word order, so reordered questions score 100. `token_set_ratio` and
-`WRatio` were rejected: they score a question 100 against any longer question containing it
-("is my bike covered" vs "is my bike covered abroad"). No character-level threshold alone
-separates a typo from a different question on the same template ("... storm damage" vs "...
-flood damage" scores 84.6, a short question with two typos less), so the score only proposes
-and a word-level check decides (`same_question`): the words that differ pair up as typos (one
-OSA edit per `1 / TYPO_EDITS_PER_LETTER` letters, at least one; words of `SHORT_WORD` letters
-only with the same letters, "fo"/"of"; never a word holding a digit, so `EXC-TR-12` vs
-`EXC-TR-14` and 2024 vs 2025 stay apart), articles may come or go, or, when the numbers of
-words differ, the leftovers joined without spaces are `JOINED_EDITS` apart ("youngdriver").
-`near_key` first drops what says nothing about the question: scrubber placeholders with their
-lead-ins (`without_placeholders`: `LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS`, `ID_WORDS`, generic
-over kinds: "dob <DOB>", "pol no <POLICY_REF>", "signed <NAME>"), greetings and sign-offs
-(`LEADING_FILLER`, `TRAILING_FILLER`), and reads text-speak as words (`TEXT_SPEAK`). Measured
-against other methods in `benchmarks/dedup.py` (docs/labelling.md, "Duplicates": precision 1.000
-and recall 0.83 of same-wording pairs on the sample's log, 28 of 28 hard pairs; 6 s for the
-near-duplicates of a 10,000-line log on one thread). `SampleResult.clusters` lists what each
-kept question absorbed (`write_clusters`).
+Near-duplicates. Each text gets a key (`near_key`): its normalised words without greetings and
+sign-offs (`LEADING_FILLER`, `TRAILING_FILLER`, the longer words also with a typo), a `MARK` for
+each scrubber placeholder, and `FREE` on what may be contact wording rather than the question:
+a placeholder's lead-in (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` + `ID_WORDS`, generic over
+kinds: "dob <DOB>", "pol no <POLICY_REF>", "signed <NAME>"), a noun right before one ("my claim
+<CLAIM_REF>"), a run of `CONTACT_VOCABULARY` beside one within its segment ("my tiktok is
+<URL>", "<URL> has the pics"), and whole segments that are contact detail (a placeholder and at
+most `CONTACT_WORDS` other words between commas, brackets or dashes, and a segment of labels or
+contact words beside one). Candidates are pairs whose keys score `fuzz.token_sort_ratio` >=
+`NEAR_THRESHOLD` with or without their contact wording (`rapidfuzz.process.cdist`, one worker,
+so the result is deterministic); the ratio ignores word order. `token_set_ratio` and `WRatio`
+were rejected: they score a question 100 against any longer question containing it ("is my bike
+covered" vs "is my bike covered abroad"). No character-level threshold alone separates a typo
+from a different question on the same template ("... storm damage" vs "... flood damage" scores
+84.6), so the score only proposes and a word-level check decides (`same_question`): merged and
+split words are cut the way the other text has them ("myhome", "weara nd"), the words that
+differ pair up as typos (one OSA edit per `1 / TYPO_EDITS_PER_LETTER` letters, at least one;
+words of `SHORT_WORD` letters only with the same letters, "fo"/"of"; never a word holding a
+digit, so `EXC-TR-12` vs `EXC-TR-14` and 2024 vs 2025 stay apart), and what is left unpaired
+may be articles and contact wording the other text lacks (when the two share `MIN_SHARED`
+words; a noun beside a placeholder only when the other side drops none: "my claim <CLAIM_REF>"
+and "my policy <POLICY_REF>" stay two), or else the two joined without spaces differ only by
+scattered typos (`_same_letters`). Text-speak is read as words (`TEXT_SPEAK`). Measured against
+other methods in `benchmarks/dedup.py` (docs/labelling.md, "Duplicates"). `SampleResult.clusters`
+lists what each kept question absorbed (`write_clusters`).
 
 Slices that get no question say why (`zero_reasons`): no entry matched the rules (named, with
 how to extend them: `write_rules` copies the built-in file to edit), or every entry was a
@@ -51,6 +57,7 @@ duplicate or already in the set.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -92,9 +99,6 @@ NEAR_THRESHOLD = 65
 TYPO_EDITS_PER_LETTER = 0.25
 #: words of at most this many letters are typos of each other only with the same letters
 SHORT_WORD = 2
-#: edits allowed between the leftover words joined without spaces ("youngdirver" / "young
-#: driver"), when their numbers of words differ
-JOINED_EDITS = 1
 #: words a near-duplicate may add or drop
 IGNORED_WORDS = frozenset({"a", "an", "the"})
 #: a scrubber's replacement token, e.g. <EMAIL> or [PHONE]
@@ -129,7 +133,7 @@ LABEL_WORDS: tuple[str, ...] = (
     r"d o b|dob|date of birth|birthday|born(?: on)?",
     r"reg(?:istration)?|vrn|plate",
     r"pol|acc|acct|a c|iban|vin|sort code",
-    r"nhs|ni|nino|national insurance|passport|(?:driving )?licen[cs]e",
+    r"nhs|ni|nino|national insurance|passport|pp|(?:driving )?licen[cs]e|dl",
     r"e ?mail(?: address)?|phone|mobile|tel|telephone|post ?code|ip(?: address)?|address",
     r"handle|twitter|instagram|insta",
     r"name|details",
@@ -151,12 +155,13 @@ _LABEL = (
     rf"(?:{_alt(ID_NOUNS)} )?{_alt(LABEL_WORDS)}(?: {_alt(ID_WORDS)})?"
     rf"|{_alt(ID_NOUNS)} {_alt(ID_WORDS)}|{_alt(ID_NOUNS)} is|{_alt(ID_WORDS)}"
 )
+_ID_NOUN = re.compile(_alt(ID_NOUNS))
 _LEAD_IN = re.compile(
     rf"(?:^| )(?:(?:{_alt(LEAD_CUES)} )*(?:(?:{POSSESSIVES}) )?(?:{_LABEL})(?: (?:is|was|are|s))?"
     rf"|{_alt(LEAD_CUES)}(?: {_alt(LEAD_CUES)})*|{POSSESSIVES})$"
 )
 #: what may follow a placeholder and goes with it ("<NAME> here")
-_LEAD_OUT = re.compile(r"^here\b ?")
+LEAD_OUT = "here"
 #: greetings and sign-offs a near-duplicate may add or drop (normalised; longest first)
 LEADING_FILLER: tuple[str, ...] = (
     "sorry to bother you but",
@@ -223,76 +228,171 @@ def normalise(text: str) -> str:
 
 
 #: where a log text breaks into segments: new lines, brackets, dashes between spaces, and
-#: punctuation followed by a space
-_SEGMENT = re.compile(r"\n+|[()\[\]{}]|\s[-–—|]+\s|[,;:.!?]+(?:\s+|$)")
+#: punctuation followed by a space (not a colon: "IBAN: <IBAN>" is one)
+_SEGMENT = re.compile(r"\n+|[()\[\]{}]|\s[-–—|]+\s|[,;.!?]+(?:\s+|$)")
 #: a segment holding a placeholder and at most this many other words is contact detail
 #: ("see <URL>", "(paid with <CARD>)", "- <NAME> on <DOB> -", "IBAN: <IBAN>")
 CONTACT_WORDS = 4
-
-
-def _without_contact_segments(text: str) -> str:
-    """`text` without the segments that are contact detail (`CONTACT_WORDS`), when what is left
-    still holds a question of three words or more."""
-    parts = [p for p in _SEGMENT.split(text) if p and p.strip()]
-    contact = [
-        bool(PLACEHOLDER.search(p))
-        and len(normalise(PLACEHOLDER.sub(" ", p)).split()) <= CONTACT_WORDS
-        for p in parts
-    ]
-    for i in range(len(parts) - 1):  # a label cut off from its item: "D.O.B. <DOB>"
-        if contact[i + 1] and not _LEAD_IN.sub("", normalise(parts[i])).strip():
-            contact[i] = True
-    rest = [p for p, c in zip(parts, contact, strict=True) if not c]
-    if not any(contact) or len(normalise(" ".join(rest)).split()) < 3:
-        return text
-    return " , ".join(rest)
-
-
+#: words that, next to a placeholder, may be contact wording rather than the question ("my
+#: tiktok is <URL>", "i uploaded them to <URL>", "<URL> has the pics", "pay it into <IBAN>",
+#: "<NAME> asked me to check", "my son <NAME>"); never a noun a question is about (car,
+#: policy, claim)
+CONTACT_VOCABULARY = frozenset(
+    """
+    i me my we us our it its them they he she his her is are was were am be been has have had
+    at to on in into from of for with via by the a an and or s m here there this that so just
+    also please
+    call ring text phone tel mob mobile email mail e reply write send sent sending contact
+    reach message dm whatsapp uploaded upload photos photo pics pic pictures images attached
+    see shows site website web page link blocked logged login tiktok insta instagram twitter
+    facebook fb snapchat handle pay paid account acc sort code number no num nr ref reference
+    name called asked ask check live lives lived moved address born dob birth birthday
+    signed regards thanks cheers passport licence license dl nhs ni nino national vin reg
+    registration iban postcode post ip details mr mrs miss ms dr pp
+    son daughter wife husband partner mum mom dad sister brother
+    """.split()
+)
+#: at most this many such words on each side of a placeholder
+CONTACT_RUN = 4
 #: where a placeholder was, in a key `near_key(..., mark=True)` gives `same_question`
 MARK = "§"
-#: words this close to a placeholder that the other text lacks are taken for contact wording
-#: ("dl <DRIVING_LICENCE>", "<URL> has the pics", "logged in from <IP_ADDRESS>")
-NEAR_MARK = 2
+#: before a word of a marked key: contact wording, which a near-duplicate may lack
+FREE = "~"
+#: when contact wording is all that two questions do not share, they share at least this
+#: many other words
+MIN_SHARED = 3
+
+_TOKEN = re.compile(r"<[A-Za-z_]+>|\[[A-Za-z_]+\]|[^\W_]+")
 
 
-def without_placeholders(text: str, mark: bool = False) -> list[str]:
-    """The normalised words of `text` without its contact segments (`CONTACT_WORDS`), its
-    scrubber placeholders and the lead-in before each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` +
-    `ID_WORDS`) or "here" after it, text-speak read as words (`TEXT_SPEAK`); `mark`: `MARK`
-    where each placeholder was."""
-    words: list[str] = []
-    pieces = PLACEHOLDER.split(_without_contact_segments(text).replace("&", " and "))
-    for i, piece in enumerate(pieces):
-        segment = normalise(piece)
-        if i > 0:
-            segment = _LEAD_OUT.sub("", segment)
-        if i < len(pieces) - 1:
-            segment = _LEAD_IN.sub("", segment)
-        words.extend(TEXT_SPEAK.get(w, w) for w in segment.split())
-        if mark and i < len(pieces) - 1:
-            words.append(MARK)
-    return words
+@dataclass(frozen=True, slots=True)
+class _Token:
+    word: str  # normalised, as typed; `MARK` for a placeholder
+    segment: int  # which `_SEGMENT` of the text it stands in
+    free: bool = False  # contact wording (`FREE`)
+    lead: bool = False  # a placeholder's lead-in or "here" after it (`_LEAD_IN`, `LEAD_OUT`)
+
+
+def _tokens(text: str) -> list[_Token]:
+    """`text` as words and `MARK`s (a placeholder each), with what introduces a placeholder
+    (its lead-in, within its segment, or "here" after it) and what is contact wording: the
+    words of contact segments (`_contact_segments`) and runs of `CONTACT_VOCABULARY` beside a
+    placeholder in its segment (`CONTACT_RUN` at most each side)."""
+    text = text.replace("&", " and ")
+    cuts = [m.end() for m in _SEGMENT.finditer(text)]
+    tokens = [
+        _Token(
+            MARK if PLACEHOLDER.fullmatch(m.group()) else m.group().lower(),
+            sum(c <= m.start() for c in cuts),
+        )
+        for m in _TOKEN.finditer(text)
+    ]
+    marks = [i for i, t in enumerate(tokens) if t.word == MARK]
+    lead: set[int] = set()
+    for n, m in enumerate(marks):
+        since = [k for k in range(marks[n - 1] + 1 if n else 0, m) if k not in lead]
+        before = [k for k in since if tokens[k].segment == tokens[m].segment]
+        if not before and since:  # a label cut off from its item: "D.O.B. <DOB>", "no: (<X>)"
+            before = [k for k in since if tokens[k].segment == tokens[since[-1]].segment]
+        found = _LEAD_IN.search(" ".join(tokens[k].word for k in before))
+        lead.update(before[len(before) - len(found.group().split()) :] if found else ())
+        if m + 1 < len(tokens) and tokens[m + 1].word == LEAD_OUT:
+            lead.add(m + 1)
+    contact = _contact_segments(tokens, lead)
+    free = {i for i, t in enumerate(tokens) if t.segment in contact} | lead
+    free.update(  # "my claim <CLAIM_REF>": the noun may be the subject, or contact wording
+        m - 1 for m in marks if m and m - 1 not in lead and _ID_NOUN.fullmatch(tokens[m - 1].word)
+    )
+    for m in marks:
+        for step in (-1, 1):
+            i, run = m + step, 0
+            while 0 <= i < len(tokens) and tokens[i].segment == tokens[m].segment:
+                if i not in free:
+                    if run == CONTACT_RUN or tokens[i].word not in CONTACT_VOCABULARY:
+                        break
+                    free.add(i)
+                    run += 1
+                i += step
+    return [
+        _Token(t.word, t.segment, i in free and t.word != MARK, i in lead)
+        for i, t in enumerate(tokens)
+    ]
+
+
+def _contact_segments(tokens: Sequence[_Token], lead: set[int]) -> set[int]:
+    """The segments that are contact detail: those holding a placeholder and at most
+    `CONTACT_WORDS` other words, and those beside such one made only of lead-ins and
+    `CONTACT_VOCABULARY` ("D.O.B. <DOB>", "i uploaded them, my claim <CLAIM_REF>"); none when
+    no other segment holds three words."""
+    by: dict[int, list[int]] = {}
+    for i, t in enumerate(tokens):
+        by.setdefault(t.segment, []).append(i)
+    contact = {
+        s
+        for s, ids in by.items()
+        if any(tokens[i].word == MARK for i in ids)
+        and sum(tokens[i].word != MARK for i in ids) <= CONTACT_WORDS
+    }
+    order = sorted(by)
+    for n, s in enumerate(order):
+        beside = {order[n - 1] if n else None, order[n + 1] if n + 1 < len(order) else None}
+        words = " ".join(tokens[i].word for i in by[s])
+        if (
+            s not in contact
+            and beside & contact
+            and (
+                all(i in lead or tokens[i].word in CONTACT_VOCABULARY for i in by[s])
+                or not _LEAD_IN.sub("", words).strip()
+            )
+        ):
+            contact.add(s)
+    if not any(len(ids) >= 3 for s, ids in by.items() if s not in contact):
+        return set()  # no question left elsewhere: "is my car <VEHICLE_REG> covered"
+    return contact
+
+
+def without_placeholders(text: str) -> list[str]:
+    """The normalised words of `text` without its scrubber placeholders and the lead-in before
+    each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` + `ID_WORDS`) or "here" after it, text-speak
+    read as words (`TEXT_SPEAK`)."""
+    return [TEXT_SPEAK.get(t.word, t.word) for t in _tokens(text) if t.word != MARK and not t.lead]
 
 
 def near_key(text: str, mark: bool = False) -> str:
     """The words near-duplicate detection compares: `text` without scrubber placeholders and
-    their lead-ins (`without_placeholders`), normalised, without leading and trailing filler.
+    their lead-ins (`without_placeholders`), normalised, without leading and trailing filler,
+    text-speak read as words. `mark`: the key `same_question` reads instead, with `MARK` where
+    each placeholder was, `FREE` before contact wording (lead-ins included), words as typed.
     Never empty for a non-empty question: a step that would empty it is skipped."""
-    words = [w for w in without_placeholders(text, mark)] or normalise(text).split()
-    if all(w == MARK for w in words):
-        words = normalise(text).split()
+    tokens = [t for t in _tokens(text) if mark or not t.lead]
+    if all(t.word == MARK for t in tokens):
+        tokens = [_Token(w, 0) for w in normalise(text).split()]
     changed = True
     while changed:
         changed = False
         for phrase in LEADING_FILLER:
             n = phrase.count(" ") + 1
-            if len(words) > n and " ".join(words[:n]) == phrase:
-                words, changed = words[n:], True
+            if len(tokens) > n and _is_filler(tokens[:n], phrase):
+                tokens, changed = tokens[n:], True
         for phrase in TRAILING_FILLER:
             n = phrase.count(" ") + 1
-            if len(words) > n and " ".join(words[-n:]) == phrase:
-                words, changed = words[:-n], True
-    return " ".join(words)
+            if len(tokens) > n and _is_filler(tokens[-n:], phrase):
+                tokens, changed = tokens[:-n], True
+    if mark:
+        return " ".join(FREE + t.word if t.free else t.word for t in tokens)
+    return " ".join(TEXT_SPEAK.get(t.word, t.word) for t in tokens if t.word != MARK)
+
+
+#: filler words this long are known with a typo ("pllease", "thnaks"); shorter ones only as
+#: written ("hi" is not "his")
+FILLER_TYPO_LETTERS = 5
+
+
+def _is_filler(tokens: Sequence[_Token], phrase: str) -> bool:
+    return all(
+        t.word == w or (len(w) >= FILLER_TYPO_LETTERS and _is_typo(t.word, w))
+        for t, w in zip(tokens, phrase.split(), strict=True)
+    )
 
 
 def question_id(text: str) -> str:
@@ -303,7 +403,7 @@ def question_id(text: str) -> str:
 
 
 def _is_typo(a: str, b: str) -> bool:
-    if any(c.isdigit() for c in a + b):
+    if not (a + b).isalpha():
         return False
     if max(len(a), len(b)) <= SHORT_WORD:  # "fo" / "of"; never "in" / "on", nor "hm" / "tr"
         return sorted(a) == sorted(b)
@@ -311,51 +411,124 @@ def _is_typo(a: str, b: str) -> bool:
     return OSA.distance(a, b, score_cutoff=allowed) <= allowed
 
 
-def _unmarked(words: Sequence[str], other: Sequence[str]) -> list[str]:
-    """`words` without `MARK`s and without the words within `NEAR_MARK` of one that `other`
-    lacks: contact wording around a placeholder ("pay it into §", "§ has the pics")."""
-    if MARK not in words:
-        return list(words)
-    marks = [i for i, w in enumerate(words) if w == MARK]
-    others = set(other)
-    return [
-        w
-        for i, w in enumerate(words)
-        if w != MARK and (w in others or all(abs(i - m) > NEAR_MARK for m in marks))
-    ]
+@dataclass(frozen=True, slots=True)
+class _Word:
+    typed: str
+    said: str  # text-speak read as the word it stands for
+    free: bool  # contact wording (`FREE`)
 
 
-def _residue(words: Sequence[str], other: Counter[str]) -> list[str]:
-    """`words` not in `other` (as multisets), in their order."""
-    left = Counter(other)
+@functools.lru_cache(maxsize=1 << 16)
+def _words(key: str) -> tuple[_Word, ...]:
     out = []
-    for w in words:
-        if left[w]:
-            left[w] -= 1
+    for w in key.split():
+        if w != MARK:
+            typed = w.removeprefix(FREE)
+            out.append(_Word(typed, TEXT_SPEAK.get(typed, typed), w.startswith(FREE)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _said(key: str) -> frozenset[str]:
+    return frozenset(w.said for w in _words(key))
+
+
+def _split(joined: str, vocabulary: frozenset[str]) -> tuple[str, str] | None:
+    """`joined` cut into two words of `vocabulary`, the cut with the longer shorter part first;
+    None when there is none or it holds a digit."""
+    if not joined.isalpha():
+        return None
+    cuts = [
+        k for k in range(1, len(joined)) if joined[:k] in vocabulary and joined[k:] in vocabulary
+    ]
+    if not cuts:
+        return None
+    k = max(cuts, key=lambda k: (min(k, len(joined) - k), -k))
+    return joined[:k], joined[k:]
+
+
+def _resegmented(words: Sequence[_Word], vocabulary: frozenset[str]) -> list[_Word]:
+    """`words` with merged and split words cut and joined the way `vocabulary` (the other
+    text's words) has them: a word it lacks, alone or joined with the next, that is one of its
+    words or two of them ("myhome", "weara nd", "payf or", "changeo n")."""
+    out: list[_Word] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.said in vocabulary or not w.typed.isalpha():
+            out.append(w)
+            i += 1
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        for joined, used, free in (
+            *(((w.typed + nxt.typed, 2, w.free and nxt.free),) if nxt else ()),
+            (w.typed, 1, w.free),
+        ):
+            parts = (joined,) if joined in vocabulary else _split(joined, vocabulary)
+            if parts and (used == 2 or len(parts) == 2):
+                out.extend(_Word(p, p, free) for p in parts)
+                i += used
+                break
         else:
             out.append(w)
+            i += 1
     return out
 
 
+def _unshared(words: Sequence[_Word], other: Sequence[_Word]) -> list[_Word]:
+    """`words` not in `other` (as multisets of what they say), in their order; contact wording
+    is left over before the rest."""
+    left = Counter(w.said for w in other)
+    out = set()
+    for i in sorted(range(len(words)), key=lambda i: words[i].free):
+        if left[words[i].said]:
+            left[words[i].said] -= 1
+        else:
+            out.add(i)
+    return [words[i] for i in sorted(out)]
+
+
+def _unpaired(only_a: Sequence[_Word], only_b: Sequence[_Word]) -> tuple[list[_Word], list[_Word]]:
+    """The words of each side left after pairing them up as typos (greedily: the question's
+    words before contact wording, in sorted order, each with its most similar partner)."""
+    rest = sorted(only_b, key=lambda w: (w.free, w.said))
+    left_a = []
+    for word in sorted(only_a, key=lambda w: (w.free, w.said)):
+        best = max(rest, key=lambda o: OSA.normalized_similarity(word.said, o.said), default=None)
+        if best is not None and _is_typo(word.said, best.said):
+            rest.remove(best)
+        else:
+            left_a.append(word)
+    return left_a, rest
+
+
 def same_question(key_a: str, key_b: str) -> bool:
-    """Whether two `near_key`s differ only by word order, typos, articles and words merged or
-    split. The words left after removing the common ones (as multisets) pair up one to one
-    as typos (greedily, in sorted order, each with its most similar partner), articles
-    (`IGNORED_WORDS`) may stay unpaired ("teh" pairs with "the" first); else, when their
-    numbers of words differ, the two leftovers joined without spaces in their order are at
-    most `JOINED_EDITS` apart ("youngdriver" / "young driver", "weara nd" / "wear and")."""
-    a, b = _unmarked(key_a.split(), key_b.split()), _unmarked(key_b.split(), key_a.split())
-    only_a, only_b = _residue(a, Counter(b)), _residue(b, Counter(a))
-    if _pair_as_typos(only_a, only_b) or _same_letters(a, b):
-        return True
-    only_a = [w for w in only_a if w not in IGNORED_WORDS]
-    only_b = [w for w in only_b if w not in IGNORED_WORDS]
-    if not only_a or not only_b or len(only_a) == len(only_b):
-        return False  # words merged or split change the number of words
-    joined_a, joined_b = "".join(only_a), "".join(only_b)
-    if any(c.isdigit() for c in joined_a + joined_b):
+    """Whether two marked `near_key`s differ only by word order, typos, articles, words merged
+    or split, and contact wording one has and the other lacks. Merged and split words are first
+    cut the way the other text has them (`_resegmented`); the words left after removing the
+    common ones (as multisets) pair up one to one as typos (`_unpaired`), and what stays
+    unpaired may be articles (`IGNORED_WORDS`) and contact wording (`FREE`), the latter only
+    when the two share `MIN_SHARED` words; else the two, joined without spaces, differ only by
+    scattered typos (`_same_letters`, contact wording one lacks left out)."""
+    a, b = _words(key_a), _words(key_b)
+    a, b = _resegmented(a, _said(key_b)), _resegmented(b, _said(key_a))
+    only_a, only_b = _unshared(a, b), _unshared(b, a)
+    left_a, left_b = _unpaired(only_a, only_b)
+    # contact wording one side lacks goes; nouns beside a placeholder ("my claim <CLAIM_REF>")
+    # only when the other side drops none of its own ("my policy <POLICY_REF>" is another)
+    both = all(
+        any(w.free and w.said not in CONTACT_VOCABULARY for w in s) for s in (left_a, left_b)
+    )
+    dropped = {
+        id(w) for w in left_a + left_b if w.free and (w.said in CONTACT_VOCABULARY or not both)
+    }
+    if dropped and len(a) - len(only_a) < MIN_SHARED:
         return False
-    return OSA.distance(joined_a, joined_b, score_cutoff=JOINED_EDITS) <= JOINED_EDITS
+    if all(id(w) in dropped or w.said in IGNORED_WORDS for w in left_a + left_b):
+        return True
+    return _same_letters(
+        [w.typed for w in a if id(w) not in dropped], [w.typed for w in b if id(w) not in dropped]
+    )
 
 
 #: letters a typo region may span in the texts joined without spaces ("deos" / "does": 2)
@@ -383,6 +556,10 @@ def _same_joined(wa: Sequence[str], wb: Sequence[str]) -> bool:
     ja, jb = "".join(wa), "".join(wb)
     if ja == jb:
         return True
+    regions_allowed = max(1, len(ja) // LETTERS_PER_TYPO)
+    most = regions_allowed * TYPO_REGION  # no more edits than that many regions hold
+    if Levenshtein.distance(ja, jb, score_cutoff=most) > most:
+        return False
     lens_a, lens_b = _word_lengths(wa), _word_lengths(wb)
     regions: list[list[int]] = []  # [start_a, end_a, start_b, end_b]
     for op in Levenshtein.opcodes(ja, jb):
@@ -392,11 +569,11 @@ def _same_joined(wa: Sequence[str], wb: Sequence[str]) -> bool:
             regions[-1][1], regions[-1][3] = op.src_end, op.dest_end
         else:
             regions.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
-    if len(regions) > max(1, len(ja) // LETTERS_PER_TYPO):
+    if len(regions) > regions_allowed:
         return False
     for sa, ea, sb, eb in regions:
         left, right = ja[sa:ea], jb[sb:eb]
-        if max(len(left), len(right)) > TYPO_REGION or any(c.isdigit() for c in left + right):
+        if max(len(left), len(right)) > TYPO_REGION or not (left + right).isalpha():
             return False
         touched_a, touched_b = lens_a[max(0, sa - 1) : ea + 1], lens_b[max(0, sb - 1) : eb + 1]
         if min(touched_a + touched_b) <= SHORT_WORD:
@@ -412,52 +589,62 @@ def _word_lengths(words: Sequence[str]) -> list[int]:
     return [len(w) for w in words for _ in w]
 
 
-def _pair_as_typos(only_a: Sequence[str], only_b: Sequence[str]) -> bool:
-    rest = sorted(only_b)
-    for word in sorted(only_a):
-        best = max(rest, key=lambda other: OSA.normalized_similarity(word, other), default=None)
-        if best is not None and _is_typo(word, best):
-            rest.remove(best)
-        elif word not in IGNORED_WORDS:
-            return False
-    return all(w in IGNORED_WORDS for w in rest)
-
-
-def _sorted_words(key: str) -> str:
-    return " ".join(sorted(key.split()))
+def _sorted_words(key: str, free: bool) -> str:
+    """The words of a key as said, sorted; `free`: with contact wording."""
+    return " ".join(sorted(w.said for w in _words(key) if free or not w.free))
 
 
 def _candidates(queries: Sequence[str], choices: Sequence[str]) -> np.ndarray:
-    """token_sort_ratio >= NEAR_THRESHOLD as a boolean matrix (sorting once here and scoring
-    with `fuzz.ratio` is `fuzz.token_sort_ratio`, without re-sorting every pair)."""
+    """token_sort_ratio >= NEAR_THRESHOLD, of the keys with or without their contact wording,
+    as a boolean matrix (sorting once here and scoring with `fuzz.ratio` is
+    `fuzz.token_sort_ratio`, without re-sorting every pair)."""
+    found = np.zeros((len(queries), len(choices)), dtype=bool)
     if not queries or not choices:
-        return np.zeros((len(queries), len(choices)), dtype=bool)
-    scores = process.cdist(
-        [_sorted_words(q) for q in queries],
-        [_sorted_words(c) for c in choices],
-        scorer=fuzz.ratio,
-        score_cutoff=NEAR_THRESHOLD,
-        dtype=np.uint8,
-        workers=1,
-    )
-    return scores >= NEAR_THRESHOLD
+        return found
+    for free in (True, False):
+        rows = [i for i, q in enumerate(queries) if free or FREE in q]
+        cols = [j for j, c in enumerate(choices) if free or FREE in c]
+        for these, those, flip in (
+            (rows, range(len(choices)), False),
+            (cols, range(len(queries)), True),
+        ):
+            if free and flip or not these:
+                continue
+            a = [_sorted_words((choices if flip else queries)[i], free) for i in these]
+            b = [_sorted_words((queries if flip else choices)[j], free) for j in those]
+            hit = (
+                process.cdist(
+                    a, b, scorer=fuzz.ratio, score_cutoff=NEAR_THRESHOLD, dtype=np.uint8, workers=1
+                )
+                >= NEAR_THRESHOLD
+            )
+            if flip:
+                found[:, these] |= hit.T
+            else:
+                found[these, :] |= hit
+    return found
 
 
 def near_duplicates(keys: Sequence[str]) -> list[int | None]:
-    """For each key, in the given order (earliest first), the index of the earlier kept key it
-    near-duplicates, or None when it is kept."""
+    """For each key, in the given order (earliest first), the index of the earliest key of its
+    cluster, or None when it is that key (kept). Clusters are the connected pairs
+    (`same_question`): two typos of one word ("whta", "hat") are one question through the word
+    they both misspell, whatever the order the three come in."""
     cand = _candidates(keys, keys)
-    kept = np.zeros(len(keys), dtype=bool)
-    out: list[int | None] = []
+    root = list(range(len(keys)))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            root[i] = root[root[i]]
+            i = root[i]
+        return i
+
     for i, key in enumerate(keys):
-        match = None
-        for j in np.flatnonzero(cand[i, :i] & kept[:i]):
-            if same_question(key, keys[j]):
-                match = int(j)
-                break
-        kept[i] = match is None
-        out.append(match)
-    return out
+        for j in np.flatnonzero(cand[i, :i]):
+            a, b = find(i), find(int(j))
+            if a != b and same_question(key, keys[j]):
+                root[max(a, b)] = min(a, b)
+    return [None if find(i) == i else find(i) for i in range(len(keys))]
 
 
 def matches_any(keys: Sequence[str], others: Sequence[str]) -> list[bool]:

@@ -516,6 +516,9 @@ def _address(text: str) -> Iterable[Span]:
 
 
 _WORD = re.compile(r"\S+")
+#: where a name the model found ends at the latest: a dash between spaces, a comma, a bracket,
+#: a colon or a new line (the model sometimes runs on into the question)
+_NAME_END = re.compile(r"\s+[-–—]\s|[,;:()\[\]\n]")
 #: a title or greeting spaCy counts into a name ("Mrs Begum"): it stays, as the cue rules keep it
 _NAME_LEAD = re.compile(
     r"(?:(?:mr|mrs|ms|mx|dr|prof|sir|dame|miss|hi|hello|hey|dear)\.?\s+)+", re.I
@@ -846,9 +849,11 @@ class Scrubber:
         for r in self._person.analyze(text, ["PERSON"], artifacts):
             cue = _NAME_LEAD.match(text, r.start, r.end)
             start = cue.end() if cue else r.start
-            if r.score > 0 and _person_ok(text[start : r.end]):
-                if not any(start < ke and ks < r.end for ks, ke in kept):
-                    spans.append((start, r.end, "NAME"))
+            cut = _NAME_END.search(text, start, r.end)  # "zara müller - medical expenses"
+            end = cut.start() if cut else r.end
+            if r.score > 0 and start < end and _person_ok(text[start:end]):
+                if not any(start < ke and ks < end for ks, ke in kept):
+                    spans.append((start, end, "NAME"))
         for find in self._second:
             spans.extend(find(text))
         return self._replace(text, spans, counts)
