@@ -13,7 +13,8 @@ streets, plates and references.
     python benchmarks/pii_log.py --out DIR     # writes DIR/pii_log.jsonl
 
 Each row: `id`, `set` ("pii" or "negative"), `ts`, `product`, `slice`, `question` (rows with
-the same id ask the same question: re-sends, other personal data, typos, merged or split words),
+the same id ask the same question: re-sends, other personal data, typos, merged or split words;
+a hard negative's id names its template and subject),
 `variant`, `text`, `items` [{start, end, kind, format, position, value}] (personal data) and
 `subjects` [{start, end, kind, value}] (what the question is about: must survive scrubbing).
 `build(seed)` returns the rows.
@@ -1199,9 +1200,11 @@ def _negative_rows(rng: random.Random) -> list[dict]:
     t0 = dt.datetime(2025, 1, 6, 9, 0, 0)
     for n in range(N_NEGATIVES):
         kind = kinds[n % len(kinds)]
-        before, _, after = rng.choice(NEGATIVE_TEMPLATES[kind]).partition("{}")
+        template = rng.randrange(len(NEGATIVE_TEMPLATES[kind]))  # the stream rng.choice draws
+        subject = rng.randrange(len(NEGATIVE_SUBJECTS[kind]))
+        before, _, after = NEGATIVE_TEMPLATES[kind][template].partition("{}")
         parts: list[Part] = [
-            x for x in (before, Item(rng.choice(NEGATIVE_SUBJECTS[kind]), kind), after) if x
+            x for x in (before, Item(NEGATIVE_SUBJECTS[kind][subject], kind), after) if x
         ]
         if rng.random() < 0.2:
             parts = [_typo(p, rng) if isinstance(p, str) else p for p in parts]
@@ -1232,7 +1235,7 @@ def _negative_rows(rng: random.Random) -> list[dict]:
                 else "limits"
                 if kind == "amount"
                 else "exclusions",
-                "question": f"neg-{kind}",
+                "question": f"neg-{kind}-{template}-{subject}",
                 "variant": "negative",
                 "text": text,
                 "items": [],

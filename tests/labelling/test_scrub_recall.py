@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
+from ragsweep.labelling.sampling import LogEntry, draw_sample
 from ragsweep.labelling.scrub import scrub, scrub_all
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
@@ -31,9 +33,13 @@ def rows() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def scored(rows) -> dict:
-    out, _ = scrub_all([r["text"] for r in rows])
-    return pii_log.score(rows, out)
+def scrubbed(rows) -> list[str]:
+    return scrub_all([r["text"] for r in rows])[0]
+
+
+@pytest.fixture(scope="module")
+def scored(rows, scrubbed) -> dict:
+    return pii_log.score(rows, scrubbed)
 
 
 # --- the generator ---------------------------------------------------------------------------
@@ -150,3 +156,23 @@ def test_sample_log_clean_entries_get_no_placeholder() -> None:
         f"{flagged} of {len(clean)} sample entries with no personal data got a placeholder"
         f" ({share:.1%}); placeholders: {dict(hit)}"
     )
+
+
+@pytest.mark.slow  # the whole test log through spaCy (shared with the tests above)
+def test_sampling_the_log_draws_each_question_once(rows, scrubbed) -> None:
+    """Issue 27's log: re-sends, other personal data, typos, merged and split words of one
+    question are one cluster, and no cluster holds two questions."""
+    log = [
+        LogEntry(n, text, datetime.fromisoformat(r["ts"]), None)
+        for n, (r, text) in enumerate(zip(rows, scrubbed, strict=True), 1)
+    ]
+    result = draw_sample(log, lambda text: text, target=80, seed=0)
+    question = {n: r["question"] for n, r in enumerate(rows, 1)}
+    drawn = Counter(question[q.line] for q in result.rows)
+    assert len(result.rows) >= 100 and max(drawn.values()) == 1, drawn.most_common(3)
+    mixed = [
+        c for c in result.clusters if {question[a.line] for a in c.absorbed} - {question[c.line]}
+    ]
+    assert not mixed, f"{len(mixed)} clusters hold two questions"
+    kept = result.entries_in - result.exact_duplicates - result.near_duplicates
+    assert kept <= len(set(question.values())) * 1.05, (kept, len(set(question.values())))
