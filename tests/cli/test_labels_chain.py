@@ -209,7 +209,8 @@ def test_scrub_rules_copy_is_used_by_add_failure(dataset_copy: Path) -> None:
     ran = cli_in(dataset_copy.parent, "labels", "scrub-rules", "--data", data).ok()
     assert ran.out.startswith(f"wrote {dataset_copy / 'scrub.yaml'}: a copy")
     assert f"(keep), then run `ragsweep data manifest {data}`;" in ran.out
-    cli_in(dataset_copy.parent, "data", "check", data).ok()
+    checked = cli_in(dataset_copy.parent, "data", "check", data).ok()
+    assert f"scrub_rules               {dataset_copy / 'scrub.yaml'}" in checked.out
     rules = dataset_copy / "scrub.yaml"
     rules.write_text(rules.read_text().replace("claim_ref:", "  - '\\bHX\\d{6}\\b'\nclaim_ref:"))
     cli_in(dataset_copy.parent, "data", "manifest", data).ok()
@@ -222,6 +223,9 @@ def test_scrub_rules_copy_is_used_by_add_failure(dataset_copy: Path) -> None:
     cli_in(dataset_copy.parent, "data", "manifest", data).ok()
     bad = cli_in(dataset_copy.parent, "labels", "scrub-rules", "--data", data)
     assert bad.code == 2
+    assert cli_in(dataset_copy.parent, "data", "check", data).err == bad.err.replace(
+        "ragsweep labels:", "ragsweep data:"
+    )
     assert bad.err.strip().endswith(
         f"{rules}: field 'keep[0]': invalid regex (missing ), unterminated subpattern at "
         "position 0); fix it"

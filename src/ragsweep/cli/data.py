@@ -33,6 +33,12 @@ def _check(args: argparse.Namespace) -> int:
     from ragsweep.data import check_dataset
 
     stats = check_dataset(args.dir)
+    if args.dir is not None:
+        from ragsweep.labelling.scrub import load_rules, rules_path
+
+        own = rules_path(args.dir)
+        if own is not None:  # a broken copy is named now, not at the first command that scrubs
+            stats["scrub_rules"] = str(load_rules(own).source)
     if stats.get("unjudged_warning") and args.dir is not None:
         # only relevant passages are labelled: say how much of a first stage's top k that
         # leaves unjudged (BM25, the default chunks; seconds on a few thousand passages)
