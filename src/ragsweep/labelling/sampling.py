@@ -1377,8 +1377,8 @@ def render_summary(result: SampleResult) -> str:
         f"{result.source}: {result.entries_in} entries in, {result.after_since} kept{since}",
         f"  exact duplicates removed   {result.exact_duplicates}",
         f"  near-duplicates removed    {result.near_duplicates} "
-        f"(placeholders and their lead-ins dropped; {NEAR_METHOD} >= {NEAR_THRESHOLD} proposes, "
-        "words differing only by typos, articles or merged words decide)",
+        f"({NEAR_METHOD} >= {NEAR_THRESHOLD} proposes; texts differing only by typos, articles, "
+        "merged words or contact wording around a placeholder are one)",
         f"  already in the labelled set {result.already_in_set}",
         f"  unknown slice              {result.unknown} entries "
         f"({result.unknown_available} after dedupe; not sampled, not in the shares)",
