@@ -45,7 +45,7 @@ from ragsweep.data.samplegen import querylog
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
 from ragsweep.labelling import sampling
-from ragsweep.labelling.scrub import scrub
+from ragsweep.labelling.scrub import Scrubber, scrub
 
 #: (a, b, same question?) written by hand: the forms an unseen log showed, and their opposites
 HARD_PAIRS: tuple[tuple[str, str, bool], ...] = (
@@ -281,6 +281,43 @@ def hard_score(decide: Decide) -> dict[str, int]:
     return {"hard_right": right, "hard_total": len(HARD_PAIRS)}
 
 
+def pii_log_draw(module: ModuleType, seed: int) -> dict[str, int]:
+    """`labels sample`'s draw (80 per slice) on the PII test log (`pii_log.py`, scrubbed), with
+    `module`'s near-duplicate keys and clusters: how many questions were drawn, how many
+    distinct questions they are (the log's own `question` ids), and how many clusters hold two
+    questions."""
+    import datetime as dt
+
+    import pii_log
+
+    rows = pii_log.build(seed)
+    texts = [s.text for s in Scrubber().scrub_many([r["text"] for r in rows])]
+    log = [
+        sampling.LogEntry(n, text, dt.datetime.fromisoformat(r["ts"]), None)
+        for n, (r, text) in enumerate(zip(rows, texts, strict=True), 1)
+    ]
+    saved = sampling.near_key, sampling.near_duplicates, sampling.matches_any
+    keyed = {t: k for t, k in zip(texts, _keys(module, texts), strict=True)}
+    sampling.near_key = lambda t, mark=False: keyed[t]  # type: ignore[assignment]
+    sampling.near_duplicates, sampling.matches_any = module.near_duplicates, module.matches_any
+    try:
+        result = sampling.draw_sample(log, lambda t: t, target=80, seed=seed)
+    finally:
+        sampling.near_key, sampling.near_duplicates, sampling.matches_any = saved
+    question = {n: r["question"] for n, r in enumerate(rows, 1)}
+    return {
+        "entries": len(rows),
+        "questions": len(set(question.values())),
+        "kept": result.entries_in - result.exact_duplicates - result.near_duplicates,
+        "drawn": len(result.rows),
+        "distinct_drawn": len({question[q.line] for q in result.rows}),
+        "mixed_clusters": sum(
+            bool({question[a.line] for a in c.absorbed} - {question[c.line]})
+            for c in result.clusters
+        ),
+    }
+
+
 def timing(seed: int) -> dict[str, float]:
     """Seconds of `near_key` + `near_duplicates` over the distinct texts of 10,000 lines."""
     entries = build_query_log(build_corpus(seed), seed).entries
@@ -344,10 +381,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['hard_right']}/{r['hard_total']} | {r['seconds']} |",
             flush=True,
         )
+    sys.path.insert(0, str(Path(__file__).parent))
+    pii = {"now": pii_log_draw(sampling, args.seed)}
+    if args.old:
+        pii["before"] = pii_log_draw(load_old(args.old), args.seed)
+    for name, d in pii.items():
+        print(f"PII test log, {name}: {d}")
     t = timing(args.seed)
     print(f"timing: {t}")
     if args.json:
-        args.json.write_text(json.dumps({"methods": rows, "timing": t}, indent=2))
+        args.json.write_text(json.dumps({"methods": rows, "pii_log": pii, "timing": t}, indent=2))
     return 0
 
 
