@@ -46,10 +46,13 @@ def test_the_baseline_config_names_the_dataset_and_the_threshold() -> None:
     assert judge_notes(_baseline(_on(TINY, agreement_threshold=0.4))) == []
     assert judge_notes(_baseline(_on(TINY, agreement_threshold=None))) == []  # null: off
     assert judge_notes(_baseline(_on(TINY), slices=["exclusions"])) == []  # limits not covered
-    # the sample's weak slice is exclusions (kappa 0.579 on 713 reviewed items)
-    sample = judge_notes(_baseline(_on(None), slices=["limits", "exclusions", "identifiers"]))
+    # the sample flags no slice at 0.6; its lowest is exclusions (kappa 0.631 on 708 reviewed
+    # items), flagged alone at 0.64 (procedures 0.641 next)
+    assert judge_notes(_baseline(_on(None), slices=list(load_dataset().slices))) == []
+    at = _on(None, agreement_threshold=0.64)
+    sample = judge_notes(_baseline(at, slices=["limits", "exclusions", "identifiers"]))
     assert [n.split(" (")[0] for n in sample] == ["judges agree weakly on exclusions"]
-    assert judge_notes(_baseline(_on(None), slices=["limits", "procedures", "definitions"])) == []
+    assert judge_notes(_baseline(at, slices=["limits", "procedures", "definitions"])) == []
     assert judge_notes(_baseline({"report": {}})) == []  # no data block: no dataset to check
 
 
