@@ -139,6 +139,13 @@ def test_since_keeps_entries_at_or_after_the_date():
         draw_sample(log, scrub, since="2026-01-01")
 
 
+def test_a_cluster_is_in_the_set_when_any_of_its_texts_is():
+    # the kept text (two edits from the labelled one) reaches it only through a later member
+    log = entries("hat is classed as a storm", "what is classed as a storm")
+    r = draw_sample(log, scrub, existing=["whta is classed as a storm"], target=5)
+    assert (r.near_duplicates, r.already_in_set, len(r.rows)) == (1, 1, 0)
+
+
 def test_questions_already_in_the_set_are_never_drawn():
     existing = ["What is the excess on my travel insurance?"]
     log = entries(

@@ -18,7 +18,8 @@ The steps, in this order, each counted in `SampleResult`:
    Clusters are connected pairs, so two typos of one word ("whta", "hat") join through the
    word they both misspell, whatever the order the three come in.
 7. **Already in the set**: an entry that duplicates or near-duplicates a question of the current
-   labelled set is excluded (after dedupe, so the variants of an existing question go with it).
+   labelled set is excluded (after dedupe, so the variants of an existing question go with it:
+   a cluster is in the set when any of its texts is).
 8. **Stratified draw**: up to `target` per slice without replacement, one numpy Generator per
    slice seeded by (seed, CRC-32 of the slice name), so a slice's draw depends on nothing else;
    a slice with fewer entries than its target gives all of them and reports the shortfall.
@@ -1209,15 +1210,21 @@ def draw_sample(
     keys = [near_key(pool[i].text, mark=True) for i in unique]
     dup_of = near_duplicates(keys)
     kept = [i for i, d in zip(unique, dup_of, strict=True) if d is None]
-    kept_keys = [k for k, d in zip(keys, dup_of, strict=True) if d is None]
     existing = list(existing)
     if getattr(scrub, "many", None) is not None:
         scrub.many(existing)  # type: ignore[attr-defined]
     existing_keys = sorted(
         {near_key(t, mark=True) for t in (scrub(x) for x in existing) if t.strip()}
     )
-    in_set = matches_any(kept_keys, existing_keys)
-    fresh = [i for i, hit in zip(kept, in_set, strict=True) if not hit]
+    # a cluster is in the set when any of its texts is: its kept text may reach a labelled
+    # question only through another member
+    hit = {
+        n if d is None else d
+        for n, (d, h) in enumerate(zip(dup_of, matches_any(keys, existing_keys), strict=True))
+        if h
+    }
+    in_set = [n in hit for n, d in enumerate(dup_of) if d is None]
+    fresh = [i for i, h in zip(kept, in_set, strict=True) if not h]
 
     rows, counts, drawn = [], {}, set()
     for s in known:
