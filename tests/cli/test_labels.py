@@ -301,6 +301,7 @@ def test_a_refused_import_leaves_the_dataset_byte_identical(dataset_copy, tmp_pa
     assert folder_bytes(dataset_copy) == before
 
 
+@pytest.mark.slow  # add-failure loads the scrubber's model: about 11 s
 def test_freeze_and_add_failure_grow_the_core(dataset_copy):
     ran = cli_in(dataset_copy, "labels", "freeze", "--all-rolling", "--data", str(dataset_copy))
     ran.ok()
