@@ -57,6 +57,7 @@ duplicate or already in the set.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import functools
 import hashlib
@@ -284,7 +285,7 @@ def _tokens(text: str) -> list[_Token]:
     tokens = [
         _Token(
             MARK if PLACEHOLDER.fullmatch(m.group()) else m.group().lower(),
-            sum(c <= m.start() for c in cuts),
+            bisect.bisect_right(cuts, m.start()),
         )
         for m in _TOKEN.finditer(text)
     ]
@@ -347,21 +348,16 @@ def _contact_segments(tokens: Sequence[_Token], lead: set[int]) -> set[int]:
             )
         ):
             contact.add(s)
-    if not any(len(ids) >= 3 for s, ids in by.items() if s not in contact):
+    if not any(
+        sum(tokens[i].word != MARK for i in ids) >= 3 for s, ids in by.items() if s not in contact
+    ):
         return set()  # no question left elsewhere: "is my car <VEHICLE_REG> covered"
     return contact
 
 
-def without_placeholders(text: str) -> list[str]:
-    """The normalised words of `text` without its scrubber placeholders and the lead-in before
-    each (`LEAD_CUES`, `LABEL_WORDS`, `ID_NOUNS` + `ID_WORDS`) or "here" after it, text-speak
-    read as words (`TEXT_SPEAK`)."""
-    return [TEXT_SPEAK.get(t.word, t.word) for t in _tokens(text) if t.word != MARK and not t.lead]
-
-
 def near_key(text: str, mark: bool = False) -> str:
     """The words near-duplicate detection compares: `text` without scrubber placeholders and
-    their lead-ins (`without_placeholders`), normalised, without leading and trailing filler,
+    their lead-ins (`_tokens`), normalised, without leading and trailing filler,
     text-speak read as words. `mark`: the key `same_question` reads instead, with `MARK` where
     each placeholder was, `FREE` before contact wording (lead-ins included), words as typed.
     Never empty for a non-empty question: a step that would empty it is skipped."""
