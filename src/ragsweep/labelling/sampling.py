@@ -261,7 +261,7 @@ MARK = "§"
 #: before a word of a marked key: contact wording, which a near-duplicate may lack
 FREE = "~"
 #: when contact wording is all that two questions do not share, they share at least this
-#: many other words
+#: many words
 MIN_SHARED = 3
 
 _TOKEN = re.compile(r"<[A-Za-z_]+>|\[[A-Za-z_]+\]|[^\W_]+")
@@ -595,31 +595,28 @@ def _candidates(queries: Sequence[str], choices: Sequence[str]) -> np.ndarray:
     """token_sort_ratio >= NEAR_THRESHOLD, of the keys with or without their contact wording,
     as a boolean matrix (sorting once here and scoring with `fuzz.ratio` is
     `fuzz.token_sort_ratio`, without re-sorting every pair)."""
-    found = np.zeros((len(queries), len(choices)), dtype=bool)
-    if not queries or not choices:
+    found = _ratio_hits(queries, choices, free=True)
+    if not found.size:
         return found
-    for free in (True, False):
-        rows = [i for i, q in enumerate(queries) if free or FREE in q]
-        cols = [j for j, c in enumerate(choices) if free or FREE in c]
-        for these, those, flip in (
-            (rows, range(len(choices)), False),
-            (cols, range(len(queries)), True),
-        ):
-            if free and flip or not these:
-                continue
-            a = [_sorted_words((choices if flip else queries)[i], free) for i in these]
-            b = [_sorted_words((queries if flip else choices)[j], free) for j in those]
-            hit = (
-                process.cdist(
-                    a, b, scorer=fuzz.ratio, score_cutoff=NEAR_THRESHOLD, dtype=np.uint8, workers=1
-                )
-                >= NEAR_THRESHOLD
-            )
-            if flip:
-                found[:, these] |= hit.T
-            else:
-                found[these, :] |= hit
+    rows = [i for i, q in enumerate(queries) if FREE in q]  # only these change without it
+    cols = [j for j, c in enumerate(choices) if FREE in c]
+    found[rows, :] |= _ratio_hits([queries[i] for i in rows], choices, free=False)
+    found[:, cols] |= _ratio_hits([choices[j] for j in cols], queries, free=False).T
     return found
+
+
+def _ratio_hits(queries: Sequence[str], choices: Sequence[str], free: bool) -> np.ndarray:
+    if not queries or not choices:
+        return np.zeros((len(queries), len(choices)), dtype=bool)
+    scores = process.cdist(
+        [_sorted_words(q, free) for q in queries],
+        [_sorted_words(c, free) for c in choices],
+        scorer=fuzz.ratio,
+        score_cutoff=NEAR_THRESHOLD,
+        dtype=np.uint8,
+        workers=1,
+    )
+    return scores >= NEAR_THRESHOLD
 
 
 def near_duplicates(keys: Sequence[str]) -> list[int | None]:

@@ -369,19 +369,35 @@ _NAME_STOP = frozenset(
         " handle site link url postcode address ref pol claim details"
     ).split()
 )
+#: the cues after which a name in lower case is taken without a look at the name lists (a
+#: self-introduction, a title, "my son"): `_strong` marks them where they are written
+_STRONG_CUES: set[re.Pattern[str]] = set()
+
+
+def _strong(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    _STRONG_CUES.add(pattern)
+    return pattern
+
+
 _NAME_CUES: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        r"(?P<cue>\b(?i:I'm|I’m|im|I\s+am|this\s+is|it's|it’s|its)\s+)(?P<item>" + _NAMES + r")"
+    _strong(
+        re.compile(
+            r"(?P<cue>\b(?i:I'm|I’m|im|I\s+am|this\s+is|it's|it’s|its)\s+)(?P<item>" + _NAMES + r")"
+        )
     ),
-    re.compile(
-        r"(?P<cue>\b(?:(?i:mr|mrs|ms|mx|dr|prof|sir|dame)\.?|Miss)\s+)(?P<item>" + _NAMES + r")"
+    _strong(
+        re.compile(
+            r"(?P<cue>\b(?:(?i:mr|mrs|ms|mx|dr|prof|sir|dame)\.?|Miss)\s+)(?P<item>" + _NAMES + r")"
+        )
     ),
-    re.compile(
-        r"(?P<cue>\b(?i:my)\s+(?i:husband|wife|partner|son|daughter|mum|mom|mother|dad|father"
-        r"|brother|sister|friend|boyfriend|girlfriend|fianc[eé]e?|nan|nana|gran|granny|grandma"
-        r"|grandad|grandpa|grandson|granddaughter|uncle|aunt|auntie|cousin|nephew|niece|child"
-        r"|colleague|flatmate|housemate|neighbour|lodger|carer|tenant|landlord|stepson"
-        r"|stepdaughter),?\s+)(?P<item>" + _NAMES + r")"
+    _strong(
+        re.compile(
+            r"(?P<cue>\b(?i:my)\s+(?i:husband|wife|partner|son|daughter|mum|mom|mother|dad|father"
+            r"|brother|sister|friend|boyfriend|girlfriend|fianc[eé]e?|nan|nana|gran|granny|grandma"
+            r"|grandad|grandpa|grandson|granddaughter|uncle|aunt|auntie|cousin|nephew|niece|child"
+            r"|colleague|flatmate|housemate|neighbour|lodger|carer|tenant|landlord|stepson"
+            r"|stepdaughter),?\s+)(?P<item>" + _NAMES + r")"
+        )
     ),
     re.compile(
         r"(?P<cue>^(?i:hi|hello|hey),?\s+|^|[.!?,;]\s+|\s+-\s+)"
@@ -406,15 +422,19 @@ _NAME_CUES: tuple[re.Pattern[str], ...] = (
         + r"){0,2})(?=,)"
     ),
     # lower case after a self-introduction that opens a sentence, up to punctuation or "here"
-    re.compile(
-        r"(?P<cue>(?:^|[.!?,]\s+|\s-\s)(?i:(?:hi|hello|hey)\s*,?\s+)?"
-        r"(?i:i'm|i’m|im|i\s+am|this\s+is|it's|it’s|its)\s+)"
-        r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+    _strong(
+        re.compile(
+            r"(?P<cue>(?:^|[.!?,]\s+|\s-\s)(?i:(?:hi|hello|hey)\s*,?\s+)?"
+            r"(?i:i'm|i’m|im|i\s+am|this\s+is|it's|it’s|its)\s+)"
+            r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+        )
     ),
     # lower case after a title or a greeting: "mx macleod here", "hi, fatima thompson, ..."
-    re.compile(
-        r"(?P<cue>(?:\b(?i:mr|mrs|ms|mx|dr|miss)\.?|^(?i:hi|hello|hey)\s*,)\s+)"
-        r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+    _strong(
+        re.compile(
+            r"(?P<cue>(?:\b(?i:mr|mrs|ms|mx|dr|miss)\.?|^(?i:hi|hello|hey)\s*,)\s+)"
+            r"(?P<item>" + _NAME_LOWER + r"(?:\s+" + _NAME_LOWER + r")?)" + _AFTER_LOWER
+        )
     ),
     # a name right before the contact details it signs: "... Yusuf O'Sullivan <PHONE>"
     re.compile(
@@ -446,8 +466,6 @@ _NAME_CUES: tuple[re.Pattern[str], ...] = (
         r"(?=\s*[.!]?\s*$|,\s|\s+<)"
     ),
 )
-#: the cues after which a name in lower case is taken without a look at the name lists
-_STRONG_CUES = (_NAME_CUES[0], _NAME_CUES[1], _NAME_CUES[2], _NAME_CUES[7], _NAME_CUES[8])
 # after "my name is" a name may be typed in lower case (at most two words)
 _NAME_IS = re.compile(
     r"(?P<cue>\b(?:my\s+name\s+is|my\s+name's|my\s+name’s|name\s+is|name\s*:)\s*)"
