@@ -219,7 +219,7 @@ def test_table_shows_decisions_and_guard(files, capsys):
     assert code == 0
     assert "exclusions" in out and "guard" in out and "decision" in out
     # two of twelve queries gain: P(a resample draws neither) = (10/12)^12 = 0.11 > 0.025
-    assert "cand: no resolvable difference" in out
+    assert "cand: noise" in out
 
 
 @pytest.mark.parametrize(

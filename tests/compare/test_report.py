@@ -22,7 +22,7 @@ from ragsweep.compare.format import signed
 from ragsweep.compare.html import to_html
 from ragsweep.compare.markdown import to_markdown
 from ragsweep.compare.plot import forest_plot
-from ragsweep.compare.report import BETTER, FAILS_GUARD, NO_DIFFERENCE, WORSE, read_cells
+from ragsweep.compare.report import BETTER, FAILS_GUARD, NOISE, WORSE, read_cells
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.summary import (
     HeldOut,
@@ -139,8 +139,8 @@ def test_decision_rule(golden):
         "worse": WORSE,
         "guard_noise": FAILS_GUARD,
         "guard_beyond": FAILS_GUARD,
-        "same": NO_DIFFERENCE,
-        "small": NO_DIFFERENCE,
+        "same": NOISE,
+        "small": NOISE,
         "warn": BETTER,
     }
 
@@ -445,7 +445,10 @@ def test_markdown_and_rich_show_verdicts_and_decisions(golden):
     console = Console(record=True, width=250)
     print_report(golden, console)
     text = console.export_text()
-    assert "fails guard" in text and "no resolvable difference" in text
+    assert "fails guard" in text
+    # one word for "no difference beyond the interval" everywhere: the decision and the cells
+    assert golden.decision_of("same").decision == "noise"
+    assert "| same | **noise** |" in md
     assert "within noise" in text
 
 
@@ -507,7 +510,7 @@ def test_a_better_decision_is_never_shown_without_the_held_out_verdict(golden, t
     assert better, "the golden report has no better row"
     winner = better[0]
     held = with_heldout(golden, HeldOut(winner, "not confirmed", "weighted recall@5 is noise"))
-    assert held.heldout_of(winner) == "NOT CONFIRMED: weighted recall@5 is noise"
+    assert held.heldout_of(winner) == "not confirmed: weighted recall@5 is noise"
     others = [d.config for d in golden.decisions if d.decision != BETTER]
     assert all(held.heldout_of(c) is None for c in others)
     console = Console(width=250, record=True)
@@ -515,12 +518,12 @@ def test_a_better_decision_is_never_shown_without_the_held_out_verdict(golden, t
     text = console.export_text()
     line = next(x for x in text.splitlines() if x.startswith(f"{winner}: better"))
     after = text[text.index(line) :].splitlines()[1]
-    assert "held-out: NOT CONFIRMED: weighted recall@5 is noise" in after
-    assert "NOT CONFIRMED on held-out" in text  # in the table's decision column too
+    assert "held-out: not confirmed: weighted recall@5 is noise" in after
+    assert "not confirmed on held-out" in text  # in the table's decision column too
     md = to_markdown(held)
-    assert f"| {winner} | **better** | NOT CONFIRMED: weighted recall@5 is noise |" in md
-    assert "**better** (NOT CONFIRMED on held-out)" in md
-    assert "NOT CONFIRMED on held-out" in to_html(held)
+    assert f"| {winner} | **better** | not confirmed: weighted recall@5 is noise |" in md
+    assert "**better** (not confirmed on held-out)" in md
+    assert "not confirmed on held-out" in to_html(held)
     # no confirmation made: it says so rather than staying silent
     unchecked = with_heldout(golden, None, "confirm.enabled=false")
     assert unchecked.heldout_of(winner) == "not checked: confirm.enabled=false"

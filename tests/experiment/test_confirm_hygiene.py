@@ -71,7 +71,7 @@ def test_repeating_a_confirmation_neither_logs_nor_counts_again(history):
     assert run.data.tags["ragsweep.confirmations"] == "1"
     verdict = run.data.tags["ragsweep.verdict"]
     out = " ".join(history.again.out.split())
-    assert f"is {verdict.upper()} on held-out questions (" in out
+    assert f"is {verdict} on held-out questions (" in out
     assert f"as confirm run {run.info.run_id} found for this sweep" in out
     assert history.again.code == (0 if verdict == "confirmed" else 1)
 

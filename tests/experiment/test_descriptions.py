@@ -6,13 +6,14 @@ table; each configuration run says what it changed and its decision, and the tag
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from conftest import cli_in
+from conftest import Store, cli_in
 from ragsweep.compare.report import read_cells
 from ragsweep.measures import Measure
-from toy import HELDOUT_WINNER, TINY
+from toy import HELDOUT_WINNER, SMALL_CHUNKS, TINY, TOY
 
 NOTE = "mlflow.note.content"
 
@@ -41,28 +42,70 @@ def test_the_parent_run_describes_the_decisions_and_the_held_out_verdict(sweep):
 
 
 @pytest.mark.slow
-def test_each_configuration_run_says_what_it_changed_and_its_decision(sweep):
+def test_each_configuration_run_starts_with_its_decision_and_what_held_out_said(sweep):
     store = sweep.store
     (parent,) = store.runs("sweep:fusion.k", "sweep")
+    (confirm,) = store.runs("sweep:fusion.k", "confirm")
     report = json.loads(
         store.download(parent.info.run_id, "report/report.json", sweep.folder / "dl2").read_text()
     )
-    decided = {d["config"]: d["decision"] for d in report["decisions"]}
+    decided = {d["config"]: d for d in report["decisions"]}
     runs = store.by_value("sweep:fusion.k")
     assert runs["60"].data.tags[NOTE].startswith("**Baseline** of the sweep: `fusion.k=60`")
     assert runs["60"].info.run_name == "fusion.k=60 (baseline)"
     assert runs["60"].data.tags["ragsweep.decision"] == "baseline"
-    short = {"no resolvable difference": "noise"}
-    for value, decision in decided.items():
-        tags = runs[value].data.tags
-        assert tags["ragsweep.decision"] == short.get(decision, decision)
-        assert tags["ragsweep.verdict"].startswith(f"{short.get(decision, decision)}: weighted")
-        assert tags[NOTE].startswith(f"`fusion.k={value}` against the baseline `fusion.k=60`")
+    held = confirm.data.tags["ragsweep.verdict"]  # confirmed | not confirmed
+    assert confirm.data.tags["ragsweep.winner"] == "1"
+    d = decided["1"]
+    tags = runs["1"].data.tags
+    assert d["decision"] == "better"  # the toy's dev winner
+    assert tags["ragsweep.decision"] == "better"
+    assert tags["ragsweep.heldout"] == held  # the confirm run's own word: one filter finds both
+    assert tags["ragsweep.verdict"].startswith(f"better, {held} on held-out: weighted recall@1 ")
+    assert tags[NOTE].startswith(f"**better** on dev, **{held} on held-out** (")
+    assert "`fusion.k=1` against the baseline `fusion.k=60` on dev" in tags[NOTE]
+    shown = f"{d['delta']:+.3f} [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
+    assert tags["ragsweep.headline"] == shown  # 3 decimals, as the report prints it
+    assert tags["ragsweep.guard"].startswith("exclusions ")
     filtered = store.client.search_runs(
-        [parent.info.experiment_id],
-        filter_string=f"tags.`ragsweep.decision` = '{short.get(decided['1'], decided['1'])}'",
+        [parent.info.experiment_id], filter_string="tags.`ragsweep.dev_winner` = 'true'"
     )
     assert [r.data.tags["ragsweep.value"] for r in filtered] == ["1"]
+    assert "ragsweep.dev_winner" not in runs["60"].data.tags
+
+
+@pytest.mark.slow
+def test_every_file_the_parent_description_names_was_logged(sweep):
+    store = sweep.store
+    (parent,) = store.runs("sweep:fusion.k", "sweep")
+    named = set(re.findall(r"`(report/[^`]+)`", parent.data.tags[NOTE]))
+    logged = {f.path for f in store.client.list_artifacts(parent.info.run_id, "report")}
+    assert {"report/report.html", "report/report.md", "report/report.csv"} <= named
+    assert named <= logged, named - logged
+
+
+@pytest.mark.slow
+def test_the_launch_view_lists_its_configuration_runs_best_first(sweep):
+    """The saved view the printed link opens (`experiment.view`): its filter finds this
+    launch's configuration runs and nothing else, and the experiment's description says the
+    launch's answer."""
+    store = sweep.store
+    (parent,) = store.runs("sweep:fusion.k", "sweep")
+    exp = store.client.get_experiment(parent.info.experiment_id)
+    pid = parent.info.run_id
+    assert f"viewStateShareKey={pid}" in sweep.out  # the printed link opens it
+    state = json.loads(exp.tags[f"mlflow.sharedViewState.{pid}"])
+    found = store.client.search_runs(
+        [exp.experiment_id], filter_string=state["searchFilter"], order_by=[state["orderByKey"]]
+    )
+    runs = store.by_value("sweep:fusion.k")
+    assert {r.info.run_id for r in found} == {r.info.run_id for r in runs.values()}
+    assert state["orderByKey"] == "metrics.`delta/recall_at_1/weighted`"
+    assert state["selectedColumns"][:4] == [
+        f"tags.`ragsweep.{c}`" for c in ("decision", "heldout", "headline", "guard")
+    ]
+    assert exp.tags[NOTE].startswith(f"**{parent.info.run_name}**: `1` is better, ")
+    assert parent.info.run_name.startswith("fusion.k #1 data=folder data.path=")
 
 
 def _report(sweep, name):
@@ -137,7 +180,7 @@ def test_the_confirm_run_is_visibly_held_out(sweep):
     # the dev report logged to the parent states the verdict next to the dev decision
     report = _report(sweep, "dl4")
     assert report["heldout"]["1"].startswith(
-        "confirmed:" if verdict == "confirmed" else "NOT CONFIRMED:"
+        "confirmed:" if verdict == "confirmed" else "not confirmed:"
     )
     md = sweep.store.download(
         sweep.store.runs("sweep:fusion.k", "sweep")[0].info.run_id,
@@ -174,3 +217,29 @@ def test_runs_name_their_datasets_and_log_a_question_table(sweep):
     assert [r["qid"] for r in rows] == list(per_q["qid"])
     assert [r["recall@1"] for r in rows] == list(per_q["recall@1"])
     assert "results/questions.json" in tags["mlflow.loggedArtifacts"]
+
+
+@pytest.mark.slow
+def test_a_second_launch_is_told_apart_from_the_first(tmp_path):
+    """Two launches of one sweep with different shared overrides: each parent run has its own
+    name, each printed link opens its own runs, and the experiment's description names the
+    latest; launching the first again resumes it under its name."""
+    base = ["-m", *TOY, "confirm.enabled=false", "fusion.k=1,60"]
+    first = cli_in(tmp_path, *base).ok()
+    second = cli_in(tmp_path, *base, *SMALL_CHUNKS).ok()
+    again = cli_in(tmp_path, *base).ok()
+    store = Store(tmp_path)
+    parents = store.runs("sweep:fusion.k", "sweep")
+    names = sorted(p.info.run_name for p in parents)
+    assert len(parents) == 2 and names[0].startswith("fusion.k #1 data=folder")
+    assert names[1].startswith("fusion.k #2 data=folder") and names[0] != names[1]
+    links = [re.findall(r"viewStateShareKey=(\w+)", r.out) for r in (first, second, again)]
+    assert links[0] == links[2] != links[1]  # the relaunch resumed the first launch
+    exp = store.client.get_experiment(parents[0].info.experiment_id)
+    for (key,) in links[:2]:
+        state = json.loads(exp.tags[f"mlflow.sharedViewState.{key}"])
+        found = store.client.search_runs([exp.experiment_id], state["searchFilter"])
+        assert len(found) == 2 and {r.data.tags["mlflow.parentRunId"] for r in found} == {key}
+    latest = store.client.get_run(links[2][0]).info.run_name
+    assert exp.tags[NOTE].startswith(f"**{latest}**: ")
+    assert f"see {latest} with `ragsweep ui`" in again.out

@@ -23,7 +23,7 @@ from ragsweep.compare.report import (
     CELL_COLUMNS,
     FAILS_GUARD,
     NEEDS_JUDGING,
-    NO_DIFFERENCE,
+    NOISE,
     PART_COLUMNS,
     WORSE,
     Decision,
@@ -124,7 +124,7 @@ def _decide(
     1. `fails guard` if any guard slice's estimate (on its deciding measure) is below the
        baseline's, whether or not the drop is beyond noise;
     2. else `better` / `worse` when the headline cell's verdict is better / worse;
-    3. else `no resolvable difference`.
+    3. else `noise` (no difference beyond the interval).
     """
     mine = cells[cells["config"] == config]
 
@@ -192,13 +192,13 @@ def _decide(
     elif head["verdict"] == "worse":
         verdict, reason = WORSE, f"{head_text} worse"
     elif head["resolves"]:
-        verdict = NO_DIFFERENCE
+        verdict = NOISE
         reason = (
             f"{head_text} is noise; the questions resolve differences above "
             f"{float(head['half_width']):.3f}, finer than the target gap {target_gap:g}"
         )
     else:
-        verdict = NO_DIFFERENCE
+        verdict = NOISE
         reason = (
             f"{head_text} is noise; the questions resolve differences above "
             f"{float(head['half_width']):.3f}: about {int(head['questions_needed'])} "

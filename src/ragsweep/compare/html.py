@@ -31,7 +31,7 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 .better { background: #e3f4e3; } .worse { background: #fbe3e3; } .noise { color: #666; }
 .raw { color: #888; font-size: 90%; }
 .d-fails-guard { color: #b00; font-weight: bold; } .d-better { color: #070; font-weight: bold; }
-.d-worse { color: #b00; } .d-no-resolvable-difference { color: #960; }
+.d-worse { color: #b00; } .d-noise { color: #960; }
 .needs-judging { background: #efe3f7; } .d-needs-judging { color: #7b1fa2; font-weight: bold; }
 .bound { color: #7b1fa2; font-size: 90%; } pre.judge { background: #f6f0fa; padding: 0.5em; }
 .warn { color: #b00; font-weight: bold; } .method { color: #555; max-width: 60em; }

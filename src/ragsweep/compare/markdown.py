@@ -134,12 +134,13 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
 _NOTE_LIMIT = 8000
 
 
-def parent_description(report: Report, confirm: str | None) -> str:
+def parent_description(report: Report, confirm: str | None, files: Sequence[str] = ()) -> str:
     """The sweep's parent-run description (`mlflow.note.content`, rendered as markdown on the
     run's page, of which MLflow shows the first lines until "Show more"): the decisions and the
     held-out verdict in two lines, then the decisions table and the decision measure per slice
     with difference and interval, the method, and where the full report is. `confirm` is the
-    confirm stage's one-line verdict (None: it did not run)."""
+    confirm stage's one-line verdict (None: it did not run); `files` the report's artifact
+    paths (`report/report.html`, ...) the description points to."""
     body = to_markdown(report).split("\n## Resolution", 1)[0].rstrip()
     head, _, sections = body.partition("\n## ")
     method = head.partition("\n")[2].strip()  # the paragraph under the title: how it was decided
@@ -153,10 +154,9 @@ def parent_description(report: Report, confirm: str | None) -> str:
         f"## {sections.strip()}",
         "",
         method,
-        "",
-        "Full report: artifacts `report/report.html` (with the forest plot), `report/report.md`, "
-        "`report/cells.csv`.",
     ]
+    if files:
+        lines += ["", "Full report: artifacts " + ", ".join(f"`{f}`" for f in files) + "."]
     text = "\n".join(lines)
     if len(text) > _NOTE_LIMIT:
         cut = text[: _NOTE_LIMIT - 80].rsplit("\n", 1)[0]
@@ -165,12 +165,19 @@ def parent_description(report: Report, confirm: str | None) -> str:
 
 
 def config_description(report: Report, config: str, factor: str) -> str:
-    """A configuration run's description: what it changed, and its decision with the reason."""
+    """A configuration run's description: its decision first and, for a `better` one, what the
+    held-out questions said (the dev winner: `confirmed` or `not confirmed`); then what it
+    changed and the reason."""
     if config == report.baseline:
         head = f"**Baseline** of the sweep: `{factor}={config}`"
         return f"{head}; the other values are compared to it."
     d = report.decision_of(config)
+    lead = f"**{d.decision}** on dev"
+    held = report.heldout_of(config)
+    if held is not None:
+        verdict, _, why = held.partition(": ")
+        lead += f", **{verdict} on held-out**" + (f" ({why})" if why else "")
     return (
-        f"`{factor}={config}` against the baseline `{factor}={report.baseline}`: "
-        f"**{d.decision}**. {d.reason}"
+        f"{lead}. `{factor}={config}` against the baseline `{factor}={report.baseline}` on "
+        f"dev: {d.reason}"
     )

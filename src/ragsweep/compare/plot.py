@@ -16,7 +16,7 @@ from ragsweep.compare.report import (
     BETTER,
     FAILS_GUARD,
     NEEDS_JUDGING,
-    NO_DIFFERENCE,
+    NOISE,
     WORSE,
     Report,
 )
@@ -33,7 +33,7 @@ _DECISION_COLOUR = {
     NEEDS_JUDGING: "#7b1fa2",
     BETTER: "#1a7f37",
     WORSE: "#c62828",
-    NO_DIFFERENCE: "#444444",
+    NOISE: "#444444",
 }
 
 

@@ -24,14 +24,14 @@ from ragsweep.measures import Measure
 #: A row's overall decision, in order of precedence (see `build._decide` and docs/report.md).
 #: `needs judging`: the decision turns on passages nobody judged (scored as not relevant and as
 #: relevant, a headline or guard cell reads differently); it is never `better` or `worse`.
-FAILS_GUARD, NEEDS_JUDGING, BETTER, NO_DIFFERENCE, WORSE = (
+FAILS_GUARD, NEEDS_JUDGING, BETTER, NOISE, WORSE = (
     "fails guard",
     "needs judging",
     "better",
-    "no resolvable difference",
+    "noise",
     "worse",
 )
-DECISIONS: tuple[str, ...] = (FAILS_GUARD, NEEDS_JUDGING, BETTER, NO_DIFFERENCE, WORSE)
+DECISIONS: tuple[str, ...] = (FAILS_GUARD, NEEDS_JUDGING, BETTER, NOISE, WORSE)
 
 #: Columns of `Report.cells`, one row per candidate x measure x stratum.
 CELL_COLUMNS: tuple[str, ...] = (
@@ -230,7 +230,7 @@ class Report:
         return self.heldout.get(config)
 
     def heldout_short(self, config: str) -> str | None:
-        """`heldout_of` in a few words for a table cell: `NOT CONFIRMED on held-out`."""
+        """`heldout_of` in a few words for a table cell: `not confirmed on held-out`."""
         text = self.heldout_of(config)
         return None if text is None else f"{text.partition(': ')[0]} on held-out"
 

@@ -247,9 +247,11 @@ def sweep_report(
     factor: str | None,
     allow_mismatch: bool = False,
     notes: Sequence[str] = (),
+    launch: str | None = None,
 ) -> Report:
     """The report of sweep `name` over `factor`: each finished value's run in `records`
-    (value -> run) against the `baseline` value's (see `sweep_values`), naming the run ids."""
+    (value -> run) against the `baseline` value's (see `sweep_values`), naming the run ids.
+    `launch` (the parent run's name, `chunk_size #2`) titles it when given."""
     chosen, left_out = sweep_values(
         records, values=values, baseline=baseline, name=name, factor=factor
     )
@@ -258,7 +260,7 @@ def sweep_report(
         runs,
         factor=factor,
         title=(
-            f"sweep {name}: {factor or 'configurations'} against the baseline "
+            f"sweep {launch or name}: {factor or 'configurations'} against the baseline "
             f"{_label(factor, baseline)}"
         ),
         allow_mismatch=allow_mismatch,

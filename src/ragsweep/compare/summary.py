@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from ragsweep.compare.format import interval
-from ragsweep.compare.report import BETTER, NO_DIFFERENCE, Report
+from ragsweep.compare.format import interval, signed
+from ragsweep.compare.report import BETTER, Report
 from ragsweep.conventions import BASELINE, CI_HIGH, CI_LOW, DELTA, metric_key
 from ragsweep.measures import Measure
 
-#: the tag `ragsweep.decision` of a run: a decision in one word or two
-NOISE, BASELINE_TAG = "noise", "baseline"
+#: the tag `ragsweep.decision` of the baseline run (the others carry their decision)
+BASELINE_TAG = "baseline"
 #: the parent's prefix for the winner's numbers (`winner/recall_at_5/weighted`)
 WINNER = "winner"
 
@@ -83,23 +83,74 @@ def summary_metrics(
 
 
 def decision_tag(report: Report, config: str) -> str:
-    """`better`, `worse`, `noise` (no resolvable difference), `fails guard`, `needs judging`
-    (the decision turns on passages nobody judged), or `baseline`."""
+    """`better`, `worse`, `noise` (no difference beyond the interval), `fails guard`,
+    `needs judging` (the decision turns on passages nobody judged), or `baseline`."""
     if config == report.baseline:
         return BASELINE_TAG
-    decision = report.decision_of(config).decision
-    return NOISE if decision == NO_DIFFERENCE else decision
+    return report.decision_of(config).decision
 
 
 def verdict_tag(report: Report, config: str) -> str:
-    """The decision with its headline difference, short enough for a runs-table column:
-    `better: weighted recall@5 +0.088 [+0.028, +0.147]`; the baseline's says so."""
+    """The decision first, then what held-out questions said of a `better` one, then the dev
+    headline difference, for a runs-table column and filter:
+
+        better, confirmed on held-out: weighted recall@5 +0.105 [+0.070, +0.139] on dev;
+            held-out: weighted recall@5 +0.138 [+0.086, +0.183] better; guards hold
+        better, not re-scored on held-out (only the winner, 512, is): weighted recall@5 ...
+        noise: weighted recall@5 +0.003 [-0.014, +0.019]
+
+    The baseline's says so."""
     if config == report.baseline:
         return f"{BASELINE_TAG}: the others are compared to it"
     d = report.decision_of(config)
     failed = f" ({', '.join(d.guard_failed)} below)" if d.guard_failed else ""
-    head = f"{d.headline} {report.decision} {interval(d.delta, d.ci_low, d.ci_high)}"
-    return f"{decision_tag(report, config)}: {head}{failed}"
+    head = f"{d.headline} {report.decision} {interval(d.delta, d.ci_low, d.ci_high)}{failed}"
+    word = decision_tag(report, config)
+    held = report.heldout_of(config)
+    if held is None:
+        return f"{word}: {head}"
+    verdict, _, why = held.partition(": ")
+    if verdict in HELDOUT_VERDICTS:
+        return f"{word}, {verdict} on held-out: {head} on dev" + (
+            f"; held-out: {why}" if why else ""
+        )
+    return f"{word}, {verdict} on held-out ({why}): {head}"
+
+
+#: what a confirm stage says of the dev winner (the confirm run's `ragsweep.verdict`)
+HELDOUT_VERDICTS = ("confirmed", "not confirmed")
+
+
+def heldout_tag(report: Report, config: str) -> str | None:
+    """What held-out questions said of a `better` configuration, in the confirm run's words:
+    `confirmed` or `not confirmed` for the dev winner, `not re-scored` for another `better`
+    row, `not checked` when no confirm stage ran; None for the other rows."""
+    held = report.heldout_of(config)
+    return None if held is None else held.partition(": ")[0]
+
+
+def headline_tag(report: Report, config: str) -> str | None:
+    """The headline difference with its interval, `+0.105 [+0.070, +0.139]` (None for the
+    baseline): the runs table shows it as written, where a metric shows 16 digits."""
+    if config == report.baseline:
+        return None
+    d = report.decision_of(config)
+    return interval(d.delta, d.ci_low, d.ci_high)
+
+
+def guard_tag(report: Report, config: str) -> str | None:
+    """Each guard slice's difference on its deciding measure and its verdict, short enough for
+    a runs-table column: `exclusions +0.135 better` (None for the baseline or with no guard;
+    the intervals are in the report)."""
+    if config == report.baseline:
+        return None
+    parts = []
+    for stratum in report.guard_slices:
+        if stratum not in report.strata:
+            continue
+        cell = report.cell(config, report.deciding(stratum), stratum)
+        parts.append(f"{stratum} {signed(float(cell['delta']))} {cell['verdict']}")
+    return "; ".join(parts) or None
 
 
 def pick_winner(report: Report) -> str | None:
@@ -141,7 +192,7 @@ def with_heldout(
         if held is None or held.winner is None:
             texts[d.config] = f"not checked: {why_not}"
         elif d.config == held.winner:
-            word = held.verdict if held.verdict == "confirmed" else held.verdict.upper()
+            word = held.verdict  # the confirm run's own word, so a filter copied from here finds it
             texts[d.config] = f"{word}: {held.reason}" if held.reason else word
         else:
             texts[d.config] = f"not re-scored: only the winner, {held.winner}, is"
@@ -159,5 +210,5 @@ def heldout_line(held: HeldOut | None, why_not: str) -> str:
 
 
 def decisions_line(report: Report) -> str:
-    """The decisions on one line: `10: no resolvable difference; 100: fails guard`."""
+    """The decisions on one line: `10: noise; 100: fails guard`."""
     return "; ".join(f"{d.config}: {d.decision}" for d in report.decisions)

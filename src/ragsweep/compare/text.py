@@ -28,10 +28,11 @@ from ragsweep.compare.report import (
     BETTER,
     FAILS_GUARD,
     NEEDS_JUDGING,
-    NO_DIFFERENCE,
+    NOISE,
     WORSE,
     Report,
 )
+from ragsweep.compare.summary import pick_winner
 
 _RICH_VERDICT = {"better": "green", "worse": "red", "noise": "dim", NEEDS_JUDGING: "magenta"}
 _RICH_DECISION = {
@@ -39,7 +40,7 @@ _RICH_DECISION = {
     NEEDS_JUDGING: "bold magenta",
     BETTER: "bold green",
     WORSE: "red",
-    NO_DIFFERENCE: "yellow",
+    NOISE: "yellow",
 }
 
 
@@ -109,6 +110,9 @@ def rich_tables(report: Report) -> list[RenderableType]:
             table.add_row(*r)
         out.append(table)
     out.append(_resolution_table(report))
+    winner = _winner_line(report)
+    if winner is not None:
+        out.append(winner)
     for d in report.decisions:
         line = Text(f"{d.config}: ", style="bold")
         line.append(d.decision, style=_RICH_DECISION[d.decision])
@@ -127,6 +131,21 @@ def rich_tables(report: Report) -> list[RenderableType]:
     if commands:
         out.append(Text("\n".join(f"  {c}" for c in commands), style="magenta"))
     return out
+
+
+def _winner_line(report: Report) -> Text | None:
+    """Which row the decision rule picks when there are several candidates, so the table's
+    first row is never read as the winner."""
+    if len(report.configs) < 2:
+        return None
+    winner = pick_winner(report)
+    if winner is None:
+        return Text(
+            f"winner: none (no configuration is better than {report.baseline} beyond noise)",
+            style="bold",
+        )
+    rule = f"the best {report.headline} {report.decision} among the better rows"
+    return Text(f"winner: {winner} ({rule})", style="bold green")
 
 
 def _heldout_style(text: str) -> str:

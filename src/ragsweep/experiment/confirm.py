@@ -173,7 +173,7 @@ def print_confirmation(done: Confirmation) -> None:
         return
     if done.report is not None:
         print_report(done.report)
-    line = f"confirm: {done.winner} is {done.verdict.upper()} on held-out questions"
+    line = f"confirm: {done.winner} is {done.verdict} on held-out questions"
     if done.reason:
         line += f" ({done.reason})"
     if done.reused:

@@ -137,7 +137,7 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     _print_summary(plan, statuses)
     complete = not failed and interrupted is None
     reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
-    print(f"see it with `ragsweep ui`, then {_link(plan, reported)}")
+    print(f"see {plan.launch or plan.name} with `ragsweep ui`, then {_link(plan, reported)}")
     if failed:
         listing = ", ".join(_what_happened(plan, v, statuses[v]) for v in failed)
         where = []
@@ -154,8 +154,8 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
             where.append("tracebacks are in the failed runs' error/ artifacts")
         where.append("launch the same command again to run only those")
         print(
-            f"sweep {plan.name}: {len(failed)} of {len(plan.values)} configuration(s) did not "
-            f"finish: {listing}; {'; '.join(where)}",
+            f"sweep {plan.launch or plan.name}: {len(failed)} of {len(plan.values)} "
+            f"configuration(s) did not finish: {listing}; {'; '.join(where)}",
             file=sys.stderr,
         )
         return 1
@@ -163,13 +163,13 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
 
 
 def _link(plan: Plan, report: Report | None) -> str:
-    """The runs table of the sweep's experiment; with a report, its configuration runs alone,
-    best headline difference first (`delta/<decision measure>/<headline>`)."""
+    """The runs table of this launch: with a report, its saved view (`experiment.view`: the
+    configuration runs, best headline difference first, the columns that answer the sweep);
+    without one, this launch's runs."""
     if report is None:
-        return tracking.runs_url(plan.store, plan.experiment_id)
-    key = cv.metric_key(report.decision, report.headline, cv.DELTA)
-    search = f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_CONFIG}'"
-    return tracking.runs_url(plan.store, plan.experiment_id, search=search, order_by=key)
+        search = f"tags.`mlflow.parentRunId` = '{plan.parent_run_id}'"
+        return tracking.runs_url(plan.store, plan.experiment_id, search=search)
+    return tracking.runs_url(plan.store, plan.experiment_id, view=plan.parent_run_id)
 
 
 def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
@@ -197,6 +197,7 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
             name=plan.name,
             factor=plan.factor,
             notes=[] if base is None else judge_notes(base),
+            launch=plan.launch or None,
         )
     except UserError as err:
         print(f"report: {err}", file=sys.stderr)
@@ -236,7 +237,10 @@ def _print_summary(plan: Plan, statuses: dict[str, dict[str, Any]]) -> None:
     present = {p.stratum for m in metrics.values() for k in m if (p := cv.parse_metric_key(k))}
     rows = [*(s for s in plan.slices if s in present), *cv.SUMMARY_ROWS]
     table = Table(
-        title=f"sweep {plan.name}: {decision} per slice, baseline {plan.label(plan.baseline)}",
+        title=(
+            f"sweep {plan.launch or plan.name}: {decision} per slice, "
+            f"baseline {plan.label(plan.baseline)}"
+        ),
         title_justify="left",
     )
     table.add_column(plan.factor)

@@ -129,9 +129,25 @@ def _refuse_if_live(running: list[Any], sweep_key: str) -> None:
             )
 
 
-def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> str:
-    """The sweep's parent run, owned by this process: reused when the same sweep is launched
-    again (resume)."""
+def launch_name(d: Draft, number: int) -> str:
+    """A parent run's name: the sweep, its launch number in the experiment, and the overrides
+    it shares besides the sweep file (`chunk_size #2 eval.k_prompt=6`), so two launches of one
+    sweep are told apart in the runs table, the printed link and the report."""
+    shared = " ".join(o for o in mask_overrides(d.fixed) if not o.startswith("sweep="))
+    if len(shared) > _SHOWN:  # the number tells launches apart; the overrides help read it
+        shared = shared[: _SHOWN - 2].rsplit(" ", 1)[0] + " …"
+    return " ".join(filter(None, [d.name, f"#{number}", shared]))
+
+
+#: characters of a launch's shared overrides shown in its name (the params hold them all)
+_SHOWN = 60
+
+
+def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> tuple[str, str]:
+    """The sweep's parent run, owned by this process, and its name: reused when the same sweep
+    is launched again (resume); a new one is numbered after the experiment's other launches."""
+    from mlflow.entities import ViewType
+
     mc = tracking.client(store)
     found = mc.search_runs(
         [experiment_id],
@@ -147,7 +163,14 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
         mc.set_tag(run_id, owners.OWNER_TAG, owners.me())
         mc.set_tag(run_id, owners.HEARTBEAT_TAG, f"{time.time():.0f}")
         mc.update_run(run_id, status="RUNNING")
-        return str(run_id)
+        return str(run_id), str(found[0].info.run_name or d.name)
+    launches = mc.search_runs(
+        [experiment_id],
+        filter_string=f"tags.`{cv.TAG_STAGE}` = '{cv.STAGE_SWEEP}'",
+        run_view_type=ViewType.ALL,  # a deleted launch keeps its number
+        max_results=50000,
+    )
+    name = launch_name(d, len(launches) + 1)
     tags = {
         cv.TAG_STAGE: cv.STAGE_SWEEP,
         cv.tag("sweep"): d.name,
@@ -162,14 +185,14 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
         "sweep.baseline": d.baseline,
         "sweep.fixed": " ".join(mask_overrides(d.fixed)) or "(none)",
     }
-    run_id = tracking.start_run(store, experiment_id, run_name=d.name, tags=tags)
+    run_id = tracking.start_run(store, experiment_id, run_name=name, tags=tags)
     tracking.finish_run(store, run_id, params=params, status="RUNNING")
-    return run_id
+    return run_id, name
 
 
-def _claim(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> str:
+def _claim(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> tuple[str, str]:
     """Under the store's lock: refuse if this sweep runs elsewhere, mark orphaned runs KILLED,
-    and take (or create) the parent run; return its id."""
+    and take (or create) the parent run; return its id and name."""
     mc = tracking.client(store)
     # the store's lock, on a tracking server too: launches from other folders or machines that
     # read the RUNNING runs at the same instant would both create (or both take) the parent
@@ -253,7 +276,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         store = tracking.configured_store(base_cfg.tracking)
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
-        parent = _claim(store, experiment_id, d, sweep_key)
+        parent, launch = _claim(store, experiment_id, d, sweep_key)
         mc = tracking.client(store)
         lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
         plan = Plan(
@@ -274,6 +297,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
             confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
             launch_dir=str(Path.cwd()),
             owner=owners.me(),
+            launch=launch,
         )
         plan.save()
         share_dataset(plan.folder, d.dataset)

@@ -34,7 +34,10 @@ from ragsweep.compare.summary import (
     config_metrics,
     decision_tag,
     decisions_line,
+    guard_tag,
+    headline_tag,
     heldout_line,
+    heldout_tag,
     pick_winner,
     summary_metrics,
     verdict_tag,
@@ -42,7 +45,7 @@ from ragsweep.compare.summary import (
 )
 from ragsweep.compare.text import print_report
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import tracking, view
 from ragsweep.experiment.judges import judge_notes
 
 _RUN_ID = re.compile(r"[0-9a-f]{32}")
@@ -216,7 +219,7 @@ def log_comparison(
     from mlflow.entities import Metric, RunTag
 
     report = with_heldout(report, held, why_not)
-    log_report_files(mc, parent_id, report)
+    files = log_report_files(mc, parent_id, report)
     ts = int(time.time() * 1000)
     shown = {report.baseline, pick_winner(report)} & set(report.run_ids)
     logged = {c: mc.get_run(report.run_ids[c]).data.metrics for c in shown}
@@ -225,28 +228,40 @@ def log_comparison(
         metrics=[Metric(k, v, ts, 0) for k, v in sorted(summary_metrics(report, logged).items())],
         tags=[
             RunTag(cv.tag("decisions"), decisions_line(report)[:_MAX_TAG]),
-            RunTag(NOTE, parent_description(report, heldout_line(held, why_not))),
+            RunTag(NOTE, parent_description(report, heldout_line(held, why_not), files)),
         ],
     )
     _copy_inputs(mc, report.run_ids.get(report.baseline), parent_id)
     log_config_results(mc, report, factor)
+    parent = mc.get_run(parent_id)
+    launch = parent.info.run_name or parent_id
+    view.save_view(mc, parent.info.experiment_id, parent_id, report, launch)
     return report
 
 
-def log_report_files(mc: Any, run_id: str, report: Report) -> None:
-    """The report's files (`compare.files.write_report`) under the run's artifacts `report/`."""
+def log_report_files(mc: Any, run_id: str, report: Report) -> list[str]:
+    """The report's files (`compare.files.write_report`) under the run's artifacts `report/`;
+    return their artifact paths (`report/report.html`, ...)."""
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
-        for path in write_report(report, tmp).values():
+        written = write_report(report, tmp)
+        for path in written.values():
             mc.log_artifact(run_id, str(path), artifact_path="report")
+    first = ("report.html", "report.md")  # the two a person reads, then the data files
+    return [f"report/{n}" for n in sorted(written, key=lambda n: (n not in first, n))]
 
 
 def log_config_results(mc: Any, report: Report, factor: str | None) -> None:
     """On each configuration run of `report` (`Report.run_ids`): its differences from the
-    baseline and their bounds (`compare.summary.config_metrics`), the tags `ragsweep.decision`
-    and `ragsweep.verdict`, and a description naming what it changed and its decision."""
+    baseline and their bounds (`compare.summary.config_metrics`); the tags `ragsweep.decision`,
+    `ragsweep.verdict` (the decision, held-out's word on a `better` one, the headline), and for
+    the runs table `ragsweep.heldout`, `ragsweep.headline`, `ragsweep.guard`,
+    `ragsweep.unjudged_at_k` and `ragsweep.cost` (`experiment.view.shown_metrics`), with
+    `ragsweep.dev_winner` on the dev winner alone (a tag a report made before and this one
+    does not set is removed); and a description that starts with the decision."""
     from mlflow.entities import Metric, RunTag
 
     ts = int(time.time() * 1000)
+    winner = pick_winner(report)
     for config, run_id in report.run_ids.items():
         metrics = [Metric(k, v, ts, 0) for k, v in sorted(config_metrics(report, config).items())]
         tags = [
@@ -254,6 +269,18 @@ def log_config_results(mc: Any, report: Report, factor: str | None) -> None:
             RunTag(cv.tag("decision"), decision_tag(report, config)),
             RunTag(cv.tag("verdict"), verdict_tag(report, config)[:_MAX_TAG]),
         ]
+        run = mc.get_run(run_id).data
+        shown = {
+            "heldout": heldout_tag(report, config),
+            "headline": headline_tag(report, config),
+            "guard": guard_tag(report, config),
+            **view.shown_metrics(report, run.metrics),
+            "dev_winner": "true" if config == winner else None,
+        }
+        tags += [RunTag(cv.tag(k), v[:_MAX_TAG]) for k, v in shown.items() if v is not None]
+        for key in (cv.tag(k) for k, v in shown.items() if v is None):
+            if key in run.tags:  # an earlier report's (another winner, say)
+                mc.delete_tag(run_id, key)
         for start in range(0, len(metrics), _MAX_METRICS):
             mc.log_batch(run_id, metrics=metrics[start : start + _MAX_METRICS])
         mc.log_batch(run_id, tags=tags)
@@ -328,6 +355,7 @@ def report_sweep(
         factor=factor,
         allow_mismatch=allow_mismatch,
         notes=[*notes, *judge_notes(records[0])],  # records[0]: the baseline's
+        launch=parent.info.run_name or None,
     )
     report = log_comparison(
         mc, pid, report, factor, logged_heldout(mc, parent), "no confirm run of this sweep"

@@ -133,6 +133,7 @@ class Plan:
     confirm: bool = True  # run the confirm stage at the end
     launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
     owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
+    launch: str = ""  # the parent run's name, which tells this launch from other launches
 
     @property
     def store(self) -> tracking.Store:

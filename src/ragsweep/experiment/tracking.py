@@ -273,6 +273,7 @@ def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None
         location = None
         if store.artifact_root is not None:
             location = f"{store.artifact_root}/{_safe(experiment)}"
+        _describe_default(mc)
         try:
             return str(
                 mc.create_experiment(experiment, artifact_location=location, tags=dict(tags or {}))
@@ -286,6 +287,26 @@ def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None
             if found is None:
                 raise
             return str(found.experiment_id)
+
+
+#: the description of the empty experiment MLflow creates in every store
+DEFAULT_NOTE = (
+    "Empty: ragsweep logs each sweep in an experiment of its own (`sweep:<name>`) and single "
+    "runs in `ragsweep`; MLflow creates this one in every store."
+)
+
+
+def _describe_default(mc: Any) -> None:
+    """Say in the experiments list what MLflow's `Default` experiment (id 0) is, when it has
+    no description yet (a user may have written one)."""
+    from mlflow.exceptions import MlflowException
+
+    try:
+        default = mc.get_experiment("0")
+    except MlflowException:  # a server without one
+        return
+    if default is not None and "mlflow.note.content" not in default.tags:
+        mc.set_experiment_tag("0", "mlflow.note.content", DEFAULT_NOTE)
 
 
 def _safe(name: str) -> str:
@@ -316,6 +337,20 @@ def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
         yield items[i : i + size]
 
 
+def _user() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        return str(os.getuid())
+
+
+#: the runs table's "Created by" and "Source" columns (MLflow's own tags; its fluent API sets
+#: them, the client we log with does not)
+_WHO = {"mlflow.user": _user(), "mlflow.source.type": "LOCAL", "mlflow.source.name": "ragsweep"}
+
+
 def start_run(
     store: Store,
     experiment_id: str,
@@ -328,6 +363,7 @@ def start_run(
     """Create a RUNNING run (visible in the UI at once), owned by `owner` (default: this
     process; see `experiment.owner`); return its id."""
     all_tags = {
+        **_WHO,
         owners.OWNER_TAG: owner or owners.me(),
         owners.HEARTBEAT_TAG: f"{time.time():.0f}",
         **tags,
@@ -485,17 +521,21 @@ def runs_url(
     host: str = "127.0.0.1",
     port: int = 5000,
     *,
+    view: str | None = None,
     search: str | None = None,
     order_by: str | None = None,
 ) -> str:
-    """Where the runs table of an experiment is, once `ragsweep ui` serves this store; `search`
-    (an MLflow filter) and `order_by` (a metric key, best first) open it filtered and sorted."""
+    """Where the runs table of an experiment is, once `ragsweep ui` serves this store: opened on
+    the saved view `view` (`experiment.view`), or filtered by `search` (an MLflow filter) and
+    sorted by `order_by` (a metric key, best first)."""
     from urllib.parse import quote
 
     # workflowType=machine_learning: MLflow 3 opens the classic view (a Runs entry in the side
     # bar) instead of the GenAI one (traces, tokens), seen in a fresh headless Chromium profile.
-    # A search or a sort also lists child runs flat instead of under a collapsed parent.
     url = f"http://{host}:{port}/#/experiments/{experiment_id}/runs?workflowType=machine_learning"
+    if view:  # alone: MLflow's UI ignores a saved view when the link has a search parameter
+        return f"{url}&viewStateShareKey={quote(view, safe='')}"
+    # a search or a sort also lists child runs flat instead of under a collapsed parent
     if search:
         url += f"&searchFilter={quote(search, safe='')}"
     if order_by:
