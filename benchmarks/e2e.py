@@ -13,7 +13,7 @@ same job with json, bm25s, scikit-learn, numpy and pytrec_eval. Both get the sam
 settings (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS).
 
 The rows (docs/benchmarks.md): one configuration vs the floor (time and peak memory) at each
-size; per stage at each size (ragsweep's `seconds/*` metrics and `cost/index_build_seconds`
+size; per stage at each size (ragsweep's `seconds/*` and `cost/index_build_seconds` numbers
 against the floor's own stage timings) and each stage's growth exponent; a 4-value fusion
 sweep vs one configuration; MLflow's share of sweep time; 2 workers vs 1 on a chunk-size sweep;
 the confirm stage's share. A target is `<=` for times, memory and shares, `>=` for speedups.
@@ -436,6 +436,21 @@ def read_store(folder: Path) -> Logged:
     return Logged(stage("config"), stage("sweep"), stage("confirm"))
 
 
+def measured(folder: Path, run: Any) -> dict[str, float]:
+    """Every number a configuration run of `folder`'s store measured: its results/metrics.csv
+    (`key`, `value`; the run logs only a few of them as MLflow metrics)."""
+    import csv
+
+    from mlflow import MlflowClient
+
+    with tempfile.TemporaryDirectory(prefix="e2e-metrics-") as tmp:
+        path = MlflowClient(store_uri(folder)).download_artifacts(
+            run.info.run_id, "results/metrics.csv", tmp
+        )
+        with open(path, encoding="utf-8", newline="") as handle:
+            return {row["key"]: float(row["value"]) for row in csv.DictReader(handle)}
+
+
 class Failed(RuntimeError):
     """A ragsweep command or the floor exited non-zero: the message holds its error."""
 
@@ -448,7 +463,7 @@ class Single:
     chunks: int
     ours: Measured
     floor: Measured
-    metrics: dict[str, float]  # the configuration run's MLflow metrics
+    metrics: dict[str, float]  # every number the configuration run measured (`measured`)
     result: dict[str, Any]  # the floor's JSON
 
 
@@ -529,7 +544,7 @@ class Bench:
         except Failed as err:
             return self._failed(err)
         log(f"  one configuration {ours.seconds:.1f} s, floor {floor.seconds:.1f} s")
-        metrics = dict(logged.configs[0].data.metrics)
+        metrics = measured(folder, logged.configs[0])
         result = json.loads((folder / "floor.json").read_text(encoding="utf-8"))
         self.disagreements += disagreements(chunks, metrics, result, self.plan.recall_tolerance)
         return Single(chunks, ours, floor, metrics, result)

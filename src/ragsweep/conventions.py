@@ -7,7 +7,9 @@
   `recall_at_5/exclusions` or `delta/ndcg_at_10/weighted`; `metric_key` builds them and
   `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
   `questions/<slice>`, `ties/<cut>` (score ties across the prompt cut). The confirm run puts
-  every key under `heldout/` (`heldout_key`).
+  every key under `heldout/` (`heldout_key`). A run logs few of them as metrics by default
+  (`decision_metrics`; `tracking.metrics=all` logs every one): every number is in its
+  `results/metrics.csv` either way.
 - **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
   `reproduce`, `rebaseline`, `external`) and the pins `ragsweep.snapshot`, `ragsweep.labels`,
   `ragsweep.split`.
@@ -23,7 +25,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ragsweep.errors import UserError
@@ -67,6 +69,46 @@ def metric_key(measure: Measure, stratum: str, prefix: str | None = None) -> str
     """`[<prefix>/]<measure key>/<stratum>`, e.g. `recall_at_5/exclusions`."""
     key = f"{measure.key}/{metric_safe(stratum)}"
     return f"{prefix}/{key}" if prefix else key
+
+
+#: `tracking.metrics`, what a run logs as MLflow metrics: `decision` (the default) the few
+#: the runs table and charts show (`decision_metrics`), `all` every number it measured
+METRICS_SETTING = "tracking.metrics"
+METRICS_DECISION, METRICS_ALL = "decision", "all"
+METRICS_CHOICES: tuple[str, ...] = (METRICS_DECISION, METRICS_ALL)
+
+
+def metrics_rule(value: object) -> str:
+    """`tracking.metrics` checked: one of `METRICS_CHOICES` (None: `decision`), else a
+    `UserError` with the fix."""
+    text = METRICS_DECISION if value is None else str(value)
+    if text not in METRICS_CHOICES:
+        raise UserError(
+            f"tracking.metrics must be {' or '.join(METRICS_CHOICES)}, got {value!r}; "
+            f"{METRICS_DECISION} logs the deciding measure per slice, unjudged@k and cost, "
+            f"{METRICS_ALL} every number (both write every number to results/metrics.csv)"
+        )
+    return text
+
+
+def decision_metrics(
+    metrics: Mapping[str, float], k_prompt: int, computed: Collection[Measure]
+) -> dict[str, float]:
+    """The metrics a run logs by default (`tracking.metrics=decision`): per stratum its
+    deciding measure (`deciding_measure`) and unjudged@k_prompt, and every `cost/` key.
+    `computed`: the measures the run scored."""
+    decision = decision_measure(k_prompt)
+    unjudged = Measure("unjudged", int(k_prompt))
+
+    def kept(key: str) -> bool:
+        if key.startswith(f"{COST}/"):
+            return True
+        parsed = parse_metric_key(key)
+        if parsed is None or parsed.prefix is not None:
+            return False
+        return parsed.measure in (deciding_measure(parsed.stratum, decision, computed), unjudged)
+
+    return {k: v for k, v in metrics.items() if kept(k)}
 
 
 def heldout_key(key: str) -> str:
@@ -164,6 +206,13 @@ ORDERING_BLOCKS: tuple[str, ...] = ("fusion", "reranker")
 def decision_measure(k_prompt: int) -> Measure:
     """recall@k_prompt: the generator can use nothing outside the passages in its prompt."""
     return Measure("recall", int(k_prompt))
+
+
+def deciding_measure(stratum: str, decision: Measure, computed: Collection[Measure]) -> Measure:
+    """The measure that decides in `stratum`: its `SLICE_DECISION` measure when the run
+    computed it, else `decision` (as a report decides: `compare.build.build_report`)."""
+    own = SLICE_DECISION.get(stratum)
+    return own if own is not None and own in computed else decision
 
 
 def unjudged_measures(k_prompt: int, measures: Sequence[Measure]) -> tuple[Measure, ...]:

@@ -484,13 +484,19 @@ def test_sweep_report_from_run_folders(tmp_path):
     assert r.run_ids == {"60": "id-60", "k=10/x": "id-k=10/x"}
     weighted = r.cell("k=10/x", RECALL5, "weighted")
     assert weighted["delta"] == pytest.approx(0.5 / 3)  # null traffic weights: equal weights
-    metrics = config_metrics(r, "k=10/x")  # on the configuration's own run
-    assert len(metrics) == 3 * len(r.cells)
+    # on the configuration's own run: the deciding measure's cell of each stratum
+    metrics = config_metrics(r, "k=10/x")
+    assert len(metrics) == 3 * len(r.strata)
     assert metrics["delta/mrr/identifiers"] == r.cell("k=10/x", RR, "identifiers")["delta"]
     assert metrics["ci_high/recall_at_5/weighted"] == weighted["ci_high"]
     assert metrics["ci_low/recall_at_5/weighted"] == weighted["ci_low"]
+    every = config_metrics(r, "k=10/x", every_measure=True)  # tracking.metrics=all
+    assert len(every) == 3 * len(r.cells) and every.items() >= metrics.items()
+    other = r.cell("k=10/x", RECALL5, "identifiers")  # not the measure deciding there
+    assert every["delta/recall_at_5/identifiers"] == other["delta"]
     base = config_metrics(r, "60")  # the baseline's difference with itself
     assert set(base) == set(metrics) and set(base.values()) == {0.0}
+    assert set(config_metrics(r, "60", every_measure=True)) == set(every)
     assert decisions_line(r) == "k=10/x: better"
     assert (decision_tag(r, "k=10/x"), decision_tag(r, "60")) == ("better", "baseline")
     assert verdict_tag(r, "k=10/x") == "better: weighted recall@5 " + (
@@ -604,17 +610,16 @@ def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
     mc, parent, children = _runs(store)  # again: the report logged new values
     for config in ("10", "30"):
         metrics = children[config].data.metrics
-        for key in (
-            "recall_at_5/exclusions",
-            "recall_at_5/weighted",
-            "ndcg_at_10/all",
-            "mrr/identifiers",
-        ):
+        for key in ("recall_at_5/exclusions", "recall_at_5/weighted", "mrr/identifiers"):
             cell_measure, stratum = key.split("/")
             cell = report.cell(config, Measure.parse(cell_measure), stratum)
             assert metrics[f"delta/{key}"] == pytest.approx(cell["delta"])
             assert metrics[f"ci_low/{key}"] == pytest.approx(cell["ci_low"])
             assert metrics[f"ci_high/{key}"] == pytest.approx(cell["ci_high"])
+        # nDCG@10, shown beside the decision, decides nowhere: its cells are in report.csv
+        compared = {k for k in metrics if k.startswith(("delta/", "ci_low/", "ci_high/"))}
+        assert len(compared) == 3 * len(report.strata)
+        assert compared == set(config_metrics(report, config))
         assert children[config].data.tags["ragsweep.decision"] == decision_tag(report, config)
     assert children["60"].data.metrics["delta/recall_at_5/weighted"] == 0.0
     # the parent holds a few summary numbers, no per-value copies

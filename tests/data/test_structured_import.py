@@ -241,21 +241,22 @@ def test_an_import_sweeps_end_to_end(tmp_path: Path) -> None:
         "confirm.enabled=false",
     )
     assert ran.code == 0, ran.err
-    runs = Store(tmp_path).by_value("sweep:chunker.size")
+    store = Store(tmp_path)
+    runs = store.by_value("sweep:chunker.size")
     assert sorted(runs) == ["128", "64"]
     ds = load_dataset(out)
     sides = assign(list(ds.questions["qid"]), "ragsweep-v1", 0.25)  # conf/data/folder.yaml
     dev = ds.questions.loc[sides == "dev", "slice"].value_counts().to_dict()
     assert sum(dev.values()) >= 3
     for run in runs.values():
-        tags, metrics = run.data.tags, run.data.metrics
+        tags, numbers = run.data.tags, store.measured(run)
         assert (tags["ragsweep.dataset"], tags["ragsweep.snapshot"], tags["ragsweep.labels"]) == (
             "home",
             ds.snapshot_hash,
             ds.labels_hash,
         )
-        assert {k.split("/")[1]: v for k, v in metrics.items() if k.startswith("questions/")} == dev
-        assert 0.0 <= metrics["recall_at_5/all"] <= 1.0
+        assert {k.split("/")[1]: v for k, v in numbers.items() if k.startswith("questions/")} == dev
+        assert 0.0 <= numbers["recall_at_5/all"] <= 1.0
     assert runs["64"].data.metrics["cost/chunks"] > runs["128"].data.metrics["cost/chunks"]
 
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import Store, cli_in
+from conftest import COSTS, Store, cli_in
 from ragsweep.compare.report import read_cells
 from ragsweep.measures import Measure
 from toy import HELDOUT_WINNER, SMALL_CHUNKS, TINY, TOY
@@ -127,11 +127,26 @@ def test_each_configuration_run_carries_its_own_difference_and_interval(sweep):
     assert len(cells) >= 2 * cells["stratum"].nunique()  # every measure shown, every column
     runs = sweep.store.by_value("sweep:fusion.k")
     metrics = runs["1"].data.metrics
-    for c in cells.itertuples():
+    # the measure deciding each column (recall@1, RR on identifiers) is on the run; the
+    # others shown beside it are in the report's cells (tracking.metrics=all logs them too)
+    deciding = {s: "mrr" if s == "identifiers" else "recall_at_1" for s in cells["stratum"]}
+    keys = cells["measure"].map(lambda m: Measure.parse(m).key)
+    logged = cells[keys == cells["stratum"].map(deciding)]
+    assert len(logged) == len(deciding) < len(cells)
+    for c in logged.itertuples():
         key = f"{Measure.parse(c.measure).key}/{c.stratum}"
         assert metrics[f"delta/{key}"] == c.delta, key  # bit for bit
         assert metrics[f"ci_low/{key}"] == c.ci_low, key
         assert metrics[f"ci_high/{key}"] == c.ci_high, key
+    # and nothing else: per column its deciding measure, unjudged@1 and the difference with
+    # its interval, then what the configuration cost
+    per_column = {
+        f"{prefix}{key}/{s}"
+        for s, key in deciding.items()
+        for prefix in ("", "delta/", "ci_low/", "ci_high/")
+    } | {f"unjudged_at_1/{s}" for s in deciding}
+    assert set(metrics) == per_column | {f"cost/{c}" for c in COSTS}
+    assert len(metrics) == 5 * len(deciding) + 6
     assert {metrics[f"delta/{k}"] for k in ("recall_at_1/all", "recall_at_1/exclusions")} != {0}
     base = runs["60"].data.metrics
     assert base["delta/recall_at_1/all"] == base["ci_high/recall_at_1/all"] == 0.0

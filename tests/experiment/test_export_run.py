@@ -44,7 +44,7 @@ def export(workdir: Path, run_id: str) -> tuple[Path, Path]:
 
 
 def test_ragsweep_score_on_the_exported_files_gives_the_logged_numbers(logged, capsys):
-    workdir, _, run = logged
+    workdir, store, run = logged
     run_file, qrels_file = export(workdir, run.info.run_id)
     capsys.readouterr()
     code = main(
@@ -62,7 +62,7 @@ def test_ragsweep_score_on_the_exported_files_gives_the_logged_numbers(logged, c
     )
     assert code == 0
     scored = json.loads(capsys.readouterr().out)
-    logged_metrics = run.data.metrics
+    logged_metrics = store.measured(run)  # every number the run measured
     assert scored["aggregate"]["recall@5"] == pytest.approx(logged_metrics["recall_at_5/all"])
     assert scored["aggregate"]["RR"] == pytest.approx(logged_metrics["mrr/all"])
     assert scored["aggregate"]["nDCG@10"] == pytest.approx(logged_metrics["ndcg_at_10/all"])
@@ -91,11 +91,12 @@ def test_trec_eval_on_the_exported_files_gives_the_logged_numbers(logged):
             assert ours.loc[qid, o] == pytest.approx(value, abs=1e-12), (qid, t)
     keys = {"recall_5": "recall_at_5", "recip_rank": "mrr", "P_5": "precision_at_5"}
     keys["ndcg_cut_10"] = "ndcg_at_10"
+    numbers = store.measured(run)
     for t, key in keys.items():
         mean = sum(theirs.get(q, {}).get(t, 0.0) for q in qrels) / len(qrels)
-        assert run.data.metrics[f"{key}/all"] == pytest.approx(mean, abs=1e-12), t
+        assert numbers[f"{key}/all"] == pytest.approx(mean, abs=1e-12), t
     # not a vacuous match: the ranking is neither perfect nor empty
-    assert 0 < run.data.metrics["ndcg_at_10/all"] < 1
+    assert 0 < numbers["ndcg_at_10/all"] < 1
 
 
 def test_chunk_level_export_and_bad_run_id(logged, capsys):

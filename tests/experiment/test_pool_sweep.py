@@ -175,14 +175,14 @@ def test_pool_judge_import_rebaseline_gives_back_the_original_scores(swept, tmp_
         assert run.data.tags["mlflow.parentRunId"] == runs[value].data.tags["mlflow.parentRunId"]
         size = [] if value == "128" else [f"chunker.size={value}"]
         truth = evaluate(compose([*TOY, *SWEEP, *size, "cache.dir=null"]))  # original labels
-        got = quality(run.data.metrics)
+        got = quality(store.measured(run))  # every number (it logs the deciding ones)
         for key in ("recall_at_3/all", "recall_at_3/weighted", "ndcg_at_10/all", "mrr/all"):
             assert got[key] == truth.metrics[key], (value, key)
         # compared with the re-scored baseline, as a launch compares configuration runs
         decision = run.data.tags["ragsweep.decision"]
         assert (decision == "baseline") == (value == VALUES[0]), (value, decision)
         assert run.data.metrics["delta/recall_at_3/all"] == pytest.approx(
-            got["recall_at_3/all"] - quality(rescored[VALUES[0]].data.metrics)["recall_at_3/all"]
+            got["recall_at_3/all"] - store.measured(rescored[VALUES[0]])["recall_at_3/all"]
         )
     assert f"verdicts on labels {labels_now[:12]}" in again.out
     assert "not like for like with the sweep's earlier run" in again.out

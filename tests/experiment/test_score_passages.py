@@ -17,6 +17,7 @@ import pytest
 
 from conftest import cli_in, quality
 from passages_runs import chunks_by_id, write_run
+from ragsweep import conventions as cv
 from ragsweep.data import load_dataset
 from ragsweep.scoring.evaluate import compose, evaluate
 
@@ -54,9 +55,12 @@ def test_two_releases_scored_and_compared_per_slice(workdir, store, releases) ->
         assert tags["ragsweep.run_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
         for pin in ("snapshot", "labels", "split", "split_name", "subset"):
             assert tags[f"ragsweep.{pin}"] == result.tags[f"ragsweep.{pin}"], pin
-        # the numbers the pipeline gave its own chunks, every slice and measure
+        # the numbers the pipeline gave its own chunks, every slice and measure, in its table;
+        # as metrics, the measure deciding each slice, unjudged@5 and cost, as any run's
+        assert quality(store.measured(run)) == result.metrics
         logged = {k: v for k, v in quality(metrics).items() if not k.startswith("passages/")}
-        assert logged == result.metrics
+        assert logged == cv.decision_metrics(result.metrics, 5, result.measures)
+        assert logged["mrr/identifiers"] == result.metrics["mrr/identifiers"]
         assert metrics["passages/located_share"] == 1.0
         assert metrics["passages/exact"] == float(n)
         assert metrics["passages/unlocated"] == 0.0

@@ -34,6 +34,7 @@ from toy import TOY
         (["sweep=no_such_sweep"], ["unknown sweep"]),
         (["data.path=???", "fusion.k=10,60"], ["data.path must be set"]),
         (["tracking.uri=bogus://x", "fusion.k=10,60"], ["cannot open the tracking store"]),
+        (["tracking.metrics=every", "fusion.k=10,60"], ["tracking.metrics must be decision or"]),
     ],
 )
 def test_refused_before_anything_runs(workdir, store, capsys, args, needles):

@@ -1,15 +1,18 @@
 """The tracking store through the command line: where runs go (./mlruns/mlflow.db by default,
 MLFLOW_TRACKING_URI, tracking.uri), params as the flattened resolved config, runs too big for
-one MLflow batch logged whole, and the `ragsweep ui` command line."""
+one MLflow batch logged whole, what a run logs as metrics and what goes to its table of every
+number (`tracking.metrics`), and the `ragsweep ui` command line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
+import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from conftest import Store
+from conftest import COSTS, Store
 from ragsweep.cli import main
 from toy import TOY
 
@@ -65,14 +68,72 @@ def test_params_are_the_flattened_resolved_config(workdir, store):
     assert params["chunker.size"] == "48" and params["data.sha256"] == "null"
 
 
+#: the toy's strata: its five slices, then `all` and `weighted`
+STRATA = ["limits", "exclusions", "procedures", "definitions", "identifiers", "all", "weighted"]
+
+
+def _machine(key: str) -> bool:
+    """A number that measures the machine (a time), not the retrieval: differs run to run."""
+    return key.startswith("seconds/") or key.endswith(("_seconds", "_ms"))
+
+
+@pytest.mark.slow
+def test_a_run_logs_its_deciding_measures_and_every_number_in_its_table(workdir, store, tmp_path):
+    """By default a configuration run logs, per stratum, the measure deciding there (recall@5;
+    RR on identifiers) and unjudged@5, and what it cost: 7 + 7 + 6 metrics. Every number it
+    measured is in results/metrics.csv (and the UI's table results/metrics.json);
+    `tracking.metrics=all` logs them all as metrics, with the same values."""
+    assert main(TOY) == 0
+    assert main([*TOY, "tracking.metrics=all"]) == 0
+    by = {r.data.params["tracking.metrics"]: r for r in store.runs("ragsweep")}
+    few, every = by["decision"], by["all"]
+    assert few.data.tags["ragsweep.config_hash"] == every.data.tags["ragsweep.config_hash"]
+
+    def table(run):
+        path = store.download(run.info.run_id, "results/metrics.csv", tmp_path / run.info.run_id)
+        rows = pd.read_csv(path, keep_default_na=False)
+        return dict(zip(rows["key"], rows["value"], strict=True))
+
+    few_table, every_table = table(few), table(every)
+    deciding = {s: "mrr" if s == "identifiers" else "recall_at_5" for s in STRATA}
+    expected = (
+        {f"{m}/{s}" for s, m in deciding.items()}
+        | {f"unjudged_at_5/{s}" for s in STRATA}
+        | {f"cost/{c}" for c in COSTS}
+    )
+    assert set(few.data.metrics) == expected and len(expected) == 20
+    assert few.data.metrics == {k: few_table[k] for k in expected}  # bit for bit
+    # the full set: 9 measures x 7 strata, questions per slice, 6 timed stages, 2 tie counts
+    assert every.data.metrics == every_table and len(every_table) == 63 + 5 + 6 + 2 + 6
+    assert set(few_table) == set(every_table)
+    same = [k for k in every_table if not _machine(k)]
+    assert {k: few_table[k] for k in same} == {k: every_table[k] for k in same}
+    assert sum(few_table[f"questions/{s}"] for s in STRATA[:5]) == 10  # the toy's questions
+    # the MLflow table holds the same rows, for the UI's artifact view
+    logged = json.loads(few.data.tags["mlflow.loggedArtifacts"])
+    assert {"path": "results/metrics.json", "type": "table"} in logged
+    shown = json.loads(
+        store.download(few.info.run_id, "results/metrics.json", tmp_path).read_text()
+    )
+    assert [row[0] for row in shown["data"]] == sorted(few_table)
+
+
+def test_a_bad_metrics_setting_is_refused_before_any_work(workdir, store, capsys):
+    assert main([*TOY, "tracking.metrics=every"]) == 2
+    err = capsys.readouterr().err
+    assert "tracking.metrics must be decision or all, got 'every'" in err
+    assert not store.exists()
+
+
 @pytest.mark.slow
 def test_a_run_bigger_than_one_mlflow_batch_is_logged_whole(workdir, store):
     """MLflow takes at most 100 params and 1000 metrics per call: 120 extra params and 150
-    measures x 7 rows (5 slices, all, weighted) = 1050 quality metrics need several."""
+    measures x 7 rows (5 slices, all, weighted) = 1050 quality metrics (all of them logged:
+    `tracking.metrics=all`) need several."""
     cutoffs = range(1, 151)
     measures = "eval.measures=[" + ",".join(f"recall@{k}" for k in cutoffs) + "]"
     extra = [f"+extra.p{i:03d}={i}" for i in range(120)]
-    assert main([*TOY, measures, *extra]) == 0
+    assert main([*TOY, measures, *extra, "tracking.metrics=all"]) == 0
     run = store.only_run()
     assert {k: v for k, v in run.data.params.items() if k.startswith("extra.")} == {
         f"extra.p{i:03d}": str(i) for i in range(120)

@@ -114,6 +114,9 @@ def test_metrics_equal_the_joblib_launchers_bit_for_bit(fusion):
         got, want = quality(run_.data.metrics), quality(joblib_runs[value].data.metrics)
         assert "recall_at_5/all" in got and "delta/recall_at_5/weighted" in got
         assert got == want, value
+        # and every number each measured (the runs log only the deciding few as metrics)
+        got = quality(on_ray.store.measured(run_))
+        assert got == quality(on_joblib.store.measured(joblib_runs[value])), value
         decided = run_.data.tags["ragsweep.decision"]
         assert decided == joblib_runs[value].data.tags["ragsweep.decision"], value
     (ray_parent,), _ = on_ray.store.sweep(FUSION)

@@ -39,6 +39,7 @@ from integration.conftest import (
 )
 from procs import descendants
 from ragsweep.cli import main
+from ragsweep.experiment.single import run_measured
 from toy import TOY
 
 pytestmark = pytest.mark.slow
@@ -147,14 +148,18 @@ def test_a_two_worker_sweep_logs_every_run_through_the_server(server, tmp_path):
     for run in children:
         assert run.info.artifact_uri.startswith("mlflow-artifacts:/"), run.info.artifact_uri
         stored = list(server.artifacts.rglob(f"{run.info.run_id}/artifacts/results/*.csv"))
-        assert {p.name for p in stored} == {"per_question.csv", "summary.csv"}
+        assert {p.name for p in stored} == {"per_question.csv", "summary.csv", "metrics.csv"}
     assert no_claim_left(mc)
     # the same sweep on a local sqlite store scores the same
     here = ragsweep(local, *args, *TOY, "chunker.overlap=4", "confirm.enabled=false")
     assert here.returncode == 0, here.stderr[-3000:]
     by_value = Store(local).by_value("sweep:it_workers")
+    # every number each run measured (its results/metrics.csv), and the few it logged
     assert {r.data.tags["ragsweep.value"]: quality(r.data.metrics) for r in children} == {
         v: quality(r.data.metrics) for v, r in by_value.items()
+    }
+    assert {r.data.tags["ragsweep.value"]: quality(run_measured(mc, r)) for r in children} == {
+        v: quality(Store(local).measured(r)) for v, r in by_value.items()
     }
     (local_parent,) = Store(local).runs("sweep:it_workers", "sweep")
     assert quality(parent.data.metrics) == quality(local_parent.data.metrics)

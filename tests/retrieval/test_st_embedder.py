@@ -138,7 +138,7 @@ def test_a_two_value_sweep_of_the_folders_model(tmp_path, model_folder):
         assert "dense_index" not in hits  # each value embeds with its own truncation
     assert len(list((folder / ".ragsweep_cache").glob("*/dense_index/*.pkl"))) == 2
     # truncating passages of 16 words to 8 word pieces changes what the dense retriever finds
-    dense = {v: r.data.metrics["ndcg_at_10/all"] for v, r in by_value.items()}
+    dense = {v: done.store.measured(r)["ndcg_at_10/all"] for v, r in by_value.items()}
     rankings = {
         v: tuple(done.store.per_question(r.info.run_id, tmp_path / v)["ranked"])
         for v, r in by_value.items()

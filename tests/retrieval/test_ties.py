@@ -19,7 +19,7 @@ import pytest
 from ragsweep.chunking import SectionChunker
 from ragsweep.chunking.chunkers import chunk_corpus
 from ragsweep.data import load_dataset
-from ragsweep.experiment.single import write_payload
+from ragsweep.experiment.single import read_measured, write_payload
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.base import tie_keys, tie_order, ties_across
 from ragsweep.scoring.evaluate import compose, evaluate, tie_counts
@@ -178,9 +178,12 @@ def test_each_run_logs_its_ties_at_k_prompt(tiny: Path, tmp_path: Path):
     )
     assert tied >= 1  # the twins make ties on the tiny set
     assert result.ties == {"k_prompt": float(tied), "k_prompt_share": tied / 10}
-    metrics = write_payload(result, cfg, tmp_path).metrics
-    assert metrics["ties/k_prompt"] == float(tied)
-    assert metrics["ties/k_prompt_share"] == tied / 10
+    # in the run's table of every number (logged as metrics with tracking.metrics=all)
+    measured = write_payload(result, cfg, tmp_path).measured
+    written = read_measured(tmp_path / "results")
+    assert written == measured  # the file gives back every number, bit for bit
+    assert written["ties/k_prompt"] == float(tied)
+    assert written["ties/k_prompt_share"] == tied / 10
 
 
 def test_evaluate_and_the_prebuilt_cache_agree_whatever_the_corpus_order(

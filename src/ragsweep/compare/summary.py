@@ -27,18 +27,19 @@ BASELINE_TAG = "baseline"
 WINNER = "winner"
 
 
-def config_metrics(report: Report, config: str) -> dict[str, float]:
-    """`delta|ci_low|ci_high/<measure key>/<stratum>` of every cell of `config` (every measure
-    the report shows, per slice and summary row), for its own run, so the runs table sorts by
-    them. The baseline's are 0: its difference with itself."""
+def config_metrics(report: Report, config: str, every_measure: bool = False) -> dict[str, float]:
+    """`delta|ci_low|ci_high/<measure key>/<stratum>` of `config`'s cells that use the measure
+    deciding their stratum (`Report.deciding`; with `every_measure`, every measure the report
+    shows), per slice and summary row, for its own run, so the runs table sorts by them. The
+    baseline's are 0: its difference with itself. The other cells are in the report's
+    `report.csv`."""
     out: dict[str, float] = {}
-    if config == report.baseline:
-        for row in report.cells[report.cells["config"] == report.configs[0]].itertuples():
-            for prefix in (DELTA, CI_LOW, CI_HIGH):
-                out[_key(row.measure, row.stratum, prefix)] = 0.0
-        return out
-    for row in report.cells[report.cells["config"] == config].itertuples():
-        for prefix, value in ((DELTA, row.delta), (CI_LOW, row.ci_low), (CI_HIGH, row.ci_high)):
+    source = report.configs[0] if config == report.baseline else config
+    for row in report.cells[report.cells["config"] == source].itertuples():
+        if not every_measure and Measure.parse(row.measure) != report.deciding(row.stratum):
+            continue
+        values = (row.delta, row.ci_low, row.ci_high) if source == config else (0.0,) * 3
+        for prefix, value in zip((DELTA, CI_LOW, CI_HIGH), values, strict=True):
             out[_key(row.measure, row.stratum, prefix)] = float(value)
     return out
 

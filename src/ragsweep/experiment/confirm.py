@@ -33,7 +33,7 @@ from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import logged, tracking
 from ragsweep.experiment.plan import SweepFolder, shared_dataset
-from ragsweep.experiment.single import payload
+from ragsweep.experiment.single import logs_every_number, payload
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_version
 from ragsweep.scoring.evaluate import config_hash, evaluate, select_questions
@@ -292,17 +292,23 @@ def _log_confirm_run(
     baseline: str,
     tags: Mapping[str, str],
 ) -> str:
-    """The confirm run: the winner's held-out metrics, the differences and, for the measure
+    """The confirm run: the winner's held-out metrics (those `tracking.metrics` picks, as a
+    configuration run's), the differences (of the deciding measures only, unless
+    `tracking.metrics=all`: every cell is in its `report/report.csv`) and, for the measure
     deciding each column, the baseline's value; every key under `heldout/`, so no chart or
     column mixes them with dev numbers."""
+    every = logs_every_number(cfgs[winner])
     metrics: dict[str, float] = {}
     for cell in held.cells.itertuples(index=False):
         if cell.config != winner:
             continue
         m = Measure.parse(str(cell.measure))
-        if m == held.deciding(cell.stratum):  # as the baseline's own evaluation computed it
+        deciding = m == held.deciding(cell.stratum)
+        if deciding:  # as the baseline's own evaluation computed it
             value = results[baseline].metrics[cv.metric_key(m, cell.stratum)]
             metrics[cv.heldout_key(cv.metric_key(m, cell.stratum, cv.BASELINE))] = float(value)
+        if not (deciding or every):
+            continue
         for prefix, value in (
             (cv.DELTA, cell.delta),
             (cv.CI_LOW, cell.ci_low),

@@ -251,6 +251,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     d = draft(args)
     base_cfg = d.baseline_cfg
     parse_measures(base_cfg)  # a bad measure is refused before anything runs
+    cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker)
     warmup = Warmup(args).start()

@@ -263,13 +263,16 @@ def log_config_results(mc: Any, report: Report, factor: str | None) -> None:
     ts = int(time.time() * 1000)
     winner = pick_winner(report)
     for config, run_id in report.run_ids.items():
-        metrics = [Metric(k, v, ts, 0) for k, v in sorted(config_metrics(report, config).items())]
+        run = mc.get_run(run_id).data
+        # the deciding measures' only, unless the run's config said tracking.metrics=all
+        every = run.params.get(cv.METRICS_SETTING) == cv.METRICS_ALL
+        found = config_metrics(report, config, every)
+        metrics = [Metric(k, v, ts, 0) for k, v in sorted(found.items())]
         tags = [
             RunTag(NOTE, config_description(report, config, factor or "configuration")),
             RunTag(cv.tag("decision"), decision_tag(report, config)),
             RunTag(cv.tag("verdict"), verdict_tag(report, config)[:_MAX_TAG]),
         ]
-        run = mc.get_run(run_id).data
         shown = {
             "heldout": heldout_tag(report, config),
             "headline": headline_tag(report, config),

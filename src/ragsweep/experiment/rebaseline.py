@@ -69,7 +69,7 @@ def rebaseline(sweep: str, *, uri: str | None = None) -> Rebaseline:
     labels, log each and the sweep's report on them (see the module docstring). Nothing is
     logged when every configuration was scored on these labels and snapshot already."""
     from ragsweep.data import load_dataset
-    from ragsweep.experiment.single import payload
+    from ragsweep.experiment.single import payload, run_measured
     from ragsweep.scoring.evaluate import evaluate
 
     store = tracking.resolve_store(uri)
@@ -95,7 +95,7 @@ def rebaseline(sweep: str, *, uri: str | None = None) -> Rebaseline:
     ds = load_dataset(base_cfg.data.path)
     measure = cv.decision_measure(int(base_cfg.eval.k_prompt))
     rows = [*ds.slices, *cv.SUMMARY_ROWS]
-    base_before = _rows(base_run.data.metrics, measure, rows)
+    base_before = _rows(run_measured(mc, base_run), measure, rows)
     old_labels = str(base_run.data.tags.get(cv.tag("labels"), ""))
     fresh = all(
         run.data.tags.get(cv.tag("labels")) == ds.labels_hash
@@ -148,7 +148,7 @@ def rebaseline(sweep: str, *, uri: str | None = None) -> Rebaseline:
                 value,
                 str(run.info.run_id),
                 run_id,
-                _rows(run.data.metrics, measure, rows),
+                _rows(run_measured(mc, run), measure, rows),
                 _rows(result.metrics, measure, rows),
             )
         )

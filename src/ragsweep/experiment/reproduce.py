@@ -3,9 +3,11 @@
 `reproduce(run_id)` downloads the run's resolved config (`config/config.yaml`), checks that the
 corpus snapshot, the labelled set and the split are the ones the run was logged with (a
 mismatch is refused, naming which, since the numbers could not be compared), evaluates the
-config again from scratch (no stage cache), compares every quality metric, and logs a new run
-tagged `ragsweep.reproduces` = the original run id. Timings and index sizes (`seconds/`,
-`cost/`) vary with the machine and are not compared.
+config again from scratch (no stage cache), compares every quality number it measured (its
+`results/metrics.csv`, whatever it logged as metrics), and logs a new run tagged
+`ragsweep.reproduces` = the original run id, logging the metrics the original's config asked for
+(`tracking.metrics`). Timings and index sizes (`seconds/`, `cost/`) vary with the machine and
+are not compared.
 """
 
 from __future__ import annotations
@@ -71,8 +73,8 @@ def comparable(key: str) -> bool:
 
 def _unnamed(metrics: dict[str, float], held: bool) -> dict[str, float]:
     """A confirm run's held-out metrics without their `heldout/` prefix (runs logged before
-    the prefix existed have none), so they compare with a fresh evaluation's; others as they
-    are."""
+    the prefix existed have none, and its results/metrics.csv neither), so they compare with a
+    fresh evaluation's; others as they are."""
     prefix = f"{cv.HELDOUT}/"
     if not held or not any(k.startswith(prefix) for k in metrics):
         return dict(metrics)
@@ -111,7 +113,7 @@ def check_pins(run: object, cfg: DictConfig) -> object:
 
 def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Reproduction:
     """Re-run a logged configuration and compare every quality metric (see module doc)."""
-    from ragsweep.experiment.single import payload
+    from ragsweep.experiment.single import measured, payload, run_measured
     from ragsweep.scoring.evaluate import evaluate
 
     store = tracking.resolve_store(uri)
@@ -128,9 +130,10 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
     assert isinstance(fresh, DictConfig)
     result = evaluate(fresh, dataset=ds, allow_heldout=is_confirm(run))  # type: ignore[arg-type]
     held = is_confirm(run)
-    logged = {k: v for k, v in _unnamed(run.data.metrics, held).items() if comparable(k)}  # type: ignore[attr-defined]
-    now = dict(result.metrics)
-    now.update({f"questions/{k}": float(v) for k, v in result.counts.items()})
+    # every number it measured, however few it logged as metrics (`tracking.metrics`)
+    numbers = _unnamed(run_measured(tracking.client(store), run), held)
+    logged = {k: v for k, v in numbers.items() if comparable(k)}
+    now = {k: v for k, v in measured(result).items() if comparable(k)}
     diffs = [
         (k, logged.get(k), now.get(k))
         for k in sorted(set(logged) | set(now))

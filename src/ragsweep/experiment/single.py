@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
@@ -32,7 +33,8 @@ def run_name(cfg: DictConfig, overrides: list[str] | None = None) -> str:
 
 @dataclass
 class Payload:
-    """What a configuration run logs: params, tags, metrics and artifact folders."""
+    """What a configuration run logs: params, tags, metrics and artifact folders; `measured`
+    is every number it measured (`metrics` holds those `tracking.metrics` logs as metrics)."""
 
     params: dict[str, str]
     tags: dict[str, str]
@@ -40,10 +42,16 @@ class Payload:
     artifacts: dict[str, Path]
     datasets: list[tracking.DataInput]
     tables: dict[str, pd.DataFrame]
+    measured: dict[str, float]
 
 
 #: the per-question results as an MLflow table (the UI's table view compares it across runs)
 QUESTION_TABLE = "results/questions.json"
+#: every number a run measured, one row per metric key (columns `key`, `value`: every
+#: measure per stratum, `cost/`, `seconds/`, `questions/`, `ties/`), in its `results/`
+#: beside the per-question rows, and the same rows as an MLflow table for the UI
+METRICS_FILE = "metrics.csv"
+METRICS_TABLE = "results/metrics.json"
 #: clauses of each question's ranking shown in that table
 _TABLE_CLAUSES = 5
 
@@ -81,6 +89,62 @@ def question_table(result: EvalResult) -> pd.DataFrame:
     return table.astype({c: object for c in ("qid", "slice", "top clauses")}).reset_index(drop=True)
 
 
+def measured(result: EvalResult) -> dict[str, float]:
+    """Every number of an evaluation by its metric key (`conventions`, "Metric keys")."""
+    numbers = dict(result.metrics)
+    numbers.update({f"{cv.COST}/{k}": v for k, v in result.cost.items()})
+    numbers.update({f"{cv.SECONDS}/{k}": v for k, v in result.seconds.items()})
+    numbers.update({f"{cv.QUESTIONS}/{k}": float(v) for k, v in result.counts.items()})
+    numbers.update({f"{cv.TIES}/{k}": float(v) for k, v in result.ties.items()})
+    return numbers
+
+
+def logs_every_number(cfg: DictConfig) -> bool:
+    """Whether the config's `tracking.metrics` (checked: `conventions.metrics_rule`) asks for
+    every number as a metric (`all`) rather than the default few (`decision`)."""
+    return cv.metrics_rule(OmegaConf.select(cfg, cv.METRICS_SETTING)) == cv.METRICS_ALL
+
+
+def logged_metrics(result: EvalResult, numbers: dict[str, float], every: bool) -> dict[str, float]:
+    """Of a run's `numbers`, those it logs as MLflow metrics: all when `every`, else
+    `conventions.decision_metrics`."""
+    if every:
+        return dict(numbers)
+    k_prompt = int(result.config["eval"]["k_prompt"])
+    return cv.decision_metrics(numbers, k_prompt, result.measures)
+
+
+def metrics_frame(numbers: dict[str, float]) -> pd.DataFrame:
+    """`numbers` as the rows of `METRICS_FILE`, sorted by key."""
+    keys = sorted(numbers)
+    frame = pd.DataFrame({"key": keys, "value": [float(numbers[k]) for k in keys]})
+    return frame.astype({"key": object})  # MLflow's log_table looks for object columns
+
+
+def read_measured(results: Path) -> dict[str, float] | None:
+    """The numbers in a run's downloaded `results/` folder (`METRICS_FILE`), or None when it
+    has none (a run logged before ragsweep wrote it)."""
+    path = results / METRICS_FILE
+    if not path.is_file():
+        return None
+    frame = pd.read_csv(
+        path, dtype={"key": str, "value": float}, keep_default_na=False, na_values={"value": [""]}
+    )
+    return dict(zip(frame["key"], frame["value"].astype(float), strict=True))
+
+
+def run_measured(mc: Any, run: Any) -> dict[str, float]:
+    """Every number a logged run measured: its `results/metrics.csv`, whatever it logged as
+    metrics (`tracking.metrics`); a run logged before that file: its metrics, which were all."""
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        try:
+            path = mc.download_artifacts(run.info.run_id, f"results/{METRICS_FILE}", tmp)
+        except Exception:  # MLflow raises several types for a missing artifact
+            return dict(run.data.metrics)
+        numbers = read_measured(Path(path).parent)
+    return dict(run.data.metrics) if numbers is None else numbers
+
+
 def _redacted_hydra(source: Path, dest: Path) -> Path:
     """The Hydra job folder's config.yaml and overrides.yaml with secrets masked (hydra.yaml,
     Hydra's own runtime settings, is left out: it repeats the overrides unmasked)."""
@@ -101,12 +165,11 @@ def write_payload(
     result: EvalResult, cfg: DictConfig, folder: Path, hydra_dir: Path | None = None
 ) -> Payload:
     """Write a configuration run's artifacts into `folder` (config/, results/, trec/, and
-    hydra/ when given) and return what the run logs. Secrets are masked in every file."""
-    metrics = dict(result.metrics)
-    metrics.update({f"{cv.COST}/{k}": v for k, v in result.cost.items()})
-    metrics.update({f"{cv.SECONDS}/{k}": v for k, v in result.seconds.items()})
-    metrics.update({f"{cv.QUESTIONS}/{k}": float(v) for k, v in result.counts.items()})
-    metrics.update({f"{cv.TIES}/{k}": float(v) for k, v in result.ties.items()})
+    hydra/ when given) and return what the run logs: as metrics, those `tracking.metrics`
+    asks for (`logged_metrics`); every number in `results/metrics.csv` and the table
+    `results/metrics.json`. Secrets are masked in every file."""
+    numbers = measured(result)
+    table = metrics_frame(numbers)
     config_dir, results_dir = folder / "config", folder / "results"
     config_dir.mkdir(parents=True, exist_ok=True)
     results_dir.mkdir(parents=True, exist_ok=True)
@@ -114,6 +177,7 @@ def write_payload(
     (config_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
     result.per_question.to_csv(results_dir / "per_question.csv", index=False)
     result.summary.to_csv(results_dir / "summary.csv")
+    table.to_csv(results_dir / METRICS_FILE, index=False)
     result.write_trec(folder / "trec")
     artifacts = {"config": config_dir, "results": results_dir, "trec": folder / "trec"}
     if hydra_dir is not None and hydra_dir.is_dir():
@@ -121,10 +185,11 @@ def write_payload(
     return Payload(
         params=tracking.flatten(result.config),
         tags=dict(result.tags),
-        metrics=metrics,
+        metrics=logged_metrics(result, numbers, logs_every_number(cfg)),
         artifacts=artifacts,
         datasets=data_inputs(result),
-        tables={QUESTION_TABLE: question_table(result)},
+        tables={QUESTION_TABLE: question_table(result), METRICS_TABLE: table},
+        measured=numbers,
     )
 
 
@@ -169,6 +234,7 @@ def run(
     if cfg.tracking.enabled:
         store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)
+        logs_every_number(cfg)  # a bad tracking.metrics is refused before any work
     result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

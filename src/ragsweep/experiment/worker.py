@@ -3,11 +3,11 @@
 `run_job` reads the plan from the sweep folder, skips a configuration that already finished
 under this sweep (same config hash, snapshot, labels, split and code), else evaluates it and
 logs it as a child run of the sweep's parent. Its results go into the sweep folder too (status,
-tags and metrics in `SweepFolder.status`; per-question rows in `SweepFolder.rows`, the same
-files as the run's artifacts), which is where the finish step reads them; a skipped
-configuration's are fetched from its finished run. A configuration
-that raises becomes a FAILED child run with its traceback under `error/`, and the others go on.
-A worker whose launcher dies exits at once (`owners.watch`).
+tags and every number it measured in `SweepFolder.status`; per-question rows in
+`SweepFolder.rows`, the same files as the run's artifacts), which is where the finish step reads
+them; a skipped configuration's are fetched from its finished run. A configuration that raises
+becomes a FAILED child run with its traceback under `error/`, and the others go on. A worker
+whose launcher dies exits at once (`owners.watch`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ragsweep.config import use_working_folder
 from ragsweep.errors import UserError
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
-from ragsweep.experiment.single import write_payload
+from ragsweep.experiment.single import read_measured, write_payload
 from ragsweep.provenance import code_version
 from ragsweep.scoring.evaluate import config_hash, evaluate
 
@@ -99,9 +99,9 @@ def run_job(
     done = _finished_child(plan, chash)
     if done is not None:  # resume: its rows come back from its run, for the finish step
         run_id = str(done.info.run_id)
-        tracking.download(
-            tracking.client(plan.store), run_id, ("results", "config"), plan.folder.rows(value)
-        )
+        rows = plan.folder.rows(value)
+        tracking.download(tracking.client(plan.store), run_id, ("results", "config"), rows)
+        numbers = read_measured(rows / "results")
         return _record(
             plan,
             value,
@@ -109,7 +109,7 @@ def run_job(
             SKIPPED_STAGE,
             run_id=run_id,
             tags=dict(done.data.tags),
-            metrics=dict(done.data.metrics),
+            metrics=dict(done.data.metrics) if numbers is None else numbers,
         )
     tags = {
         cv.TAG_STAGE: cv.STAGE_CONFIG,
@@ -149,7 +149,7 @@ def run_job(
         first = (str(err).strip().splitlines() or [type(err).__name__])[0]
         _fail(plan.store, run_id, traceback.format_exc(), first)
         return _record(plan, value, FAILED, FAILED, run_id=run_id, error=first)
-    return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.metrics)
+    return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.measured)
 
 
 def _launcher_alive(plan: Plan) -> bool:
