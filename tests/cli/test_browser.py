@@ -101,7 +101,7 @@ def test_the_chart_view_opens_on_the_decision(served):
         assert titles.first.inner_text() == "delta/recall_at_1/weighted"
 
 
-def test_the_parent_run_page_shows_the_decisions_and_the_held_out_verdict(served):
+def test_the_parent_run_page_shows_the_decisions_the_verdict_and_the_plot(served):
     folder, base, _ = served
     store = Store(folder)
     (parent,) = store.runs(SWEEP, "sweep")
@@ -114,5 +114,10 @@ def test_the_parent_run_page_shows_the_decisions_and_the_held_out_verdict(served
         held = page.get_by_text("Held-out confirmation:")
         held.first.wait_for()
         text = page.locator("body").inner_text()
+        # the forest plot shows in the description, read from the run's artifacts
+        plot = page.locator('img[src*="get-artifact?path=report%2Fforest.png"]')
+        plot.wait_for(state="attached")
+        page.wait_for_function("(el) => el.complete", arg=plot.element_handle())
+        assert plot.evaluate("(el) => el.naturalWidth") > 400
     assert f"is {verdict} on the held-out questions" in " ".join(text.split())
     assert re.search(rf"\b1\s+{re.escape(decision)}\b", text)  # the decisions table

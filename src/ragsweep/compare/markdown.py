@@ -134,13 +134,16 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
 _NOTE_LIMIT = 8000
 
 
-def parent_description(report: Report, confirm: str | None, files: Sequence[str] = ()) -> str:
+def parent_description(
+    report: Report, confirm: str | None, files: Sequence[str] = (), image: str | None = None
+) -> str:
     """The sweep's parent-run description (`mlflow.note.content`, rendered as markdown on the
     run's page, of which MLflow shows the first lines until "Show more"): the decisions and the
     held-out verdict in two lines, then the decisions table and the decision measure per slice
     with difference and interval, the method, and where the full report is. `confirm` is the
     confirm stage's one-line verdict (None: it did not run); `files` the report's artifact
-    paths (`report/report.html`, ...) the description points to."""
+    paths (`report/report.html`, ...) the description points to; `image` the address of the
+    forest plot, shown under the two lines."""
     body = to_markdown(report).split("\n## Resolution", 1)[0].rstrip()
     head, _, sections = body.partition("\n## ")
     method = head.partition("\n")[2].strip()  # the paragraph under the title: how it was decided
@@ -151,6 +154,10 @@ def parent_description(report: Report, confirm: str | None, files: Sequence[str]
         "",
         f"**Held-out confirmation:** {held}",
         "",
+    ]
+    if image:
+        lines += [f"![forest plot: the differences from the baseline per slice]({image})", ""]
+    lines += [
         f"## {sections.strip()}",
         "",
         method,

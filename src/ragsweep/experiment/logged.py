@@ -220,6 +220,7 @@ def log_comparison(
 
     report = with_heldout(report, held, why_not)
     files = log_report_files(mc, parent_id, report)
+    image = artifact_url(parent_id, FOREST) if FOREST in files else None
     ts = int(time.time() * 1000)
     shown = {report.baseline, pick_winner(report)} & set(report.run_ids)
     logged = {c: mc.get_run(report.run_ids[c]).data.metrics for c in shown}
@@ -228,7 +229,7 @@ def log_comparison(
         metrics=[Metric(k, v, ts, 0) for k, v in sorted(summary_metrics(report, logged).items())],
         tags=[
             RunTag(cv.tag("decisions"), decisions_line(report)[:_MAX_TAG]),
-            RunTag(NOTE, parent_description(report, heldout_line(held, why_not), files)),
+            RunTag(NOTE, parent_description(report, heldout_line(held, why_not), files, image)),
         ],
     )
     _copy_inputs(mc, report.run_ids.get(report.baseline), parent_id)
@@ -237,6 +238,18 @@ def log_comparison(
     launch = parent.info.run_name or parent_id
     view.save_view(mc, parent.info.experiment_id, parent_id, report, launch)
     return report
+
+
+#: the forest plot of the deciding measure among the report's files (`compare.files`)
+FOREST = "report/forest.png"
+
+
+def artifact_url(run_id: str, path: str) -> str:
+    """Where the MLflow server that shows a run serves one of its artifacts, relative to its UI
+    page (the address its own artifact preview reads): a description's image shows from it."""
+    from urllib.parse import quote
+
+    return f"get-artifact?path={quote(path, safe='')}&run_uuid={run_id}"
 
 
 def log_report_files(mc: Any, run_id: str, report: Report) -> list[str]:

@@ -41,7 +41,8 @@ def _start_time(pid: int) -> str | None:
     """The start time of process `pid` (clock ticks since boot, /proc/PID/stat field 22), or
     None when no such process runs (a zombie counts as gone)."""
     try:
-        stat = open(f"/proc/{pid}/stat").read()  # noqa: SIM115
+        with open(f"/proc/{pid}/stat") as handle:
+            stat = handle.read()
     except OSError:
         return None
     fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
