@@ -68,5 +68,20 @@ def visible_text(locator: Any) -> dict[str, Any]:
 
 
 def shown(locator: Any) -> bool:
+    """The element's whole text is on the first screen (`visible_text`)."""
     seen = visible_text(locator)
     return bool(seen["inViewport"] and seen["notCut"] and seen["onTop"])
+
+
+_START_SHOWN = """(el) => {
+  const box = el.getBoundingClientRect();
+  const y = box.top + Math.min(box.height, 20) / 2;
+  const hit = document.elementFromPoint(box.left + 2, y);
+  return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0
+    && hit !== null && (el.contains(hit) || hit.contains(el));
+}"""
+
+
+def starts_shown(locator: Any) -> bool:
+    """The element begins on the first screen, uncovered (a long line may end in an ellipsis)."""
+    return bool(locator.first.evaluate(_START_SHOWN))

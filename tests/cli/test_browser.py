@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from browser import CHROMIUM, browser_page, shown, visible_text
+from browser import CHROMIUM, browser_page, shown, starts_shown, visible_text
 from conftest import Store, ragsweep, start_ui
 from procs import descendants, running
 from toy import HELDOUT_WINNER
@@ -80,8 +80,8 @@ def test_the_printed_link_answers_the_sweep_on_the_first_screen(served, tmp_path
             assert shown(cell(page, 0, f"ragsweep.{key}")), (key, seen)
         # the experiment's description, above the table, names this launch and its answer
         (parent,) = store.runs(SWEEP, "sweep")
-        banner = page.get_by_text(parent.info.run_name, exact=True)
-        assert shown(banner), visible_text(banner)
+        banner = page.get_by_text(f"{parent.info.run_name}: 1 is better, {answer['heldout']}")
+        assert starts_shown(banner), visible_text(banner)
         page.screenshot(path=tmp_path / "view.png")
     assert (tmp_path / "view.png").stat().st_size > 20_000, "the screenshot is blank"
 

@@ -104,7 +104,7 @@ def test_the_launch_view_lists_its_configuration_runs_best_first(sweep):
     assert state["selectedColumns"][:4] == [
         f"tags.`ragsweep.{c}`" for c in ("decision", "heldout", "headline", "guard")
     ]
-    assert exp.tags[NOTE].startswith(f"**{parent.info.run_name}**: `1` is better, ")
+    assert exp.tags[NOTE].startswith(f"{parent.info.run_name}: 1 is better, ")
     assert parent.info.run_name.startswith("fusion.k #1 data=folder data.path=")
 
 
@@ -256,5 +256,5 @@ def test_a_second_launch_is_told_apart_from_the_first(tmp_path):
         found = store.client.search_runs([exp.experiment_id], state["searchFilter"])
         assert len(found) == 2 and {r.data.tags["mlflow.parentRunId"] for r in found} == {key}
     latest = store.client.get_run(links[2][0]).info.run_name
-    assert exp.tags[NOTE].startswith(f"**{latest}**: ")
+    assert exp.tags[NOTE].startswith(f"{latest}: ")
     assert f"see {latest} with `ragsweep ui`" in again.out

@@ -145,20 +145,20 @@ def view_state(report: Report, parent_id: str) -> dict[str, Any]:
 
 
 def answer_line(report: Report, launch: str) -> str:
-    """The launch's answer in one markdown line: the dev winner, its decision, what held-out
-    said and its dev headline difference; or that none beats the baseline."""
+    """The launch's answer in one line of plain text (the experiments list shows a description
+    as written, the banner above the runs table as markdown): the dev winner, its decision,
+    what held-out said and its dev headline difference; or that none beats the baseline."""
     winner = pick_winner(report)
     if winner is None:
         return (
-            f"**{launch}**: no configuration beats the baseline `{report.baseline}` beyond "
-            f"noise on dev"
+            f"{launch}: no configuration beats the baseline {report.baseline} beyond noise on dev"
         )
     d = report.decision_of(winner)
     held = heldout_tag(report, winner)
     said = f", {held} on held-out" if held else ""
     return (
-        f"**{launch}**: `{winner}` is {d.decision}{said}; {d.headline} {report.decision} "
-        f"{interval(d.delta, d.ci_low, d.ci_high)} on dev against `{report.baseline}`"
+        f"{launch}: {winner} is {d.decision}{said}; {d.headline} {report.decision} "
+        f"{interval(d.delta, d.ci_low, d.ci_high)} on dev against {report.baseline}"
     )
 
 
