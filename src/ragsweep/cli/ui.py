@@ -3,8 +3,8 @@ and the link to open once it answers: the view of `SWEEP`'s latest launch, or of
 launch of any sweep in the store (`experiment.landing`).
 
 The server is MLflow's with one worker and without its background job runner or telemetry
-(`server_env`): 2 processes and about 0.5 GiB instead of 16 and 3.9 GiB, ready in a third
-of the time (docs/benchmarks.md, "ragsweep ui"); `--workers N` and `--jobs` restore MLflow's.
+(`server_env`): 2 processes and 0.5 GiB instead of 15 and 2.4-3.1 GiB, ready in under half
+the time (docs/benchmarks.md, "ragsweep ui"); `--workers N` and `--jobs` restore MLflow's.
 A folder with no store is refused in one line (an empty store would be created otherwise), and
 so is a port another server holds (its pages would show another store). Stopping `ragsweep ui`
 (Ctrl-C, SIGTERM) stops the whole server process tree: the server runs in its own process
