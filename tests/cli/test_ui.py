@@ -47,7 +47,7 @@ def test_ui_shows_the_run(workdir):
     proc, base = served.proc, served.base
     try:
         # no sweep in the store: the experiments list, not MLflow's GenAI home
-        assert served.link == f"{base}/#/experiments"
+        assert served.link == f"{base}/#/experiments?workflowType=machine_learning"
         exps = get(f"{base}/api/2.0/mlflow/experiments/get-by-name?experiment_name=ragsweep")
         exp_id = exps["experiment"]["experiment_id"]
         req = urllib.request.Request(

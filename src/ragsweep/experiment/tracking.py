@@ -568,5 +568,5 @@ def launch_url(
 
 
 def experiments_url(host: str = "127.0.0.1", port: int = 5000) -> str:
-    """The MLflow UI's list of experiments (its `/` is the GenAI home)."""
-    return f"http://{host}:{port}/#/experiments"
+    """The MLflow UI's list of experiments, on its classic side (its `/` is the GenAI home)."""
+    return f"http://{host}:{port}/#/experiments?workflowType=machine_learning"
