@@ -246,17 +246,20 @@ def _rss_bytes(pid: int) -> int:
         return 0
 
 
-def tree_rss(root: int) -> int:
-    """Resident bytes of `root` and all its descendants, summed (0 off Linux)."""
-    total, todo, seen = 0, [root], set()
+def tree_pids(root: int) -> set[int]:
+    """`root` and all its descendants (only `root` off Linux)."""
+    todo, seen = [root], set()
     while todo:
         pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        total += _rss_bytes(pid)
-        todo += _children(pid)
-    return total
+        if pid not in seen:
+            seen.add(pid)
+            todo += _children(pid)
+    return seen
+
+
+def tree_rss(root: int) -> int:
+    """Resident bytes of `root` and all its descendants, summed (0 off Linux)."""
+    return sum(_rss_bytes(pid) for pid in tree_pids(root))
 
 
 class TreeSampler(threading.Thread):

@@ -23,7 +23,6 @@ import importlib.util
 import io
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -31,10 +30,9 @@ from typing import Any
 
 import pytest
 
+from served import SCRIPT, serve_ui
 from toy import SMALL_CHUNKS, TOY
 
-#: the console script of the environment running the tests
-SCRIPT = Path(sys.executable).parent / "ragsweep"
 REPO = Path(__file__).resolve().parents[1]
 #: the packaged sweep files (the repository's sweeps/ folder)
 SWEEP_FILES = sorted(p.stem for p in (REPO / "sweeps").glob("*.yaml"))
@@ -239,38 +237,8 @@ def sweep_file(swept):
     return launch
 
 
-def start_ui(folder: str | Path, timeout: float = 120) -> tuple[subprocess.Popen, str]:
-    """`ragsweep ui` on a free loopback port in `folder` (default store), once it answers
-    /health: (its process, in a session of its own; its base URL). Fails with its output if it
-    does not come up."""
-    import socket
-    import tempfile
-    import time
-    import urllib.request
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
-    log = tempfile.TemporaryFile()  # not a pipe: the server's warnings never block it
-    proc = subprocess.Popen(
-        [str(SCRIPT), "ui", "--port", str(port)],
-        cwd=folder,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=2) as r:  # noqa: S310
-                if r.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.seek(0)
-            pytest.fail(f"the UI did not come up on {base}:\n{log.read().decode()[-2000:]}")
-        time.sleep(0.5)
+def start_ui(folder: str | Path, timeout: float = 180) -> tuple[subprocess.Popen, str]:
+    """`ragsweep ui` in `folder` (default store) once it answers (`served.serve_ui`): its
+    process, in a session of its own, and its base URL."""
+    served = serve_ui(folder, timeout=timeout)
+    return served.proc, served.base

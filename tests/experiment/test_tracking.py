@@ -1,18 +1,17 @@
 """The tracking store through the command line: where runs go (./mlruns/mlflow.db by default,
 MLFLOW_TRACKING_URI, tracking.uri), params as the flattened resolved config, runs too big for
 one MLflow batch logged whole, what a run logs as metrics and what goes to its table of every
-number (`tracking.metrics`), and the `ragsweep ui` command line."""
+number (`tracking.metrics`); `ragsweep ui` is tests/cli/test_ui.py."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from conftest import COSTS, Store
+from conftest import COSTS
 from ragsweep.cli import main
 from toy import TOY
 
@@ -145,42 +144,6 @@ def test_a_run_bigger_than_one_mlflow_batch_is_logged_whole(workdir, store):
     for row in rows:
         values = [run.data.metrics[f"recall_at_{k}/{row}"] for k in cutoffs]
         assert values == sorted(values) and values[-1] == 1.0, row
-
-
-class FakeServer:
-    """Stands in for the `mlflow server` process `ragsweep ui` starts: records its command."""
-
-    launched: list[list[str]] = []
-
-    def __init__(self, cmd: list[str], **kwargs: object) -> None:
-        FakeServer.launched.append(cmd)
-        self.pid = -1
-
-    def wait(self, timeout: float | None = None) -> int:
-        return 0
-
-    def poll(self) -> int:
-        return 0
-
-
-def test_ui_serves_the_default_store_on_loopback(workdir, store, monkeypatch, capsys):
-    FakeServer.launched = launched = []
-    monkeypatch.setattr(subprocess, "Popen", FakeServer)
-    assert main(["ui", "--port", "5123"]) == 0
-    (cmd,) = launched
-    assert cmd[cmd.index("--host") + 1] == "127.0.0.1"
-    assert cmd[cmd.index("--port") + 1] == "5123"
-    assert cmd[cmd.index("--backend-store-uri") + 1] == Store(workdir.resolve()).uri
-    root = (workdir / "mlruns" / "artifacts").resolve().as_uri()
-    assert cmd[cmd.index("--default-artifact-root") + 1] == root
-    assert "http://127.0.0.1:5123" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("argv", [["--port", "notaport"], ["--bogus"]])
-def test_ui_bad_arguments_exit_2(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["ui", *argv])
-    assert exc.value.code == 2
 
 
 @pytest.mark.parametrize(

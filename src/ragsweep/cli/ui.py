@@ -1,25 +1,41 @@
-"""`ragsweep ui`: the MLflow UI on this project's tracking store, on 127.0.0.1 by default.
+"""`ragsweep ui [SWEEP]`: the MLflow UI on this project's tracking store, on 127.0.0.1 by default,
+and the link to open once it answers: the view of `SWEEP`'s latest launch, or of the latest
+launch of any sweep in the store (`experiment.landing`).
 
-A port another server holds is refused in one line (its pages would show another store), and
-stopping `ragsweep ui` (Ctrl-C, SIGTERM) stops the whole server process tree: the server runs
-in its own process group, which is what gets the signal.
+The server is MLflow's with one worker and without its background job runner or telemetry
+(`server_env`): 2 processes and 0.5 GiB instead of 15 and 2.4-3.1 GiB, ready in under half
+the time (docs/benchmarks.md, "ragsweep ui"); `--workers N` and `--jobs` restore MLflow's.
+A folder with no store is refused in one line (an empty store would be created otherwise), and
+so is a port another server holds (its pages would show another store). Stopping `ragsweep ui`
+(Ctrl-C, SIGTERM) stops the whole server process tree: the server runs in its own process
+group, which is what gets the signal.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Mapping
 
 from ragsweep.errors import UserError
-from ragsweep.experiment import tracking
+from ragsweep.experiment import landing, tracking
 from ragsweep.secrets import mask_text
 
+#: MLflow's switches for its background job runner (a huey consumer and its workers) and its
+#: telemetry; `server_env` sets them unless the environment already does
+JOBS, TELEMETRY = "MLFLOW_SERVER_ENABLE_JOB_EXECUTION", "MLFLOW_DISABLE_TELEMETRY"
+#: seconds between two asks of the server's /health while it starts
+POLL = 0.25
 
-def build_command(store: tracking.Store, host: str, port: int) -> list[str]:
+
+def build_command(store: tracking.Store, host: str, port: int, workers: int = 1) -> list[str]:
     """The `mlflow server` command line for `store` (a function so tests can check it)."""
     cmd = [
         sys.executable,
@@ -32,20 +48,51 @@ def build_command(store: tracking.Store, host: str, port: int) -> list[str]:
         host,
         "--port",
         str(port),
+        "--workers",
+        str(workers),
     ]
     if store.artifact_root is not None:
         cmd += ["--default-artifact-root", store.artifact_root]
     return cmd
 
 
+def server_env(jobs: bool, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """The server's environment: `environ` with MLflow's job runner off unless `jobs` (nothing
+    a ragsweep user opens needs it) and its telemetry off; a value the user set is kept."""
+    env = dict(environ)
+    if jobs:
+        env[JOBS] = "true"
+    env.setdefault(JOBS, "false")
+    env.setdefault(TELEMETRY, "true")
+    return env
+
+
 def port_free(host: str, port: int) -> bool:
-    """Whether `port` on `host` can be bound now (another server holds it otherwise)."""
+    """Whether `port` on `host` can be bound now (another server holds it otherwise). As the
+    server binds it (SO_REUSEADDR): a connection of a server stopped a moment ago, still in
+    TIME_WAIT, does not hold it."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError:
             return False
     return True
+
+
+def link_host(host: str) -> str:
+    """The host a browser on this machine opens for a server bound to `host`."""
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:  # noqa: S310 (the server we started)
+            return bool(r.status == 200)
+    except OSError:
+        return False
 
 
 def signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
@@ -56,8 +103,8 @@ def signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
 
 
 def stop_group(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
-    """Stop the server and every process it started (gunicorn/uvicorn workers): SIGTERM to its
-    process group, SIGKILL after `grace` seconds."""
+    """Stop the server and every process it started (uvicorn workers): SIGTERM to its process
+    group, SIGKILL after `grace` seconds."""
     if proc.poll() is not None:
         return
     signal_group(proc, signal.SIGTERM)
@@ -68,10 +115,25 @@ def stop_group(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
         proc.wait()
 
 
-def main(argv: list[str]) -> int:
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="ragsweep ui",
-        description="Serve the MLflow UI for the tracking store (default: ./mlruns/mlflow.db).",
+        description="Serve the MLflow UI for the tracking store (default: ./mlruns/mlflow.db) "
+        "and print the link of a sweep's latest launch once it answers.",
+    )
+    parser.add_argument(
+        "sweep",
+        nargs="?",
+        metavar="SWEEP",
+        help="a sweep name or a parent run id: link its latest launch (default: the latest "
+        "launch of any sweep in the store)",
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
@@ -82,18 +144,51 @@ def main(argv: list[str]) -> int:
         default=None,
         help="tracking URI (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--workers",
+        type=positive,
+        default=1,
+        help="server worker processes (default 1; MLflow's own default is 4, for many users)",
+    )
+    parser.add_argument(
+        "--jobs",
+        action="store_true",
+        help="run MLflow's background job runner too (off by default: 6 processes, none of "
+        "which a sweep's pages need)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
     if not port_free(args.host, args.port):
         raise UserError(
             f"port {args.port} on {args.host} is in use (another MLflow UI, or another server): "
             "its pages would not show this store; stop it or pick another with --port"
         )
     store = tracking.resolve_store(args.uri)
-    tracking.client(store)  # creates the local store folder if it does not exist yet
-    where = mask_text(store.uri)
-    print(f"MLflow UI for {where} at http://{args.host}:{args.port} (Ctrl-C stops it)")
+    missing = tracking.missing_store(store)
+    if missing is not None:
+        raise UserError(
+            f"no MLflow store at {missing}: run a sweep in this folder first (`ragsweep -m "
+            "sweep=chunk_size`), or give the store with --uri sqlite:///PATH"
+        )
+    host = link_host(args.host)
+    base = f"http://{host}:{args.port}"
+    print(f"MLflow UI for {mask_text(store.uri)} at {base} (Ctrl-C stops it)", flush=True)
+    # while the server starts, a process forked from this one finds the link: MLflow and the
+    # report code it imports (~170 MB) are not kept for the server's life. It ignores Ctrl-C
+    # (`finally` stops it); forked, not spawned: no helper process outlives it
+    finder = multiprocessing.get_context("fork").Pool(
+        1, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+    )
+    found = finder.apply_async(landing.landing, (store, args.sweep, host, args.port))
     # its own process group, so stopping it stops the workers the server starts as well
-    proc = subprocess.Popen(build_command(store, args.host, args.port), start_new_session=True)
+    proc = subprocess.Popen(
+        build_command(store, args.host, args.port, args.workers),
+        env=server_env(args.jobs),
+        start_new_session=True,
+    )
     # the handler only signals (waiting on `proc` from inside it would deadlock with the wait
     # below); that wait returns when the server is gone, and `stop_group` makes sure it is
     asked: list[int] = []
@@ -104,10 +199,24 @@ def main(argv: list[str]) -> int:
 
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
+        ready = False
+        while proc.poll() is None and not (ready and found.ready()):
+            if found.ready() and not found.successful():
+                found.get()  # an unknown SWEEP: its UserError, at once
+            ready = ready or answers(f"{base}/health")
+            if ready:
+                found.wait(POLL)
+            else:
+                time.sleep(POLL)
+        if proc.poll() is None:
+            page = found.get()
+            finder.terminate()
+            print(f"ready: {page.what} at {page.url}", flush=True)
         code = proc.wait()
         return 0 if asked else code
     except KeyboardInterrupt:
         return 0
     finally:
+        finder.terminate()
         stop_group(proc)
         signal.signal(signal.SIGTERM, previous)

@@ -166,10 +166,8 @@ def _link(plan: Plan, report: Report | None) -> str:
     """The runs table of this launch: with a report, its saved view (`experiment.view`: the
     configuration runs, best headline difference first, the columns that answer the sweep);
     without one, this launch's runs."""
-    if report is None:
-        search = f"tags.`mlflow.parentRunId` = '{plan.parent_run_id}'"
-        return tracking.runs_url(plan.store, plan.experiment_id, search=search)
-    return tracking.runs_url(plan.store, plan.experiment_id, view=plan.parent_run_id)
+    viewed = report is not None
+    return tracking.launch_url(plan.store, plan.experiment_id, plan.parent_run_id, viewed=viewed)
 
 
 def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:

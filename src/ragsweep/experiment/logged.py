@@ -57,10 +57,11 @@ def store_client(store: tracking.Store | None) -> tuple[tracking.Store, Any]:
     """The store (default: as `ragsweep` resolves it) and a client on it; a local store that
     does not exist is a one-line UserError rather than a new empty store."""
     store = store or tracking.resolve_store()
-    if store.uri.startswith("sqlite:///") and not Path(store.uri[len("sqlite:///") :]).exists():
+    missing = tracking.missing_store(store)
+    if missing is not None:
         raise UserError(
-            f"no MLflow store at {store.uri[len('sqlite:///') :]}; run from the folder the sweep "
-            "ran in, or set MLFLOW_TRACKING_URI to its store"
+            f"no MLflow store at {missing}; run from the folder the sweep ran in, or set "
+            "MLFLOW_TRACKING_URI to its store"
         )
     return store, tracking.client(store)
 

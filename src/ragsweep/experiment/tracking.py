@@ -126,6 +126,13 @@ def _local_db(uri: str) -> Path | None:
     return None
 
 
+def missing_store(store: Store) -> Path | None:
+    """The file of a local sqlite store that does not exist (None: it exists, or the store is
+    not a local file): readers refuse it rather than create an empty store."""
+    db = _local_db(store.uri)
+    return db if db is not None and not db.exists() else None
+
+
 #: sqlite stores this process has opened (created and migrated) already
 _OPENED: set[str] = set()
 
@@ -541,3 +548,25 @@ def runs_url(
     if order_by:
         url += f"&orderByKey={quote(f'metrics.`{order_by}`', safe='')}&orderByAsc=false"
     return url
+
+
+def launch_url(
+    store: Store,
+    experiment_id: str,
+    parent_id: str,
+    *,
+    viewed: bool,
+    host: str = "127.0.0.1",
+    port: int = 5000,
+) -> str:
+    """The runs of one launch of a sweep: the view it saved (`experiment.view`) when `viewed`,
+    else the runs under its parent run `parent_id`."""
+    if viewed:
+        return runs_url(store, experiment_id, host, port, view=parent_id)
+    search = f"tags.`mlflow.parentRunId` = '{parent_id}'"
+    return runs_url(store, experiment_id, host, port, search=search)
+
+
+def experiments_url(host: str = "127.0.0.1", port: int = 5000) -> str:
+    """The MLflow UI's list of experiments, on its classic side (its `/` is the GenAI home)."""
+    return f"http://{host}:{port}/#/experiments?workflowType=machine_learning"
