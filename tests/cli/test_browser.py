@@ -106,7 +106,10 @@ def test_the_parent_run_page_shows_the_decisions_the_verdict_and_the_plot(served
     store = Store(folder)
     (parent,) = store.runs(SWEEP, "sweep")
     (confirm,) = store.runs(SWEEP, "confirm")
-    url = f"{base}/#/experiments/{parent.info.experiment_id}/runs/{parent.info.run_id}"
+    url = (
+        f"{base}/#/experiments/{parent.info.experiment_id}/runs/{parent.info.run_id}"
+        "?workflowType=machine_learning"
+    )
     verdict = confirm.data.tags["ragsweep.verdict"]
     decision = store.by_value(SWEEP)["1"].data.tags["ragsweep.decision"]
     with browser_page() as page:
