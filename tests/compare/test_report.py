@@ -557,7 +557,7 @@ def test_a_folder_without_results_is_refused_with_one_line(tmp_path):
         load_run_folder(tmp_path, "e", "rid", {})
 
 
-# --- a real sweep logged to MLflow ------------------------------------------------------------
+# --- a real sweep logged to MLflow (a module fixture of 11 s: the full suite's) -----------------
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
     """A tiny fusion.k sweep (10 questions, baseline 60), run once for this module."""
@@ -588,6 +588,7 @@ def _runs(store):
     return mc, parent, children
 
 
+@pytest.mark.slow
 def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
     from ragsweep.experiment.logged import report_sweep
 
@@ -635,6 +636,7 @@ def test_report_sweep_logs_files_and_metrics_to_the_parent(sweep, capsys):
     pd.testing.assert_frame_equal(again.cells, report.cells)
 
 
+@pytest.mark.slow
 def test_report_cli_json_out_and_runs(sweep, tmp_path, capsys):
     root, store = sweep
     uri = ["--tracking-uri", store.uri]
@@ -650,6 +652,7 @@ def test_report_cli_json_out_and_runs(sweep, tmp_path, capsys):
     assert [d["config"] for d in data["decisions"]] == ["fusion.k=10"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -666,6 +669,7 @@ def test_report_cli_errors_are_one_line_exit_2(sweep, capsys, args, needle):
     assert needle in err and len(err.splitlines()) == 1, err
 
 
+@pytest.mark.slow
 def test_mismatched_labels_are_refused_unless_allowed(sweep, capsys):
     from ragsweep.experiment.logged import report_sweep
 
