@@ -310,10 +310,10 @@ def _describe_default(mc: Any) -> None:
 
     try:
         default = mc.get_experiment("0")
-    except MlflowException:  # a server without one
+        if default is not None and "mlflow.note.content" not in default.tags:
+            mc.set_experiment_tag("0", "mlflow.note.content", DEFAULT_NOTE)
+    except MlflowException:  # a server without one, or that lets us not write to it
         return
-    if default is not None and "mlflow.note.content" not in default.tags:
-        mc.set_experiment_tag("0", "mlflow.note.content", DEFAULT_NOTE)
 
 
 def _safe(name: str) -> str:
