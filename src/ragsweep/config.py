@@ -23,6 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import yaml
 from hydra.core.object_type import ObjectType
 from hydra.errors import HydraException, InstantiationException
 from hydra.plugins.config_source import ConfigLoadError, ConfigResult, ConfigSource
@@ -180,6 +181,14 @@ def _hydra_error(err: BaseException) -> str:
     return "; ".join(lines[:2]) if lines else type(err).__name__
 
 
+def _yaml_error(err: yaml.YAMLError) -> str:
+    """A YAML error in one line: the file, the line and what is wrong."""
+    mark = getattr(err, "problem_mark", None)
+    where = "a config file" if mark is None else f"{mark.name}, line {mark.line + 1}"
+    problem = getattr(err, "problem", None) or str(err).strip().splitlines()[0]
+    return f"{where} is not valid YAML ({problem}); fix it (a list is [a, b], a mapping key: value)"
+
+
 def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
     """The resolved config for `overrides`, as `ragsweep [overrides]` builds it.
 
@@ -196,6 +205,8 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
         raise UserError(
             f"bad override: {_hydra_error(err)} (see `ragsweep --cfg job` for the keys)"
         ) from None
+    except yaml.YAMLError as err:  # a config or sweep file of the user's that is not YAML
+        raise UserError(_yaml_error(err)) from None
     missing = _missing(cfg)
     if missing:
         raise UserError(

@@ -44,7 +44,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ragsweep.cli.ui import port_free, signal_group, stop_group
+from ragsweep.cli.ui import port_free, port_number, signal_group, stop_group
 from ragsweep.errors import UserError
 from ragsweep.secrets import REDACTED, mask_text
 
@@ -442,7 +442,7 @@ def _parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0 for the network)",
     )
-    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--port", type=port_number, default=5000, help="port (default 5000)")
     parser.add_argument(
         "--workers", type=int, default=None, help="server worker processes (default: MLflow's, 4)"
     )

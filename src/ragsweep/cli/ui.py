@@ -67,6 +67,17 @@ def server_env(jobs: bool, environ: Mapping[str, str] = os.environ) -> dict[str,
     return env
 
 
+def port_number(text: str) -> int:
+    """`--port` checked by argparse: a TCP port, 1 to 65535 (one line and exit 2 otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: give one from 1 to 65535")
+    return port
+
+
 def port_free(host: str, port: int) -> bool:
     """Whether `port` on `host` can be bound now (another server holds it otherwise). As the
     server binds it (SO_REUSEADDR): a connection of a server stopped a moment ago, still in
@@ -138,7 +149,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
     )
-    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--port", type=port_number, default=5000, help="port (default 5000)")
     parser.add_argument(
         "--uri",
         default=None,

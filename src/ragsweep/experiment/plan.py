@@ -212,6 +212,35 @@ def _check_factor_key(factor: str) -> None:
         )
 
 
+#: what a sweep file holds under `sweep:` (sweeps/chunk_size.yaml)
+SWEEP_KEYS = ("name", "factor", "values", "baseline")
+
+
+def _sweep_file(block: Any, fixed: Sequence[str]) -> tuple[str, str, list[str], str]:
+    """(name, factor, values, baseline) of the sweep file a command line names, checked: each
+    key present, `values` a list of at least one value; else a one-line UserError naming the
+    file and the fix."""
+    chosen = next((o.partition("=")[2] for o in fixed if o.partition("=")[0] == "sweep"), "")
+    where = f"sweep file {chosen or '?'} (sweeps/{chosen or '<name>'}.yaml)"
+    if OmegaConf.is_dict(block) and "sweep" in block and "name" not in block:
+        raise UserError(
+            f"{where} lacks its first line `# @package _global_`: add it, so its `sweep:` block "
+            "and its overrides apply to the whole config"
+        )
+    absent = [k for k in SWEEP_KEYS if not OmegaConf.is_dict(block) or k not in block]
+    if absent:
+        raise UserError(
+            f"{where} has no {', '.join(absent)} under `sweep:`; it needs name, factor (the "
+            "config key it changes), values (a list) and baseline (sweeps/chunk_size.yaml)"
+        )
+    if not OmegaConf.is_list(block["values"]) or len(block["values"]) == 0:
+        raise UserError(
+            f"{where}: values must be a list of the factor's values, e.g. values: [128, 256]"
+        )
+    values = [str(v) for v in block["values"]]
+    return str(block["name"]), str(block["factor"]), values, str(block["baseline"])
+
+
 def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[str]]:
     """(sweep name, factor, values, baseline, fixed overrides) of a multirun command line.
 
@@ -234,10 +263,7 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
     values: list[str] = []
     cfg = compose(fixed)
     if cfg.get("sweep"):
-        s = cfg.sweep
-        name, factor = str(s.name), str(s.factor)
-        values = [str(v) for v in s["values"]]
-        baseline = str(s.baseline)
+        name, factor, values, baseline = _sweep_file(cfg.sweep, fixed)
     keys = sorted({o.get_key_element().lstrip("+~") for o in varying})
     if factor is not None and keys and keys != [factor]:
         extra = [k for k in keys if k != factor]
@@ -267,7 +293,11 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
         baseline = str(known) if known is not None else values[0]
     if baseline is None:
         baseline = _default_value(fixed, factor)
-    values = list(dict.fromkeys(values))
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        raise UserError(
+            f"the values of {factor} list {', '.join(twice)} more than once; list each value once"
+        )
     if baseline not in values:
         values = [baseline, *values]
     return name, factor, values, baseline, fixed
