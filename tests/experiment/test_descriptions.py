@@ -258,3 +258,19 @@ def test_a_second_launch_is_told_apart_from_the_first(tmp_path):
     latest = store.client.get_run(links[2][0]).info.run_name
     assert exp.tags[NOTE].startswith(f"{latest}: ")
     assert f"see {latest} with `ragsweep ui`" in again.out
+
+
+def test_a_long_override_is_cut_in_a_launch_name_not_dropped():
+    """A path longer than a name can show (a CI runner's temporary folder) still shows how it
+    starts, so the name says which overrides the launch added."""
+    from types import SimpleNamespace
+
+    from ragsweep.experiment.launch import launch_name
+
+    long = "data.path=/tmp/pytest-of-runner/pytest-324/described0/" + "x" * 80
+    d = SimpleNamespace(name="fusion.k", fixed=["sweep=fusion_k", "data=folder", long])
+    name = launch_name(d, 3)
+    assert name.startswith("fusion.k #3 data=folder data.path=/tmp/pytest-of-runner/")
+    assert name.endswith("…") and len(name) == len("fusion.k #3 ") + 60
+    short = SimpleNamespace(name="chunk_size", fixed=["sweep=chunk_size", "eval.k_prompt=6"])
+    assert launch_name(short, 2) == "chunk_size #2 eval.k_prompt=6"

@@ -135,7 +135,7 @@ def launch_name(d: Draft, number: int) -> str:
     sweep are told apart in the runs table, the printed link and the report."""
     shared = " ".join(o for o in mask_overrides(d.fixed) if not o.startswith("sweep="))
     if len(shared) > _SHOWN:  # the number tells launches apart; the overrides help read it
-        shared = shared[: _SHOWN - 2].rsplit(" ", 1)[0] + " …"
+        shared = shared[: _SHOWN - 1].rstrip() + "…"  # a long path is cut, not dropped
     return " ".join(filter(None, [d.name, f"#{number}", shared]))
 
 
