@@ -225,10 +225,9 @@ def _give_up(plan: Plan, value: str, run_id: str, stop: Exhausted) -> None:
     """What a worker still records when a resource ran out, each step as far as it allows:
     the run FAILED with the line as its error, and the status the finish step reads (a run
     left RUNNING is marked KILLED by the launcher)."""
-    mc = tracking.client(plan.store)
     with contextlib.suppress(Exception):
-        mc.set_terminated(run_id, status="FAILED")
+        tracking.client(plan.store).set_terminated(run_id, status="FAILED")
     with contextlib.suppress(Exception):
-        mc.set_tag(run_id, cv.tag("error"), str(stop))
+        tracking.client(plan.store).set_tag(run_id, cv.tag("error"), str(stop))
     with contextlib.suppress(Exception):
         _record(plan, value, FAILED, FAILED, run_id=run_id, error=str(stop))
