@@ -26,6 +26,9 @@ from toy import TOY
 
 SCRIPT = Path(sys.executable).parent / "ragsweep"
 RELAUNCH = "then launch the same command again: configurations that finished are kept"
+#: the slow sweep of test_faults, chunking for 0.8 s per configuration: long enough to fill the
+#: disk while a configuration runs (any later write of the job then meets the full disk)
+SWEEP = [o.replace("seconds=0.6", "seconds=0.2") for o in SLOW_SWEEP]
 
 
 def test_a_full_disk_names_the_file_and_the_fix():
@@ -149,7 +152,7 @@ def launch(folder: Path) -> subprocess.Popen:
     env.pop("MLFLOW_TRACKING_URI", None)
     env.pop("HYDRA_FULL_ERROR", None)
     return subprocess.Popen(
-        [str(SCRIPT), *SLOW_SWEEP],
+        [str(SCRIPT), *SWEEP],
         cwd=folder,
         env=env,
         stdout=subprocess.PIPE,
