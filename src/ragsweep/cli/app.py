@@ -13,7 +13,7 @@ from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
 from ragsweep.config import check_group_choices
-from ragsweep.errors import UserError
+from ragsweep.errors import Exhausted, UserError
 from ragsweep.secrets import mask_text
 
 
@@ -43,6 +43,11 @@ def _app(cfg: DictConfig) -> float | None:
             _remove_run_dir(Path(hc.runtime.output_dir), hc.job.name)
         print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         sys.exit(2)
+    except Exhausted as stop:  # a full disk, memory, open files: one line (a sweep's job: raised)
+        if hc.mode == RunMode.MULTIRUN:
+            raise
+        print(stop.told(), file=sys.stderr)
+        sys.exit(1)
     decision = cv.decision_measure(int(cfg.eval.k_prompt))
     return float(result.summary.loc[cv.WEIGHTED, str(decision)])
 
@@ -100,6 +105,9 @@ def hydra_main() -> int:
     except UserError as err:
         print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         return 2
+    except Exhausted as stop:  # a full disk, memory, open files while preparing the sweep
+        print(stop.told(), file=sys.stderr)
+        return 1
     print(
         f"sweep {plan.name}: {len(plan.values)} configurations of {plan.factor} "
         f"({', '.join(plan.values)}), baseline {plan.baseline}; folder {plan.sweep_dir}"

@@ -11,6 +11,7 @@ launcher's and every worker's time in MLflow calls).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -22,7 +23,7 @@ from ragsweep.compare.report import Report
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
-from ragsweep.errors import UserError
+from ragsweep.errors import Exhausted, UserError, first_line
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
@@ -34,11 +35,42 @@ from ragsweep.secrets import mask_text
 
 
 def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None) -> int:
-    """Summarise the sweep, close its parent run, release the lock; return the exit code."""
+    """Summarise the sweep, close its parent run, release the lock; return the exit code.
+
+    A resource that ran out (a full disk: `interrupted` by it, or meeting it here) ends the
+    sweep with its one line on stderr and exit code 1 (`_exhausted`)."""
     try:
-        return _finish(plan, interrupted, lock.began)
+        stop = None if interrupted is None else _exhaustion(plan, interrupted)
+        if stop is None:
+            try:
+                return _finish(plan, interrupted, lock.began)
+            except Exception as err:
+                stop = _exhaustion(plan, err)
+                if stop is None:
+                    raise
+        return _exhausted(plan, stop, lock)
     finally:
         lock.release()
+
+
+def _exhaustion(plan: Plan, err: BaseException) -> Exhausted | None:
+    return tracking.exhaustion(err, plan.store, plan.sweep_dir)
+
+
+def _exhausted(plan: Plan, stop: Exhausted, lock: SweepLock) -> int:
+    """The end of a sweep a resource stopped: the summary of what finished, the parent run
+    FAILED and this launch's runs still RUNNING marked KILLED (in the space the launch
+    reserved, on a full disk), no report (a relaunch makes it), and the resource's one line."""
+    if lock.reserve is not None:
+        lock.reserve.free()
+    with contextlib.suppress(Exception):
+        _print_summary(plan, _statuses(plan))
+    with contextlib.suppress(Exception):
+        _kill_orphans(plan, first_line(stop))
+    with contextlib.suppress(Exception):
+        tracking.client(plan.store).set_terminated(plan.parent_run_id, status="FAILED")
+    print(stop.told(), file=sys.stderr)
+    return 1
 
 
 #: the status of a configuration whose worker started it and never reported back

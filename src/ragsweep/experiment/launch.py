@@ -57,12 +57,14 @@ class SweepLock:
     """What a launch holds for the sweep's lifetime: an exclusive lock per sweep in this folder
     (a second launch of a running sweep is refused at once instead of 'recovering' the first
     one's live runs) and, once the runs are claimed, the heartbeat on them in the store (which is
-    what launches from other folders or machines sharing the store go by)."""
+    what launches from other folders or machines sharing the store go by), and the space kept
+    for marking them on a full disk (`tracking.Reserve`)."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.handle = open(path, "a+")  # noqa: SIM115 (held for the sweep's lifetime)
         self.heartbeat: owners.Heartbeat | None = None
+        self.reserve: tracking.Reserve | None = None
         #: when the launch began, and this process's seconds in MLflow by then
         self.began = (time.perf_counter(), tracking.seconds_in_mlflow())
         try:
@@ -76,6 +78,8 @@ class SweepLock:
     def release(self) -> None:
         if self.heartbeat is not None:
             self.heartbeat.stop()
+        if self.reserve is not None:
+            self.reserve.free()
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
 
@@ -270,14 +274,16 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     cache_dir = OmegaConf.select(base_cfg, "cache.dir", default=None)
     # one launch per sweep name at a time: recovery marks the experiment's RUNNING runs KILLED
     lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
+    sweep_dir = _sweep_dir(args, d.name)
+    store = tracking.configured_store(base_cfg.tracking)
     lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
+    parent: str | None = None
     try:
-        sweep_dir = _sweep_dir(args, d.name)
         cluster.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
-        store = tracking.configured_store(base_cfg.tracking)
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent, launch = _claim(store, experiment_id, d, sweep_key)
+        lock.reserve = tracking.Reserve(store, lock_name)
         mc = tracking.client(store)
         lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
         plan = Plan(
@@ -304,9 +310,15 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         share_dataset(plan.folder, d.dataset)
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
         _return_freed_memory()  # the workers run beside this process from now on
-    except BaseException:
+    except BaseException as err:
         lock.release()
-        raise
+        stop = tracking.exhaustion(err, store, cache_dir, sweep_dir)
+        if stop is None:
+            raise
+        if parent is not None:  # as far as the full disk allows; else the relaunch resumes it
+            with contextlib.suppress(Exception):
+                tracking.client(store).set_terminated(parent, status="FAILED")
+        raise stop from None
     hydra_args = [
         *args_without_sweep(args, d.factor),
         f"{factor_prefix(args, d.factor)}{d.factor}="

@@ -230,7 +230,22 @@ def log_result(
 def run(
     cfg: DictConfig, overrides: list[str] | None = None, hydra_dir: Path | None = None
 ) -> EvalResult:
-    """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table."""
+    """Evaluate `cfg`, log it (unless tracking.enabled is false) and print the table.
+
+    A resource that runs out (a full disk, memory, open files) is raised as `errors.Exhausted`
+    (its one line); a run it stopped is marked FAILED as far as the resource allows."""
+    try:
+        return _run(cfg, overrides, hydra_dir)
+    except Exception as err:
+        store = tracking.resolve_store(cfg.tracking.get("uri") or None)
+        cache = OmegaConf.select(cfg, "cache.dir", default=None)
+        stop = tracking.exhaustion(err, store, cache, hydra_dir, sweep=False)
+        if stop is None:
+            raise
+        raise stop from None
+
+
+def _run(cfg: DictConfig, overrides: list[str] | None, hydra_dir: Path | None) -> EvalResult:
     if cfg.tracking.enabled:
         store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)

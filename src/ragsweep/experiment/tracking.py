@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import math
 import os
 import re
@@ -26,8 +27,9 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
-from ragsweep.errors import UserError
+from ragsweep.errors import Exhausted, UserError, exhausted
 from ragsweep.experiment import owners
 from ragsweep.secrets import is_secret_key, mask_text
 
@@ -131,6 +133,44 @@ def missing_store(store: Store) -> Path | None:
     not a local file): readers refuse it rather than create an empty store."""
     db = _local_db(store.uri)
     return db if db is not None and not db.exists() else None
+
+
+def exhaustion(
+    err: BaseException, store: Store, *folders: str | Path | None, sweep: bool = True
+) -> Exhausted | None:
+    """`errors.exhausted` for a run logging to `store` and writing `folders` (the cache's,
+    the sweep's): a full disk is named after the store's file or the fullest folder."""
+    artifacts = store.artifact_root or ""
+    written = [Path(unquote(urlparse(artifacts).path))] if artifacts.startswith("file:") else []
+    written += [Path(f) for f in folders if f]
+    return exhausted(err, sweep=sweep, store=_local_db(store.uri), folders=written)
+
+
+class Reserve:
+    """Space kept beside a local sqlite store for a launch's last writes: on a full disk,
+    ending its runs FAILED or KILLED needs room for sqlite's journal, which `free()` gives back
+    (a tracking server keeps its own disk: nothing is reserved there). One file per `name` (a
+    sweep: one launch of it at a time), reused by a relaunch after a kill. A disk without room
+    for it raises (ENOSPC) before the launch runs anything."""
+
+    #: a few dozen sqlite pages: the journal and the tags of marking a sweep's runs
+    BYTES = 256 * 1024
+
+    def __init__(self, store: Store, name: str) -> None:
+        db = _local_db(store.uri)
+        self.path = None if db is None else db.parent / f".ragsweep-reserve-{name}"
+        if self.path is None:
+            return
+        try:
+            with open(self.path, "wb") as handle:
+                handle.write(bytes(self.BYTES))  # written, not sparse: the space is taken
+        except OSError:
+            self.free()  # nothing left half-made
+            raise
+
+    def free(self) -> None:
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
 
 
 #: sqlite stores this process has opened (created and migrated) already
@@ -248,6 +288,7 @@ def client(store: Store) -> Any:
     # and on a tracking server, two lines ("View run ... at: URL") for every run it ends: a
     # sweep's output would be mostly those (the sweep prints its runs table's link once)
     os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
+    _quiet_exhaustion()
     with _timed():  # the first import costs about 1.7 s: part of what tracking costs
         from mlflow.tracking import MlflowClient
 
@@ -262,6 +303,22 @@ def client(store: Store) -> Any:
         mc = _open(MlflowClient, store.uri)  # opens the store: creates and migrates it
     _OPENED.add(store.uri)
     return mc
+
+
+class _UnlessExhausted(logging.Filter):
+    """Drops a log record whose error is a resource that ran out (`errors.exhausted`): MLflow
+    logs a sqlite error with its traceback (about 80 lines) and then raises it, and a full disk
+    is said in one line where it is caught."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        err = record.exc_info[1] if record.exc_info else None
+        return err is None or exhausted(err, sweep=False) is None
+
+
+def _quiet_exhaustion() -> None:
+    logger = logging.getLogger("mlflow.store.db.utils")
+    if not any(isinstance(f, _UnlessExhausted) for f in logger.filters):
+        logger.addFilter(_UnlessExhausted())
 
 
 def prepare(store: Store, experiment: str, tags: Mapping[str, str] | None = None) -> str:

@@ -6,25 +6,28 @@ logs it as a child run of the sweep's parent. Its results go into the sweep fold
 tags and every number it measured in `SweepFolder.status`; per-question rows in
 `SweepFolder.rows`, the same files as the run's artifacts), which is where the finish step reads
 them; a skipped configuration's are fetched from its finished run. A configuration that raises
-becomes a FAILED child run with its traceback under `error/`, and the others go on. A worker
-whose launcher dies exits at once (`owners.watch`).
+becomes a FAILED child run with its traceback under `error/`, and the others go on; a resource
+that ran out (a full disk) stops the launch instead (`errors.Exhausted`). A worker whose
+launcher dies exits at once (`owners.watch`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.config import use_working_folder
-from ragsweep.errors import UserError
+from ragsweep.errors import Exhausted, UserError, first_line
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
 from ragsweep.experiment.single import read_measured, write_payload
@@ -77,8 +80,41 @@ def run_job(
     cfg: DictConfig, sweep_dir: str, overrides: Sequence[str], hydra_dir: Path | None
 ) -> str:
     """Evaluate and log one configuration of a planned sweep; never raises for a failure of
-    the configuration itself (it becomes a FAILED child run). Returns the status."""
+    the configuration itself (it becomes a FAILED child run). Returns the status.
+
+    A resource that ran out (a full disk, memory, open files) would fail every configuration:
+    the run is marked FAILED as far as the resource allows, and `errors.Exhausted` (its one
+    line) stops the launch.
+    """
     plan = Plan.load(sweep_dir)
+    _thread_lock_for_progress_bars()
+    try:
+        return _run_job(plan, cfg, overrides, hydra_dir)
+    except Exception as err:
+        stop = _exhaustion(plan, cfg, err)
+        if stop is None:
+            raise
+        raise stop from None
+
+
+def _thread_lock_for_progress_bars() -> None:
+    """tqdm (bm25s and MLflow draw progress bars with it) makes a multiprocessing lock on first
+    use, which a worker stopped by `Exhausted` (the pool kills the others) leaves behind: the
+    launcher's exit then warns of "leaked semaphore objects". One worker's bars need a thread
+    lock only."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return
+    tqdm.set_lock(threading.RLock())
+
+
+def _exhaustion(plan: Plan, cfg: DictConfig, err: BaseException) -> Exhausted | None:
+    cache = OmegaConf.select(cfg, "cache.dir", default=None)
+    return tracking.exhaustion(err, plan.store, cache, plan.sweep_dir)
+
+
+def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: Path | None) -> str:
     owners.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
     # joblib reuses worker processes between launches in one Python process (a notebook, a
     # test run), and a reused worker keeps the folder it started in: resolve paths as planned
@@ -146,9 +182,14 @@ def run_job(
             tables=p.tables,
         )
     except Exception as err:  # a failed configuration must not stop the others
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        _fail(plan.store, run_id, traceback.format_exc(), first)
-        return _record(plan, value, FAILED, FAILED, run_id=run_id, error=first)
+        stop = _exhaustion(plan, cfg, err)
+        if stop is None:
+            first = first_line(err)
+            stop = _fail(plan, cfg, run_id, traceback.format_exc(), first)
+            if stop is None:
+                return _record(plan, value, FAILED, FAILED, run_id=run_id, error=first)
+        _give_up(plan, value, run_id, stop)
+        raise stop from None
     return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.measured)
 
 
@@ -158,14 +199,35 @@ def _launcher_alive(plan: Plan) -> bool:
     return owners.alive(parent.data.tags)
 
 
-def _fail(store: tracking.Store, run_id: str, tb: str, message: str) -> None:
-    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
-        path = Path(tmp) / "traceback.txt"
-        path.write_text(tb)
-        tracking.finish_run(
-            store,
-            run_id,
-            tags={cv.tag("error"): message[:4000]},
-            artifacts={"error": path},
-            status="FAILED",
-        )
+def _fail(plan: Plan, cfg: DictConfig, run_id: str, tb: str, message: str) -> Exhausted | None:
+    """End the run FAILED with its error and traceback; a resource that runs out meanwhile
+    (the traceback's file, the store) is returned, not raised."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+            path = Path(tmp) / "traceback.txt"
+            path.write_text(tb)
+            tracking.finish_run(
+                plan.store,
+                run_id,
+                tags={cv.tag("error"): message[:4000]},
+                artifacts={"error": path},
+                status="FAILED",
+            )
+    except Exception as err:
+        stop = _exhaustion(plan, cfg, err)
+        if stop is None:
+            raise
+        return stop
+    return None
+
+
+def _give_up(plan: Plan, value: str, run_id: str, stop: Exhausted) -> None:
+    """What a worker still records when a resource ran out, each step as far as it allows:
+    the run FAILED with the line as its error, and the status the finish step reads (a run
+    left RUNNING is marked KILLED by the launcher)."""
+    with contextlib.suppress(Exception):
+        tracking.client(plan.store).set_terminated(run_id, status="FAILED")
+    with contextlib.suppress(Exception):
+        tracking.client(plan.store).set_tag(run_id, cv.tag("error"), str(stop))
+    with contextlib.suppress(Exception):
+        _record(plan, value, FAILED, FAILED, run_id=run_id, error=str(stop))
