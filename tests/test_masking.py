@@ -15,6 +15,7 @@ from ragsweep.secrets import (
     mask_config,
     mask_override,
     mask_text,
+    unmask,
 )
 
 SHAPED = [
@@ -107,6 +108,17 @@ def test_hidden_overrides_move_secret_values_into_the_environment_and_resolve_ba
         }
     escaped = hidden[1].replace("{", r"\{").replace("}", r"\}").replace(":", r"\:", 1)
     assert mask_text(escaped) == f"+tracking.token={REDACTED}"  # as Hydra escapes it in logs
+
+
+def test_a_masked_uri_is_read_back_from_the_environment_a_command_line_first():
+    masked = f"http://ann:{REDACTED}@host:5000"
+    env = {"MLFLOW_TRACKING_URI": "http://ann:env-pw@host:5000", "HOME": "/root"}
+    assert unmask(masked, env) == "http://ann:env-pw@host:5000"
+    # `tracking.uri=` on the command line (hidden in RAGSWEEP_SECRET_n) beats the variable
+    env["RAGSWEEP_SECRET_0"] = "http://ann:line-pw@host:5000"
+    assert unmask(masked, env) == "http://ann:line-pw@host:5000"
+    assert unmask(f"http://bob:{REDACTED}@host:5000", env) is None  # nowhere to be found
+    assert unmask("sqlite:///tmp/mlflow.db", {}) == "sqlite:///tmp/mlflow.db"  # nothing masked
 
 
 def test_the_log_filter_masks_formatted_records():

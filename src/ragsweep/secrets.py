@@ -21,7 +21,9 @@ Hydra writes every override to `multirun.yaml`, `.hydra/*.yaml` and its launch l
 of our code runs in a job, so `hide_overrides` moves a secret override's value into an environment
 variable of this process (inherited by the sweep's worker processes) and hands Hydra an
 `${oc.env:RAGSWEEP_SECRET_n}` interpolation instead: the job still resolves the real value, and
-no file or line Hydra writes holds it. What is not caught: a secret under an innocent key whose
+no file or line Hydra writes holds it. A file that must name such a value (the tracking URI in a
+sweep's plan) holds it masked, and the processes that read it take the real one back from their
+environment (`unmask`). What is not caught: a secret under an innocent key whose
 value has no known prefix and is shorter than 32 characters (`+x.pin=1234`); put such values in
 the environment, never on the command line.
 """
@@ -159,6 +161,19 @@ def hide_overrides(args: Sequence[str], environ: dict[str, str] | None = None) -
         env[name] = plain
         out.append(f"{key}=${{oc.env:{name}}}")
     return out
+
+
+def unmask(masked: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The real value behind `masked` (a `mask_text` result, such as a tracking URI whose
+    password a plan file holds as `***`): `masked` itself when nothing in it was masked, else the
+    value of an environment variable (default: this process's) that masks to it, the secrets
+    `hide_overrides` moved there first (a command line's `tracking.uri=` beats
+    MLFLOW_TRACKING_URI); None when no variable does."""
+    if REDACTED not in masked:
+        return masked
+    env = os.environ if environ is None else environ
+    names = sorted(env, key=lambda name: not name.startswith(ENV_PREFIX))
+    return next((env[n] for n in names if mask_text(env[n]) == masked), None)
 
 
 class MaskFilter(logging.Filter):

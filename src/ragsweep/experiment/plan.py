@@ -34,6 +34,7 @@ from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.evaluate import check_snapshot, config_hash, select_questions
+from ragsweep.secrets import mask_text, unmask
 
 #: the stage a worker reports for a configuration that finished in an earlier launch
 SKIPPED_STAGE = "skipped (already finished)"
@@ -122,7 +123,7 @@ class Plan:
     baseline: str
     fixed: list[str]  # the overrides every configuration shares, secrets masked
     sweep_dir: str
-    store_uri: str
+    store_uri: str  # masked (a password inside it reads ***): `store` has the real one
     artifact_root: str | None
     experiment_id: str
     parent_run_id: str
@@ -135,9 +136,22 @@ class Plan:
     owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
     launch: str = ""  # the parent run's name, which tells this launch from other launches
 
+    def __post_init__(self) -> None:
+        self.store_uri = mask_text(self.store_uri)
+
     @property
     def store(self) -> tracking.Store:
-        return tracking.Store(uri=self.store_uri, artifact_root=self.artifact_root)
+        """The store, its URI's password taken from this process's environment (a worker
+        inherits the launcher's; Ray's get it in their runtime_env: `cluster`)."""
+        uri = unmask(self.store_uri)
+        if uri is None:
+            raise UserError(
+                f"the tracking URI {self.store_uri} holds a password this process's environment "
+                "does not: give the URI in MLFLOW_TRACKING_URI or on the command line "
+                "(tracking.uri=...), or the credentials in MLFLOW_TRACKING_USERNAME and "
+                "MLFLOW_TRACKING_PASSWORD"
+            )
+        return tracking.Store(uri=uri, artifact_root=self.artifact_root)
 
     @property
     def folder(self) -> SweepFolder:
