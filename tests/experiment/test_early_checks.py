@@ -86,11 +86,16 @@ def test_the_default_eval_settings_pass():
             ["-m", *TOY, "fusion.k=10,60", "hydra.launcher.n_jobs=0"],
             "hydra.launcher: n_jobs=0 runs nothing: give the number of workers",
         ),
-        (
+        pytest.param(
             ["-m", *TOY, "fusion.k=10,60", "eval.min_overlap=1.5"],
             "eval.min_overlap must be a share in (0, 1]",
+            marks=pytest.mark.slow,
         ),
-        ([*TOY, "eval.min_overlap=1.5"], "eval.min_overlap must be a share in (0, 1]"),
+        pytest.param(
+            [*TOY, "eval.min_overlap=1.5"],
+            "eval.min_overlap must be a share in (0, 1]",
+            marks=pytest.mark.slow,
+        ),
     ],
     ids=["sweep n_jobs=0", "sweep min_overlap", "run min_overlap"],
 )

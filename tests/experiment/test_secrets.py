@@ -171,12 +171,11 @@ def test_a_password_in_the_tracking_uri_is_written_nowhere(password_store, tmp_p
     run_dir.mkdir()
     # a sweep whose store comes from MLFLOW_TRACKING_URI with the default tracking=local (its
     # dev winner re-scored by the confirm stage), and beside it a single run given the URI on
-    # its command line
+    # its command line (in this process, while the sweep runs: no second MLflow import)
     sweep = launched(sweep_dir, "-m", *HELDOUT_WINNER, "fusion.k=1,60", uri=uri)
-    single = launched(run_dir, *TOY, f"tracking.uri={uri}")
-    ran = [finished(sweep, sweep_dir), finished(single, run_dir)]
-    report = launched(sweep_dir, "report", "fusion.k", "--out", "report", "--tracking-uri", uri)
-    ran.append(finished(report, sweep_dir))
+    single = cli_in(run_dir, *TOY, f"tracking.uri={uri}").ok()
+    ran = [finished(sweep, sweep_dir), single]
+    ran.append(cli_in(sweep_dir, "report", "fusion.k", "--out", "report", "--tracking-uri", uri))
     assert "confirmed" in ran[0].out  # the confirm stage ran
     assert (sweep_dir / "report" / "report.md").exists()
     # the plan names the store, masked: the workers found the real one
