@@ -23,7 +23,7 @@ variable of this process (inherited by the sweep's worker processes) and hands H
 `${oc.env:RAGSWEEP_SECRET_n}` interpolation instead: the job still resolves the real value, and
 no file or line Hydra writes holds it. A file that must name such a value (the tracking URI in a
 sweep's plan) holds it masked, and the processes that read it take the real one back from their
-environment (`unmask`). What is not caught: a secret under an innocent key whose
+environment (`unmask_uri`). What is not caught: a secret under an innocent key whose
 value has no known prefix and is shorter than 32 characters (`+x.pin=1234`); put such values in
 the environment, never on the command line.
 """
@@ -163,17 +163,25 @@ def hide_overrides(args: Sequence[str], environ: dict[str, str] | None = None) -
     return out
 
 
-def unmask(masked: str, environ: Mapping[str, str] | None = None) -> str | None:
-    """The real value behind `masked` (a `mask_text` result, such as a tracking URI whose
-    password a plan file holds as `***`): `masked` itself when nothing in it was masked, else the
-    value of an environment variable (default: this process's) that masks to it, the secrets
-    `hide_overrides` moved there first (a command line's `tracking.uri=` beats
-    MLFLOW_TRACKING_URI); None when no variable does."""
+def mask_uri(uri: str) -> str:
+    """`uri` with its password and secret-keyed query values (`?token=...`) masked, and nothing
+    else: unlike `mask_text`, a long mixed-case folder name in a store's path stays as it is, so
+    `unmask_uri` can find the real URI again."""
+    out = _URI_PASSWORD.sub(lambda m: f"{m.group('head')}{REDACTED}@", uri)
+    return _SECRET_PAIR.sub(lambda m: f"{m.group('key')}{m.group('sep')}{REDACTED}", out)
+
+
+def unmask_uri(masked: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The real URI behind `masked` (a `mask_uri` result, as a sweep's plan holds the tracking
+    URI): `masked` itself when nothing in it was masked, else the value of an environment
+    variable (default: this process's) that masks to it, the secrets `hide_overrides` moved
+    there first (a command line's `tracking.uri=` beats MLFLOW_TRACKING_URI); None when no
+    variable does."""
     if REDACTED not in masked:
         return masked
     env = os.environ if environ is None else environ
     names = sorted(env, key=lambda name: not name.startswith(ENV_PREFIX))
-    return next((env[n] for n in names if mask_text(env[n]) == masked), None)
+    return next((env[n] for n in names if mask_uri(env[n]) == masked), None)
 
 
 class MaskFilter(logging.Filter):

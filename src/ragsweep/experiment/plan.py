@@ -34,7 +34,7 @@ from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.evaluate import check_eval, check_snapshot, config_hash, select_questions
-from ragsweep.secrets import mask_text, unmask
+from ragsweep.secrets import mask_uri, unmask_uri
 
 #: the stage a worker reports for a configuration that finished in an earlier launch
 SKIPPED_STAGE = "skipped (already finished)"
@@ -137,13 +137,13 @@ class Plan:
     launch: str = ""  # the parent run's name, which tells this launch from other launches
 
     def __post_init__(self) -> None:
-        self.store_uri = mask_text(self.store_uri)
+        self.store_uri = mask_uri(self.store_uri)
 
     @property
     def store(self) -> tracking.Store:
         """The store, its URI's password taken from this process's environment (a worker
         inherits the launcher's; Ray's get it in their runtime_env: `cluster`)."""
-        uri = unmask(self.store_uri)
+        uri = unmask_uri(self.store_uri)
         if uri is None:
             raise UserError(
                 f"the tracking URI {self.store_uri} holds a password this process's environment "
