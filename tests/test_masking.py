@@ -15,6 +15,8 @@ from ragsweep.secrets import (
     mask_config,
     mask_override,
     mask_text,
+    mask_uri,
+    unmask_uri,
 )
 
 SHAPED = [
@@ -107,6 +109,21 @@ def test_hidden_overrides_move_secret_values_into_the_environment_and_resolve_ba
         }
     escaped = hidden[1].replace("{", r"\{").replace("}", r"\}").replace(":", r"\:", 1)
     assert mask_text(escaped) == f"+tracking.token={REDACTED}"  # as Hydra escapes it in logs
+
+
+def test_a_masked_uri_is_read_back_from_the_environment_a_command_line_first():
+    masked = mask_uri("http://ann:pw@host:5000")
+    assert masked == f"http://ann:{REDACTED}@host:5000"
+    env = {"MLFLOW_TRACKING_URI": "http://ann:env-pw@host:5000", "HOME": "/root"}
+    assert unmask_uri(masked, env) == "http://ann:env-pw@host:5000"
+    # `tracking.uri=` on the command line (hidden in RAGSWEEP_SECRET_n) beats the variable
+    env["RAGSWEEP_SECRET_0"] = "http://ann:line-pw@host:5000"
+    assert unmask_uri(masked, env) == "http://ann:line-pw@host:5000"
+    assert unmask_uri(f"http://bob:{REDACTED}@host:5000", env) is None  # nowhere to be found
+    # a store's path is kept as it is, a long mixed-case folder name too (mask_text hides it)
+    db = "sqlite:////home/ann/My_Project-Experiments_2024_Final/mlruns/mlflow.db"
+    assert mask_uri(db) == db != mask_text(db)
+    assert unmask_uri(db, {}) == db
 
 
 def test_the_log_filter_masks_formatted_records():

@@ -21,7 +21,9 @@ Hydra writes every override to `multirun.yaml`, `.hydra/*.yaml` and its launch l
 of our code runs in a job, so `hide_overrides` moves a secret override's value into an environment
 variable of this process (inherited by the sweep's worker processes) and hands Hydra an
 `${oc.env:RAGSWEEP_SECRET_n}` interpolation instead: the job still resolves the real value, and
-no file or line Hydra writes holds it. What is not caught: a secret under an innocent key whose
+no file or line Hydra writes holds it. A file that must name such a value (the tracking URI in a
+sweep's plan) holds it masked, and the processes that read it take the real one back from their
+environment (`unmask_uri`). What is not caught: a secret under an innocent key whose
 value has no known prefix and is shorter than 32 characters (`+x.pin=1234`); put such values in
 the environment, never on the command line.
 """
@@ -159,6 +161,27 @@ def hide_overrides(args: Sequence[str], environ: dict[str, str] | None = None) -
         env[name] = plain
         out.append(f"{key}=${{oc.env:{name}}}")
     return out
+
+
+def mask_uri(uri: str) -> str:
+    """`uri` with its password and secret-keyed query values (`?token=...`) masked, and nothing
+    else: unlike `mask_text`, a long mixed-case folder name in a store's path stays as it is, so
+    `unmask_uri` can find the real URI again."""
+    out = _URI_PASSWORD.sub(lambda m: f"{m.group('head')}{REDACTED}@", uri)
+    return _SECRET_PAIR.sub(lambda m: f"{m.group('key')}{m.group('sep')}{REDACTED}", out)
+
+
+def unmask_uri(masked: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The real URI behind `masked` (a `mask_uri` result, as a sweep's plan holds the tracking
+    URI): `masked` itself when nothing in it was masked, else the value of an environment
+    variable (default: this process's) that masks to it, the secrets `hide_overrides` moved
+    there first (a command line's `tracking.uri=` beats MLFLOW_TRACKING_URI); None when no
+    variable does."""
+    if REDACTED not in masked:
+        return masked
+    env = os.environ if environ is None else environ
+    names = sorted(env, key=lambda name: not name.startswith(ENV_PREFIX))
+    return next((env[n] for n in names if mask_uri(env[n]) == masked), None)
 
 
 class MaskFilter(logging.Filter):

@@ -296,7 +296,8 @@ def _prelabel(args: argparse.Namespace) -> int:
     if not sheet_path.is_file():
         raise UserError(f"{sheet_path}: no such judging sheet; write one with `labels pool`")
     dataset = load_dataset(_data_dir(args))
-    sheet = _read_sheet_frame(sheet_path, SHEET_COLUMNS, dataset)  # CSV or .xlsx, verified
+    # CSV or .xlsx, verified, every clause one of the dataset's: the pre-labeller grades them
+    sheet = _read_sheet_frame(sheet_path, SHEET_COLUMNS, dataset, known=True)
     chat = None
     if args.chat_url or args.chat_model:
         from ragsweep.labelling.chat import ChatLabeller
@@ -685,11 +686,14 @@ def _rebaseline(args: argparse.Namespace) -> int:
 
 
 # -- assign and Label Studio ------------------------------------------------------------------
-def _read_sheet_frame(path: Path, needs: tuple[str, ...], dataset: Any = None) -> Any:
+def _read_sheet_frame(
+    path: Path, needs: tuple[str, ...], dataset: Any = None, known: bool = False
+) -> Any:
     """A judging sheet (`sheetfile.read_sheet`: CSV or .xlsx; with `dataset`, each row's clause
-    verified) as text columns, with the columns `needs` and at least one row; a grade or
-    prelabel cell that is not 0, 1, 2 or empty is refused. Problems are one line."""
-    from ragsweep.labelling.sheetfile import OPTIONAL_COLUMNS, read_sheet
+    verified, and with `known` each one a clause of its corpus) as text columns, with the
+    columns `needs` and at least one row; a grade or prelabel cell that is not 0, 1, 2 or empty
+    is refused. Problems are one line."""
+    from ragsweep.labelling.sheetfile import OPTIONAL_COLUMNS, read_sheet, require_clauses
 
     if not path.is_file():
         raise UserError(f"{path}: no such judging sheet; write one with `labels pool`")
@@ -711,6 +715,8 @@ def _read_sheet_frame(path: Path, needs: tuple[str, ...], dataset: Any = None) -
                     i,
                     column,
                 )
+    if known:
+        require_clauses(sheet, dataset)
     return frame
 
 

@@ -50,7 +50,7 @@ from ragsweep.experiment.plan import (
 from ragsweep.experiment.warm import Warmup
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
-from ragsweep.secrets import mask_overrides
+from ragsweep.secrets import mask_overrides, mask_uri, unmask_uri
 
 
 class SweepLock:
@@ -250,12 +250,26 @@ def _return_freed_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
+def _check_workers_find(base_cfg: Any) -> None:
+    """The plan holds the store's URI masked and every worker takes the real one from its
+    environment (`Plan.store`): refuse a password that is not there (written in a config file)."""
+    store = tracking.resolve_store(OmegaConf.select(base_cfg, "tracking.uri", default=None))
+    if unmask_uri(mask_uri(store.uri)) != store.uri:
+        raise UserError(
+            f"the tracking URI {mask_uri(store.uri)} holds a password written in a config "
+            "file, which a sweep's workers cannot read back from their environment: give the URI "
+            "in MLFLOW_TRACKING_URI or on the command line (tracking.uri=...), or better, the "
+            "credentials in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD"
+        )
+
+
 def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
     d = draft(args)
     base_cfg = d.baseline_cfg
     parse_measures(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
+    _check_workers_find(base_cfg)
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker)
     warmup = Warmup(args).start()

@@ -33,7 +33,8 @@ from ragsweep.errors import UserError
 from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
-from ragsweep.scoring.evaluate import check_snapshot, config_hash, select_questions
+from ragsweep.scoring.evaluate import check_eval, check_snapshot, config_hash, select_questions
+from ragsweep.secrets import mask_uri, unmask_uri
 
 #: the stage a worker reports for a configuration that finished in an earlier launch
 SKIPPED_STAGE = "skipped (already finished)"
@@ -122,7 +123,7 @@ class Plan:
     baseline: str
     fixed: list[str]  # the overrides every configuration shares, secrets masked
     sweep_dir: str
-    store_uri: str
+    store_uri: str  # masked (a password inside it reads ***): `store` has the real one
     artifact_root: str | None
     experiment_id: str
     parent_run_id: str
@@ -135,9 +136,22 @@ class Plan:
     owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
     launch: str = ""  # the parent run's name, which tells this launch from other launches
 
+    def __post_init__(self) -> None:
+        self.store_uri = mask_uri(self.store_uri)
+
     @property
     def store(self) -> tracking.Store:
-        return tracking.Store(uri=self.store_uri, artifact_root=self.artifact_root)
+        """The store, its URI's password taken from this process's environment (a worker
+        inherits the launcher's; Ray's get it in their runtime_env: `cluster`)."""
+        uri = unmask_uri(self.store_uri)
+        if uri is None:
+            raise UserError(
+                f"the tracking URI {self.store_uri} holds a password this process's environment "
+                "does not: give the URI in MLFLOW_TRACKING_URI or on the command line "
+                "(tracking.uri=...), or the credentials in MLFLOW_TRACKING_USERNAME and "
+                "MLFLOW_TRACKING_PASSWORD"
+            )
+        return tracking.Store(uri=uri, artifact_root=self.artifact_root)
 
     @property
     def folder(self) -> SweepFolder:
@@ -364,12 +378,50 @@ def _check_factor_is_read(
     )
 
 
+def _launcher_problem(settings: dict[str, Any]) -> str | None:
+    """What Hydra's joblib launcher cannot run with `settings` (its `joblib.Parallel`
+    arguments), which joblib itself reports only once the sweep has started; None: nothing."""
+    from joblib import Parallel
+    from joblib._utils import eval_expr  # how joblib reads pre_dispatch (`2*n_jobs`)
+
+    n_jobs = settings.get("n_jobs")
+    if n_jobs == 0:
+        return "n_jobs=0 runs nothing: give the number of workers (1 or more; -1: every core)"
+    timeout = settings.get("timeout")
+    if timeout is not None and timeout <= 0:
+        return f"timeout={timeout} stops every configuration at once: give seconds, or null"
+    try:
+        Parallel(**settings)  # checks backend, prefer, require, batch_size, max_nbytes, verbose
+        dispatch = settings.get("pre_dispatch")
+        if isinstance(dispatch, str) and dispatch != "all":
+            dispatch = eval_expr(dispatch.replace("n_jobs", str(abs(n_jobs or 1))))
+    except (ValueError, TypeError) as err:
+        return (str(err).strip().splitlines() or [type(err).__name__])[0]
+    if isinstance(dispatch, int | float) and dispatch < 1:
+        return f"pre_dispatch={settings['pre_dispatch']} dispatches nothing: give 1 or more"
+    return None
+
+
+def check_launcher(args: Sequence[str]) -> None:
+    """Refuse in one line launcher settings no sweep can run with (`hydra.launcher.n_jobs=0`),
+    before anything is created."""
+    from ragsweep.experiment.warm import joblib_arguments
+
+    settings = joblib_arguments(args)
+    problem = None if settings is None else _launcher_problem(settings)
+    if problem is not None:
+        raise UserError(f"hydra.launcher: {problem}")
+
+
 def draft(args: Sequence[str]) -> Draft:
     """Expand and check a multirun command line (see the module docstring)."""
     name, factor, values, baseline, fixed = expand(args)
+    check_launcher(args)
     name = name or factor
     prefix = factor_prefix(args, factor)
     cfgs = {v: compose([*fixed, f"{prefix}{factor}={v}"]) for v in values}
+    for cfg in cfgs.values():
+        check_eval(cfg)
     dataset = load_dataset(cfgs[baseline].data.path)
     pipes: dict[str, Pipeline] = {}
     for value, cfg in cfgs.items():

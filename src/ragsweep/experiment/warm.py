@@ -59,6 +59,15 @@ def _fixed(args: Sequence[str]) -> list[str]:
 def joblib_settings(args: Sequence[str]) -> dict[str, Any] | None:
     """The `joblib.Parallel` arguments Hydra's joblib launcher will use for `args` (a multirun
     command line), or None when the sweep runs on another launcher or on one worker."""
+    settings = joblib_arguments(args)
+    if settings is None or settings.get("n_jobs") in (None, 1):
+        return None
+    return settings
+
+
+def joblib_arguments(args: Sequence[str]) -> dict[str, Any] | None:
+    """The `joblib.Parallel` arguments Hydra's joblib launcher will use for `args`, or None
+    when the sweep runs on another launcher."""
     from hydra.core.utils import setup_globals
     from hydra_plugins.hydra_joblib_launcher import _core
     from omegaconf import OmegaConf
@@ -74,8 +83,6 @@ def joblib_settings(args: Sequence[str]) -> dict[str, Any] | None:
     settings.pop("_target_", None)
     settings["backend"] = "loky"
     _core.process_joblib_cfg(settings)
-    if settings.get("n_jobs") in (None, 1):
-        return None
     return {str(k): v for k, v in settings.items()}
 
 

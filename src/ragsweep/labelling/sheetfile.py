@@ -491,6 +491,25 @@ def check_ids(sheet: Sheet, dataset: Dataset) -> None:
             _refuse_moved(sheet, i, named, _closest(named, owners), "clause_text")
 
 
+def require_clauses(sheet: Sheet, dataset: Dataset) -> None:
+    """Refuse the first row whose (document, section, clause_version) is no clause of the
+    dataset's corpus: a sheet pooled on another dataset, or an edited id. What grading a row
+    needs (`labels prelabel`); the import names such rows itself."""
+    texts = _Corpus(dataset).texts
+    rows = sheet.rows
+    for i, named in enumerate(
+        zip(rows["document"], rows["section"], rows["clause_version"], strict=True)
+    ):
+        if named not in texts:
+            sheet.fail(
+                f"clause {clause_id(*named)} is not in the corpus snapshot of {dataset.root}; "
+                "give the dataset the sheet was pooled on (--data DIR), or fix the row's "
+                "document, section or clause_version",
+                i,
+                "section",
+            )
+
+
 def _check_qids(sheet: Sheet, dataset: Dataset) -> None:
     """Refuse the first row whose qid is a question of the set but whose `question` is the text
     of another one (`0012` saved as `12`, when `12` is a qid too). Unknown qids (a sampled

@@ -114,6 +114,41 @@ def parse_measures(cfg: DictConfig) -> list[Measure]:
     return list(dict.fromkeys(measures))
 
 
+def _whole(value: Any) -> int | None:
+    """`value` as a whole number (5, 5.0, "5"), else None (2.5, "abc", true)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return int(number) if number.is_integer() else None
+
+
+def check_eval(cfg: DictConfig) -> None:
+    """Every setting of the `eval` block checked, each refused in one line with the fix
+    (`UserError`), before anything runs: `eval.min_overlap` is read only once the corpus is
+    chunked, and a sweep's configurations all failed on it."""
+    k_prompt = _whole(cfg.eval.k_prompt)
+    if k_prompt is None or k_prompt <= 0:
+        raise UserError(
+            f"eval.k_prompt must be a positive whole number of passages, got {cfg.eval.k_prompt!r}"
+        )
+    share = cfg.eval.min_overlap
+    if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+        raise UserError(
+            f"eval.min_overlap must be a share in (0, 1]: how much of the shorter of a chunk and a "
+            f"clause they must share (default 0.5), got {share!r}"
+        )
+    if str(cfg.eval.gain) not in ("exp", "linear"):
+        raise UserError(f"eval.gain must be exp or linear, got {cfg.eval.gain!r}")
+    normalise = OmegaConf.select(cfg, "eval.normalise_weights", default=False)
+    if not isinstance(normalise, bool):
+        raise UserError(f"eval.normalise_weights must be true or false, got {normalise!r}")
+    cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged"))
+    parse_measures(cfg)
+
+
 def check_snapshot(cfg: DictConfig, ds: Dataset) -> None:
     pinned = cfg.data.get("sha256")
     if pinned and pinned != ds.snapshot_hash:
@@ -379,11 +414,9 @@ def scoring(cfg: DictConfig, ds: Dataset, allow_heldout: bool = False) -> Scorin
     """The measures, gain, coverage share, questions and slice weights `cfg` asks for on `ds`
     (the snapshot pin checked first)."""
     check_snapshot(cfg, ds)
+    check_eval(cfg)
     measures = parse_measures(cfg)
     gain = str(cfg.eval.gain)
-    if gain not in ("exp", "linear"):
-        raise UserError(f"eval.gain must be exp or linear, got {gain!r}")
-    cv.unjudged_rule(OmegaConf.select(cfg, "eval.unjudged"))
     questions, split_hash = select_questions(cfg, ds, allow_heldout)
     scored = [s for s in ds.slices if (questions["slice"] == s).any()]
     weights = slice_weights(cfg, scored, known=ds.slices, declared=ds.meta.get("traffic_weights"))
@@ -541,6 +574,7 @@ def evaluate(
     is for the confirm stage only.
     """
     say = progress or (lambda stage: None)
+    check_eval(cfg)  # before the dataset is read
     clock = time.perf_counter()
     say("loading data")
     ds = dataset if dataset is not None else load_dataset(cfg.data.path)

@@ -1,0 +1,109 @@
+"""Stage cache entries carry a checksum of their payload, checked before they are unpickled: an
+entry damaged on disk that still unpickles (a flipped byte inside a number), or one cut short,
+is named in a one-line warning and recomputed, never returned; an entry written without a
+checksum (an older ragsweep) is recomputed quietly. Before, a damaged first-stage list was
+returned: a 23-line traceback at best, wrong numbers at worst."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import struct
+from pathlib import Path
+
+import pytest
+
+from ragsweep.retrieval.cache import MAGIC, StageCache, key_of, read_pickle, write_pickle
+
+PARTS = {"snapshot": "s1", "stage": "bm25"}
+SCORES = [0.5, 0.25, 0.125, 0.0625]
+
+
+class Counted:
+    """A stage's computation that counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> list[float]:
+        self.calls += 1
+        return list(SCORES)
+
+
+def flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def entry(tmp_path: Path) -> tuple[StageCache, Path, Counted]:
+    cache, compute = StageCache(tmp_path), Counted()
+    assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    return cache, cache.path("first_stage_bm25", key_of(PARTS)), compute
+
+
+def test_a_damaged_entry_that_still_unpickles_is_named_and_recomputed(tmp_path, caplog):
+    cache, path, compute = entry(tmp_path)
+    # the last byte of 0.25 as pickled (big-endian double): the entry still unpickles, wrongly
+    flip(path, path.read_bytes().index(struct.pack(">d", 0.25)) + 7)
+    damaged = pickle.loads(path.read_bytes()[len(MAGIC) + 32 :])
+    assert damaged[0] == 0.5 and 0.25 != damaged[1] == pytest.approx(0.25)  # wrong, quietly
+    with caplog.at_level(logging.WARNING):
+        assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    assert [r.getMessage() for r in caplog.records] == [
+        f"cache entry {path} is damaged (checksum mismatch): recomputing it"
+    ]
+    assert compute.calls == 2
+    assert read_pickle(path) == SCORES  # rewritten sound: the next reader takes it
+    assert StageCache(tmp_path).get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    assert compute.calls == 2
+
+
+def test_an_entry_cut_short_or_with_a_damaged_checksum_is_recomputed(tmp_path, caplog):
+    cache, path, compute = entry(tmp_path)
+    path.write_bytes(path.read_bytes()[:-3])  # a full disk
+    with caplog.at_level(logging.WARNING):
+        assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    flip(path, len(MAGIC) + 5)  # the checksum itself
+    with caplog.at_level(logging.WARNING):
+        assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    assert compute.calls == 3
+    assert len(caplog.records) == 2
+    assert all("damaged (checksum mismatch)" in r.getMessage() for r in caplog.records)
+
+
+def test_an_entry_without_a_checksum_is_recomputed_quietly(tmp_path, caplog):
+    cache, path, compute = entry(tmp_path)
+    path.write_bytes(pickle.dumps([9.0], protocol=5))  # as an older ragsweep wrote entries
+    with caplog.at_level(logging.WARNING):
+        assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    assert compute.calls == 2 and caplog.records == []
+    assert read_pickle(path) == SCORES
+
+
+def test_a_written_entry_reads_back_whole(tmp_path):
+    value = {"ids": ["a", "b"], "scores": SCORES, "blob": bytes(range(256)) * 1000}
+    write_pickle(tmp_path / "x.pkl", value)
+    assert read_pickle(tmp_path / "x.pkl") == value
+    assert [p.name for p in tmp_path.iterdir()] == ["x.pkl"]  # no temporary file left
+
+
+@pytest.mark.slow
+def test_a_run_on_a_damaged_cache_prints_the_same_numbers_and_one_line_per_entry(tmp_path):
+    """Every entry of a run's cache (chunks, indexes, first-stage lists) damaged by one byte:
+    the next run names each in one line, recomputes it and scores exactly as before."""
+    from conftest import cli_in
+    from toy import SMALL_CHUNKS, TOY
+
+    run = [*TOY, *SMALL_CHUNKS, "tracking.enabled=false"]
+    clean = cli_in(tmp_path, *run).ok()
+    entries = sorted(tmp_path.glob(".ragsweep_cache/*/*/*.pkl"))
+    assert {p.parent.name for p in entries} >= {"chunks", "first_stage_bm25_index"}
+    for path in entries:
+        flip(path, (len(MAGIC) + 32 + path.stat().st_size) // 2)
+    again = cli_in(tmp_path, *run).ok()
+    warned = [line for line in again.out.splitlines() if "cache entry" in line]
+    assert len(warned) == len(entries), again.out
+    assert all(str(p.relative_to(tmp_path)) in "\n".join(warned) for p in entries)
+    assert again.out.splitlines()[len(warned) :] == clean.out.splitlines()
+    assert all(read_pickle(p) is not None for p in entries)  # rewritten sound
