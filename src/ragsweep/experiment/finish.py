@@ -28,7 +28,7 @@ from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
 from ragsweep.experiment.logged import log_comparison
 from ragsweep.experiment.plan import Plan, read_stages
-from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
+from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED, UNLOGGED
 from ragsweep.measures import Measure
 from ragsweep.secrets import mask_text
 
@@ -37,8 +37,27 @@ def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None
     """Summarise the sweep, close its parent run, release the lock; return the exit code."""
     try:
         return _finish(plan, interrupted, lock.began)
+    except tracking.StoreUnreachable as err:
+        return _store_gone(plan, err)
     finally:
         lock.release()
+
+
+def _store_gone(plan: Plan, err: tracking.StoreUnreachable) -> int:
+    """The tracking server went away and did not come back in time: the summary from the sweep
+    folder, and one line saying what is kept there for the next launch to log."""
+    statuses = _statuses(plan)
+    _print_summary(plan, statuses)
+    kept = [plan.label(v) for v, s in statuses.items() if s["status"] == UNLOGGED]
+    listing = f" ({', '.join(kept)})" if kept else ""
+    print(
+        f"sweep {plan.launch or plan.name}: {err.what}; {len(kept)} evaluated configuration(s)"
+        f"{listing} are kept in {plan.sweep_dir}; start the server again (`ragsweep server`, "
+        "docs/server.md), then launch the same command again: it logs them without "
+        "evaluating again and runs the rest",
+        file=sys.stderr,
+    )
+    return 1
 
 
 #: the status of a configuration whose worker started it and never reported back
@@ -123,6 +142,8 @@ def _finish(
 
 def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     statuses = _statuses(plan)
+    if any(s.get("unreachable") for s in statuses.values()):
+        tracking.given_up(plan.store)  # a worker waited for it in vain: do not wait again
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
     status = "FAILED" if failed or interrupted else "FINISHED"
     tracking.finish_run(
@@ -173,6 +194,8 @@ def _link(plan: Plan, report: Report | None) -> str:
 def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
     if status["status"] == DIED:
         return f"{plan.label(value)} (its worker died during {status['stage']})"
+    if status["status"] == UNLOGGED:
+        return f"{plan.label(value)} (evaluated, not logged: the tracking server was gone)"
     return f"{plan.label(value)} ({status['status']})"
 
 

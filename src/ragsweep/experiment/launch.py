@@ -252,6 +252,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     base_cfg = d.baseline_cfg
     parse_measures(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
+    tracking.configured_store(base_cfg.tracking)  # and a tracking server that does not answer
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker)
     warmup = Warmup(args).start()
@@ -299,6 +300,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
             launch_dir=str(Path.cwd()),
             owner=owners.me(),
             launch=launch,
+            tracking_wait=store.wait,
         )
         plan.save()
         share_dataset(plan.folder, d.dataset)

@@ -134,10 +134,11 @@ class Plan:
     launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
     owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
     launch: str = ""  # the parent run's name, which tells this launch from other launches
+    tracking_wait: float = tracking.WAIT_SECONDS  # seconds through a tracking server's outage
 
     @property
     def store(self) -> tracking.Store:
-        return tracking.Store(uri=self.store_uri, artifact_root=self.artifact_root)
+        return tracking.Store(self.store_uri, self.artifact_root, self.tracking_wait)
 
     @property
     def folder(self) -> SweepFolder:
