@@ -2,8 +2,9 @@
 cluster of conftest, started by this module on a port of its own so it can stop it).
 
 - killed (the server and its workers, SIGKILL) for 30 s while the configurations run, then
-  started again on the same port and database: the sweep waits (`tracking.wait`, 120 s by default) and completes, one FINISHED run
-  per configuration, the parent FINISHED, each metric logged once;
+  started again on the same port and database: the sweep waits (`tracking.wait`, 120 s by
+  default) and completes, one FINISHED run per configuration, the parent FINISHED, each metric
+  logged once;
 - killed for good (`tracking.wait=5`): the sweep ends with one line naming the server and what
   it kept, exit 1, every configuration's results in its sweep folder; once the server is back,
   the same command logs them into the runs the first launch made, chunking nothing again.
