@@ -8,6 +8,7 @@ middle of a sweep is tests/integration/test_outage.py.
 
 from __future__ import annotations
 
+import math
 import socket
 import time
 
@@ -128,3 +129,36 @@ def test_tracking_wait_is_checked():
     for bad in (-1, "soon", float("inf")):
         with pytest.raises(UserError, match=r"tracking.wait=.*a number >= 0"):
             tracking.wait_seconds({"wait": bad})
+
+
+def test_a_kept_payload_reads_back_as_written(tmp_path):
+    """What a configuration's run logs, kept in the sweep folder when the server is gone, is
+    what a later launch logs: the same params, tags, metrics, datasets and tables."""
+    import pandas as pd
+
+    from ragsweep.experiment.single import Payload, read_payload, save_payload
+
+    (tmp_path / "results").mkdir()
+    questions = pd.DataFrame(
+        {"qid": ["q1", "q2"], "slice": ["limits", "exclusions"], "recall@5": [1.0, float("nan")]}
+    ).astype({"qid": object, "slice": object})
+    kept = Payload(
+        params={"chunker.size": "64"},
+        tags={"ragsweep.snapshot": "ab" * 32},
+        metrics={"recall_at_5/weighted": 0.75},
+        artifacts={"results": tmp_path / "results"},
+        datasets=[tracking.DataInput("toy corpus", "cd" * 32, "/data", "dev", {"questions": 2})],
+        tables={"results/questions.json": questions},
+        measured={"recall_at_5/weighted": 0.75, "ties/x": float("nan")},
+    )
+    save_payload(kept, tmp_path)
+    back = read_payload(tmp_path)
+    assert (back.params, back.tags, back.metrics, back.datasets) == (
+        kept.params,
+        kept.tags,
+        kept.metrics,
+        kept.datasets,
+    )
+    assert back.artifacts == kept.artifacts
+    pd.testing.assert_frame_equal(back.tables["results/questions.json"], questions)
+    assert back.measured["recall_at_5/weighted"] == 0.75 and math.isnan(back.measured["ties/x"])

@@ -32,13 +32,13 @@ from toy import TOY
 pytestmark = pytest.mark.slow
 
 STAGES = Path(__file__).parents[1] / "fixtures" / "stages"
-#: two chunk sizes chunked by a chunker that sleeps 1.5 s per document, no stage cache (a
+#: two chunk sizes chunked by a chunker that sleeps 1 s per document, no stage cache (a
 #: relaunch that evaluated again would chunk again), no confirm stage
 SWEEP = [
     "-m",
     *TOY,
     "chunker._target_=slowstages.Slow",
-    "+chunker.seconds=1.5",
+    "+chunker.seconds=1.0",
     "confirm.enabled=false",
     "cache.dir=null",
     "chunker.size=64,128",
@@ -137,16 +137,20 @@ def launch(server: Restartable, folder: Path, *extra: str, mark: Path) -> subpro
 
 
 def wait_for_stage(folder: Path, stage: str, timeout: float = 180) -> None:
+    """Until every configuration's progress record says `stage` (both run at once: 2 workers)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        at = set()
         for path in folder.glob("multirun/*/*/progress/*.json"):
             try:
                 if json.loads(path.read_text()).get("stage") == stage:
-                    return
+                    at.add(path.stem)
             except (OSError, ValueError):
                 continue
+        if at == set(SIZES):
+            return
         time.sleep(0.05)
-    raise AssertionError(f"no configuration reached {stage!r} within {timeout} s")
+    raise AssertionError(f"the configurations did not all reach {stage!r} within {timeout} s")
 
 
 def statuses(folder: Path) -> dict[str, dict]:
@@ -239,7 +243,7 @@ def test_a_server_that_does_not_come_back_ends_the_sweep_and_the_relaunch_logs_w
     assert "Traceback" not in err
     (line,) = [e for e in err.splitlines() if "kept in" in e]
     assert "did not answer again within 5 s (tracking.wait)" in line
-    assert "2 evaluated configuration(s) (chunker.size=64, chunker.size=128)" in line, err
+    assert "2 evaluated configuration(s) (chunker.size=64, chunker.size=128)" in line
     assert "launch the same command again" in line
     assert {v: s["status"] for v, s in statuses(folder).items()} == dict.fromkeys(SIZES, "unlogged")
     evaluated = chunked(mark)

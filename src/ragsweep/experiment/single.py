@@ -192,7 +192,7 @@ def write_payload(
         tables={QUESTION_TABLE: question_table(result), METRICS_TABLE: table},
         measured=numbers,
     )
-    _save_payload(p, folder)
+    save_payload(p, folder)
     return p
 
 
@@ -201,7 +201,8 @@ def write_payload(
 PAYLOAD_FILE = "payload.json"
 
 
-def _save_payload(p: Payload, folder: Path) -> None:
+def save_payload(p: Payload, folder: Path) -> None:
+    """`p` as `PAYLOAD_FILE` in `folder`, its artifact folders named relative to it."""
     record = {
         "params": p.params,
         "tags": p.tags,

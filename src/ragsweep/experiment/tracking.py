@@ -30,6 +30,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -668,11 +669,30 @@ def finish_run(
         if datasets:
             log_inputs(store, mc, run_id, [d.entity() for d in datasets])
         for name, frame in sorted((tables or {}).items()):
-            mc.log_table(run_id, data=frame, artifact_file=name)
+            log_table(mc, run_id, name, frame)
     except BaseException:
         mc.set_terminated(run_id, status="FAILED")
         raise
     mc.set_terminated(run_id, status=status)
+
+
+#: MLflow's tag listing a run's table artifacts (what its UI's table view offers)
+_TABLES_TAG = "mlflow.loggedArtifacts"
+
+
+def log_table(mc: Any, run_id: str, name: str, frame: Any) -> None:
+    """`frame` as the table artifact `name` (`results/metrics.json`), as MLflow's `log_table`
+    writes it, but replaced rather than appended to when the run has it already: a write
+    retried after a lost answer, or a run logged again by a relaunch, holds its rows once."""
+    folder, _, file = name.rpartition("/")
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        path = Path(tmp) / file
+        frame.to_json(path, orient="split", index=False, date_format="iso")
+        mc.log_artifact(run_id, str(path), artifact_path=folder or None)
+    listed = json.loads(mc.get_run(run_id).data.tags.get(_TABLES_TAG, "[]"))
+    entry = {"path": name, "type": "table"}
+    if entry not in listed:
+        mc.set_tag(run_id, _TABLES_TAG, json.dumps([*listed, entry]))
 
 
 def log_run(
