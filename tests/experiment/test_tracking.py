@@ -203,6 +203,8 @@ def test_tracking_server_takes_its_uri_from_the_environment(monkeypatch):
         s.bind(("127.0.0.1", 0))
         nobody = f"http://127.0.0.1:{s.getsockname()[1]}"
     monkeypatch.setenv("MLFLOW_TRACKING_URI", nobody)
-    with pytest.raises(UserError, match=f"nothing answers at {nobody} ") as refused:
+    with pytest.raises(
+        UserError, match=f"cannot reach the tracking server at {nobody} "
+    ) as refused:
         tracking.configured_store(compose([*TOY, "tracking=server"]).tracking)
     assert "\n" not in str(refused.value)

@@ -178,6 +178,12 @@ def main(argv: list[str]) -> int:
             "its pages would not show this store; stop it or pick another with --port"
         )
     store = tracking.resolve_store(args.uri)
+    if tracking.is_server(store.uri):
+        tracking.reach(store)  # one line when nothing answers there
+        raise UserError(
+            f"{mask_text(store.uri)} is a tracking server, which serves its own UI: open it in "
+            "a browser (`ragsweep ui` serves a store of files or a database)"
+        )
     missing = tracking.missing_store(store)
     if missing is not None:
         raise UserError(

@@ -29,7 +29,7 @@ from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
 from ragsweep.experiment.logged import log_comparison
 from ragsweep.experiment.plan import Plan, read_stages
-from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED
+from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED, UNLOGGED
 from ragsweep.measures import Measure
 from ragsweep.secrets import mask_text
 
@@ -44,6 +44,8 @@ def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None
         if stop is None:
             try:
                 return _finish(plan, interrupted, lock.began)
+            except tracking.StoreUnreachable as err:
+                return _store_gone(plan, err)
             except Exception as err:
                 stop = _exhaustion(plan, err)
                 if stop is None:
@@ -70,6 +72,23 @@ def _exhausted(plan: Plan, stop: Exhausted, lock: SweepLock) -> int:
     with contextlib.suppress(Exception):
         tracking.client(plan.store).set_terminated(plan.parent_run_id, status="FAILED")
     print(stop.told(), file=sys.stderr)
+    return 1
+
+
+def _store_gone(plan: Plan, err: tracking.StoreUnreachable) -> int:
+    """The tracking server went away and did not come back in time: the summary from the sweep
+    folder, and one line saying what is kept there for the next launch to log."""
+    statuses = _statuses(plan)
+    _print_summary(plan, statuses)
+    kept = [plan.label(v) for v, s in statuses.items() if s["status"] == UNLOGGED]
+    listing = f" ({', '.join(kept)})" if kept else ""
+    print(
+        f"sweep {plan.launch or plan.name}: {err.what}; {len(kept)} evaluated configuration(s)"
+        f"{listing} are kept in {plan.sweep_dir}; start the server again (`ragsweep server`, "
+        "docs/server.md), then launch the same command again: it logs them without "
+        "evaluating again and runs the rest",
+        file=sys.stderr,
+    )
     return 1
 
 
@@ -155,6 +174,8 @@ def _finish(
 
 def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     statuses = _statuses(plan)
+    if any(s.get("unreachable") for s in statuses.values()):
+        tracking.given_up(plan.store)  # a worker waited for it in vain: do not wait again
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
     status = "FAILED" if failed or interrupted else "FINISHED"
     tracking.finish_run(
@@ -205,6 +226,8 @@ def _link(plan: Plan, report: Report | None) -> str:
 def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
     if status["status"] == DIED:
         return f"{plan.label(value)} (its worker died during {status['stage']})"
+    if status["status"] == UNLOGGED:
+        return f"{plan.label(value)} (evaluated, not logged: the tracking server was gone)"
     return f"{plan.label(value)} ({status['status']})"
 
 

@@ -270,6 +270,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     parse_measures(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
     _check_workers_find(base_cfg)
+    tracking.configured_store(base_cfg.tracking)  # and a tracking server that does not answer
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker)
     warmup = Warmup(args).start()
@@ -319,6 +320,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
             launch_dir=str(Path.cwd()),
             owner=owners.me(),
             launch=launch,
+            tracking_wait=store.wait,
         )
         plan.save()
         share_dataset(plan.folder, d.dataset)

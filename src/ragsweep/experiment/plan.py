@@ -135,6 +135,7 @@ class Plan:
     launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
     owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
     launch: str = ""  # the parent run's name, which tells this launch from other launches
+    tracking_wait: float = tracking.WAIT_SECONDS  # seconds through a tracking server's outage
 
     def __post_init__(self) -> None:
         self.store_uri = mask_uri(self.store_uri)
@@ -151,7 +152,7 @@ class Plan:
                 "(tracking.uri=...), or the credentials in MLFLOW_TRACKING_USERNAME and "
                 "MLFLOW_TRACKING_PASSWORD"
             )
-        return tracking.Store(uri=uri, artifact_root=self.artifact_root)
+        return tracking.Store(uri, self.artifact_root, self.tracking_wait)
 
     @property
     def folder(self) -> SweepFolder:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +183,7 @@ def write_payload(
     artifacts = {"config": config_dir, "results": results_dir, "trec": folder / "trec"}
     if hydra_dir is not None and hydra_dir.is_dir():
         artifacts["hydra"] = _redacted_hydra(hydra_dir, folder / "hydra")
-    return Payload(
+    p = Payload(
         params=tracking.flatten(result.config),
         tags=dict(result.tags),
         metrics=logged_metrics(result, numbers, logs_every_number(cfg)),
@@ -190,6 +191,46 @@ def write_payload(
         datasets=data_inputs(result),
         tables={QUESTION_TABLE: question_table(result), METRICS_TABLE: table},
         measured=numbers,
+    )
+    save_payload(p, folder)
+    return p
+
+
+#: the payload beside its artifact folders, so a run can be logged later without evaluating
+#: again (a sweep whose tracking server went away: `experiment.worker`)
+PAYLOAD_FILE = "payload.json"
+
+
+def save_payload(p: Payload, folder: Path) -> None:
+    """`p` as `PAYLOAD_FILE` in `folder`, its artifact folders named relative to it."""
+    record = {
+        "params": p.params,
+        "tags": p.tags,
+        "metrics": p.metrics,
+        "artifacts": {k: str(Path(v).relative_to(folder)) for k, v in p.artifacts.items()},
+        "datasets": [asdict(d) for d in p.datasets],
+        "tables": {k: json.loads(t.to_json(orient="split")) for k, t in p.tables.items()},
+        "measured": p.measured,
+    }
+    (folder / PAYLOAD_FILE).write_text(json.dumps(record))
+
+
+def read_payload(folder: Path) -> Payload:
+    """The payload `write_payload` wrote into `folder` (its artifact folders beside it)."""
+    record = json.loads((folder / PAYLOAD_FILE).read_text())
+    tables = {}
+    for name, split in record["tables"].items():
+        frame = pd.DataFrame(split["data"], index=split["index"], columns=split["columns"])
+        # object, not pandas' str dtype: MLflow's log_table looks for object columns
+        tables[name] = frame.astype({c: object for c in frame if frame[c].dtype.kind in "OSU"})
+    return Payload(
+        params=record["params"],
+        tags=record["tags"],
+        metrics=record["metrics"],
+        artifacts={k: folder / v for k, v in record["artifacts"].items()},
+        datasets=[tracking.DataInput(**d) for d in record["datasets"]],
+        tables=tables,
+        measured=record["measured"],
     )
 
 

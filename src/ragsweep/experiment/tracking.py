@@ -10,18 +10,31 @@ store and the experiment are created once, by the process that launches work (`p
 experiment id is handed to whoever logs: MLflow 3.x corrupts a brand-new sqlite store migrated by
 several processes at once, and a process that loses an experiment-creation race silently logs
 into the Default experiment (../shared/STACK-NOTES.md).
+
+A tracking server (an http(s) store) is asked once per process whether it answers (`reach`):
+nothing answering is one line, "cannot reach", within seconds, rather than MLflow's client
+retrying for about 4 minutes and then reporting a missing run. Once it has answered, a call that
+meets it gone (connection refused, a timeout, a 5xx while it restarts) is retried here for up
+to `Store.wait` seconds (`tracking.wait`, default `WAIT_SECONDS`), then ends in
+`StoreUnreachable`; MLflow's own retries are turned off (`MLFLOW_HTTP_REQUEST_MAX_RETRIES=0`
+unless set), so the bound is one number and a retried run creation is not made twice
+(`TimedClient`). docs/server.md, "When the server goes away".
 """
 
 from __future__ import annotations
 
 import fcntl
+import itertools
 import json
 import logging
 import math
 import os
 import re
+import sys
+import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -39,21 +52,48 @@ DEFAULT_DIR = "mlruns"
 _MAX_PARAMS, _MAX_METRICS = 100, 1000
 
 
+#: how long (seconds) a call waits for a tracking server that stopped answering before giving
+#: up (`tracking.wait` in the config): a restart, a short outage
+WAIT_SECONDS = 120.0
+#: how long (seconds) the first question to a tracking server waits for an answer (`reach`)
+REACH_SECONDS = 5.0
+
+
 @dataclass(frozen=True)
 class Store:
-    """A resolved tracking store: URI plus the artifact root for experiments we create."""
+    """A resolved tracking store: URI plus the artifact root for experiments we create, and how
+    long a call waits for a tracking server that stopped answering (`WAIT_SECONDS`)."""
 
     uri: str
     artifact_root: str | None  # file URI for the default local store; None = let the server decide
+    wait: float = WAIT_SECONDS
 
 
-def resolve_store(uri: str | None = None, workdir: str | Path | None = None) -> Store:
-    """`uri` if given, else $MLFLOW_TRACKING_URI, else the local sqlite store under `workdir`."""
+class StoreUnreachable(UserError):
+    """A tracking server that does not answer: at the first question (`reach`), or for longer
+    than `Store.wait` seconds later on. `what` is the message without its fix."""
+
+    def __init__(self, what: str, fix: str) -> None:
+        super().__init__(f"{what}; {fix}")
+        self.what = what
+
+
+def resolve_store(
+    uri: str | None = None, workdir: str | Path | None = None, wait: float | None = None
+) -> Store:
+    """`uri` if given, else $MLFLOW_TRACKING_URI, else the local sqlite store under `workdir`;
+    `wait` seconds through an outage of a tracking server (default `WAIT_SECONDS`)."""
     uri = uri or os.environ.get("MLFLOW_TRACKING_URI") or None
+    wait = WAIT_SECONDS if wait is None else float(wait)
     if uri:
-        return Store(uri=uri, artifact_root=None)
+        return Store(uri=uri, artifact_root=None, wait=wait)
     base = Path(workdir or Path.cwd()).resolve() / DEFAULT_DIR
-    return Store(uri=f"sqlite:///{base / 'mlflow.db'}", artifact_root=(base / "artifacts").as_uri())
+    return Store(f"sqlite:///{base / 'mlflow.db'}", (base / "artifacts").as_uri(), wait)
+
+
+def is_server(uri: str) -> bool:
+    """Whether `uri` names a tracking server (http or https)."""
+    return uri.startswith(SERVER_SCHEMES)
 
 
 #: the schemes of a tracking server (`tracking=server` takes nothing else)
@@ -64,8 +104,9 @@ def configured_store(tracking_cfg: Mapping[str, Any], workdir: str | Path | None
     """The store a config's `tracking` block names (`resolve_store(tracking.uri)`). With
     `tracking.server` true (`tracking=server`) the URI must name a tracking server: unset, it
     is refused in one line instead of falling back to ./mlruns, where a team would never see
-    the runs."""
+    the runs. Any tracking server is asked once whether it answers (`reach`)."""
     uri = tracking_cfg.get("uri") or None
+    wait = wait_seconds(tracking_cfg)
     if tracking_cfg.get("server"):
         if not uri:
             raise UserError(
@@ -86,31 +127,74 @@ def configured_store(tracking_cfg: Mapping[str, Any], workdir: str | Path | None
                 "in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD (or "
                 "MLFLOW_TRACKING_TOKEN), which MLflow's client reads and ragsweep never logs"
             )
-        _check_reachable(str(uri))
-    return resolve_store(uri, workdir)
+    store = resolve_store(uri, workdir, wait)
+    reach(store)
+    return store
 
 
-def _check_reachable(uri: str, timeout: float = 10.0) -> None:
-    """Refuse in one line a tracking server nothing answers at (MLflow's client would retry
-    for minutes, then fail with a traceback). Any HTTP answer counts, a refusal of our missing
-    credentials too, and so does a TLS failure (MLflow may trust a certificate we do not)."""
+def wait_seconds(tracking_cfg: Mapping[str, Any]) -> float:
+    """The config's `tracking.wait` (seconds through a tracking server's outage), checked."""
+    value = tracking_cfg.get("wait", WAIT_SECONDS)
+    try:
+        seconds = float(WAIT_SECONDS if value is None else value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not 0 <= seconds < math.inf:
+        raise UserError(
+            f"tracking.wait={value!r}: give the seconds to wait for a tracking server that "
+            f"stopped answering, a number >= 0 (default {WAIT_SECONDS:.0f})"
+        )
+    return seconds
+
+
+#: tracking servers that answered this process (`reach`), and those it gave up on
+_REACHED: set[str] = set()
+_LOST: set[str] = set()
+
+
+def _silence(uri: str) -> str | None:
+    """Why nothing answers at the tracking server `uri` (None: it answered). Any HTTP answer
+    counts, a refusal of our missing credentials too, and so does a TLS failure (MLflow may
+    trust a certificate we do not)."""
     import ssl
     import urllib.error
     import urllib.request
+    from urllib.parse import urlsplit, urlunsplit
 
+    parts = urlsplit(uri)
+    netloc = parts.netloc.rpartition("@")[2]  # urllib takes user:password@ for the host name
+    health = urlunsplit((parts.scheme, netloc, parts.path.rstrip("/") + "/health", "", ""))
     try:
-        with urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=timeout):  # noqa: S310
-            return
+        with urllib.request.urlopen(health, timeout=REACH_SECONDS):  # noqa: S310
+            return None
     except urllib.error.HTTPError:
-        return  # it answered
+        return None  # it answered
     except (urllib.error.URLError, OSError) as err:
         reason = getattr(err, "reason", err)
-        if isinstance(reason, ssl.SSLError):
-            return
-        raise UserError(
-            f"tracking=server: nothing answers at {mask_text(uri)} ({mask_text(str(reason))}); "
-            "start the server (`ragsweep server`, docs/server.md) or fix MLFLOW_TRACKING_URI"
-        ) from None
+        return None if isinstance(reason, ssl.SSLError) else str(reason)
+
+
+def reach(store: Store) -> None:
+    """Refuse in one line (`StoreUnreachable`) a tracking server that does not answer, within
+    `REACH_SECONDS`: MLflow's client would retry for minutes, then report a missing run. Asked
+    once per process and store; a local store needs nothing."""
+    if not is_server(store.uri) or store.uri in _REACHED:
+        return
+    why = _silence(store.uri)
+    if why is not None:
+        raise StoreUnreachable(
+            f"cannot reach the tracking server at {mask_text(store.uri)} ({mask_text(why)})",
+            "start it (`ragsweep server`, docs/server.md) or correct the URI where it is set "
+            "(--uri, --tracking-uri, tracking.uri or MLFLOW_TRACKING_URI)",
+        )
+    _REACHED.add(store.uri)
+
+
+def reached_before(store: Store) -> None:
+    """Another process of this launch reached `store` already (a sweep's launcher, for its
+    workers): an outage met from here on is waited through, not refused at once."""
+    if is_server(store.uri):
+        _REACHED.add(store.uri)
 
 
 def _has_password(uri: str) -> bool:
@@ -238,31 +322,144 @@ def _timed() -> Iterator[None]:
 
 
 class TimedClient:
-    """An MlflowClient whose method calls add their wall time to `seconds_in_mlflow`."""
+    """An MlflowClient whose method calls add their wall time to `seconds_in_mlflow`; on a
+    tracking server, a call that finds it gone is retried for up to `store.wait` seconds, then
+    raises `StoreUnreachable` (`_patiently`)."""
 
-    def __init__(self, mc: Any) -> None:
+    def __init__(self, mc: Any, store: Store | None = None) -> None:
         self._mc = mc
+        self._store = store if store is not None and is_server(store.uri) else None
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._mc, name)
         if not callable(attr) or name.startswith("__"):
             return attr
+        store = self._store
+        if store is not None and name == "create_run":
+            attr = _once(self._mc, attr)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             with _timed():
-                return attr(*args, **kwargs)
+                if store is None:
+                    return attr(*args, **kwargs)
+                return _patiently(store, attr, args, kwargs)
 
         return timed
 
 
-def _open(make: Any, uri: str) -> Any:
-    """`make(tracking_uri=uri)` as a `TimedClient`, with MLflow's refusal of the URI as a
-    one-line UserError."""
+#: the tag a run created on a tracking server carries so that a creation retried after a lost
+#: answer finds the run the first attempt made instead of making a second one
+CREATED_TAG = "ragsweep.created"
+
+
+def _once(mc: Any, create_run: Any) -> Any:
+    """`create_run` that makes one run however often it is retried: the run carries a fresh
+    `CREATED_TAG`, and a retry first looks for a run with it."""
+    token = uuid.uuid4().hex
+    tried = [False]
+
+    def create(experiment_id: str, *args: Any, tags: Mapping[str, str] | None = None, **kw: Any):
+        if tried[0]:
+            flt = f"tags.`{CREATED_TAG}` = '{token}'"
+            found = mc.search_runs([experiment_id], filter_string=flt, max_results=1)
+            if found:
+                return found[0]
+        tried[0] = True
+        return create_run(experiment_id, *args, tags={**(tags or {}), CREATED_TAG: token}, **kw)
+
+    return create
+
+
+def _transient(err: BaseException) -> bool:
+    """Whether `err` (or what it was raised from) says the server is not there right now: no
+    connection, a timeout, or 429/5xx answers (MLflow's own retry codes). A TLS failure is
+    not: waiting does not mend it."""
+    import requests
+
+    seen: BaseException | None = err
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, requests.exceptions.SSLError):
+            return False
+        if isinstance(
+            seen,
+            requests.exceptions.ConnectionError
+            | requests.exceptions.Timeout
+            | requests.exceptions.RetryError,
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+#: tracking servers this process is waiting for (it says so once per outage)
+_WAITING: set[str] = set()
+#: seconds between two attempts at a server that is not answering (doubling up to the last)
+_PAUSES = (0.5, 1.0, 2.0, 4.0)
+
+
+def _patiently(store: Store, call: Any, args: Any, kwargs: Any) -> Any:
+    """`call(*args, **kwargs)` on a tracking server, retried while it is not there, for up to
+    `store.wait` seconds; then `StoreUnreachable`. A server this process gave up on already is
+    asked once (`_silence`) before any waiting, so the next calls fail at once while it stays
+    gone."""
+    began = time.monotonic()
+    for attempt in itertools.count():
+        try:
+            result = call(*args, **kwargs)
+        except Exception as err:
+            if not _transient(err):
+                raise
+            waited = time.monotonic() - began
+            if store.uri in _LOST:
+                if _silence(store.uri) is not None:
+                    raise _gone(store) from None
+                _LOST.discard(store.uri)
+            if waited >= store.wait:
+                _LOST.add(store.uri)
+                raise _gone(store) from None
+            if store.uri not in _WAITING:
+                _WAITING.add(store.uri)
+                print(
+                    f"ragsweep: the tracking server at {mask_text(store.uri)} does not answer; "
+                    f"trying again for up to {store.wait:.0f} s (tracking.wait)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            pause = _PAUSES[min(attempt, len(_PAUSES) - 1)]
+            time.sleep(max(0.0, min(pause, store.wait - waited)))
+            continue
+        _LOST.discard(store.uri)
+        _WAITING.discard(store.uri)
+        return result
+    raise AssertionError("itertools.count() ended")
+
+
+def _gone(store: Store) -> StoreUnreachable:
+    return StoreUnreachable(
+        f"the tracking server at {mask_text(store.uri)} stopped answering and did not answer "
+        f"again within {store.wait:g} s (tracking.wait)",
+        "start it again (`ragsweep server`, docs/server.md), then run the same command again",
+    )
+
+
+def given_up(store: Store) -> None:
+    """Another process of this launch waited `store.wait` for this tracking server in vain:
+    while it stays silent, calls from here fail at once instead of waiting again."""
+    if is_server(store.uri):
+        _LOST.add(store.uri)
+
+
+def _open(make: Any, store: Store) -> Any:
+    """`make(tracking_uri=store.uri)` as a `TimedClient`, with MLflow's refusal of the URI as
+    a one-line UserError."""
     from mlflow.exceptions import MlflowException
 
+    uri = store.uri
     try:
         with _timed():
-            return TimedClient(make(tracking_uri=uri))
+            return TimedClient(make(tracking_uri=uri), store)
     except MlflowException as err:
         first = (str(err).strip().splitlines() or [type(err).__name__])[0]
         raise UserError(
@@ -289,18 +486,22 @@ def client(store: Store) -> Any:
     # sweep's output would be mostly those (the sweep prints its runs table's link once)
     os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
     _quiet_exhaustion()
+    # a tracking server's outage is waited through by `TimedClient`, within one bound (MLflow's
+    # client would retry every call 7 times over about 4 minutes, a creation too)
+    os.environ.setdefault("MLFLOW_HTTP_REQUEST_MAX_RETRIES", "0")
+    reach(store)
     with _timed():  # the first import costs about 1.7 s: part of what tracking costs
         from mlflow.tracking import MlflowClient
 
     db = _local_db(store.uri)
     if db is None or store.uri in _OPENED:
-        return _open(MlflowClient, store.uri)
+        return _open(MlflowClient, store)
     db.parent.mkdir(parents=True, exist_ok=True)
     gitignore = db.parent / ".gitignore"
     if db.parent.name == DEFAULT_DIR and not gitignore.exists():
         gitignore.write_text("*\n!.gitignore\n")
     with _store_lock(db):
-        mc = _open(MlflowClient, store.uri)  # opens the store: creates and migrates it
+        mc = _open(MlflowClient, store)  # opens the store: creates and migrates it
     _OPENED.add(store.uri)
     return mc
 
@@ -525,11 +726,30 @@ def finish_run(
         if datasets:
             log_inputs(store, mc, run_id, [d.entity() for d in datasets])
         for name, frame in sorted((tables or {}).items()):
-            mc.log_table(run_id, data=frame, artifact_file=name)
+            log_table(mc, run_id, name, frame)
     except BaseException:
         mc.set_terminated(run_id, status="FAILED")
         raise
     mc.set_terminated(run_id, status=status)
+
+
+#: MLflow's tag listing a run's table artifacts (what its UI's table view offers)
+_TABLES_TAG = "mlflow.loggedArtifacts"
+
+
+def log_table(mc: Any, run_id: str, name: str, frame: Any) -> None:
+    """`frame` as the table artifact `name` (`results/metrics.json`), as MLflow's `log_table`
+    writes it, but replaced rather than appended to when the run has it already: a write
+    retried after a lost answer, or a run logged again by a relaunch, holds its rows once."""
+    folder, _, file = name.rpartition("/")
+    with tempfile.TemporaryDirectory(prefix="ragsweep-") as tmp:
+        path = Path(tmp) / file
+        frame.to_json(path, orient="split", index=False, date_format="iso")
+        mc.log_artifact(run_id, str(path), artifact_path=folder or None)
+    listed = json.loads(mc.get_run(run_id).data.tags.get(_TABLES_TAG, "[]"))
+    entry = {"path": name, "type": "table"}
+    if entry not in listed:
+        mc.set_tag(run_id, _TABLES_TAG, json.dumps([*listed, entry]))
 
 
 def log_run(

@@ -9,12 +9,19 @@ them; a skipped configuration's are fetched from its finished run. A configurati
 becomes a FAILED child run with its traceback under `error/`, and the others go on; a resource
 that ran out (a full disk) stops the launch instead (`errors.Exhausted`). A worker whose
 launcher dies exits at once (`owners.watch`).
+
+A tracking server that stops answering is waited for (`tracking.wait`); one that does not come
+back in time leaves the configuration `unlogged`: its rows and what its run logs stay in the
+sweep folder, and a note under the cache folder (`kept_note`) lets the next launch of the sweep
+log them without evaluating again (docs/server.md, "When the server goes away").
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -30,11 +37,13 @@ from ragsweep.config import use_working_folder
 from ragsweep.errors import Exhausted, UserError, first_line
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
-from ragsweep.experiment.single import read_measured, write_payload
+from ragsweep.experiment.single import Payload, read_measured, read_payload, write_payload
 from ragsweep.provenance import code_version
 from ragsweep.scoring.evaluate import config_hash, evaluate
 
 FINISHED, SKIPPED, FAILED = "finished", "skipped", "failed"
+#: evaluated, but the tracking server was gone: the results wait in the sweep folder
+UNLOGGED = "unlogged"
 #: value -> this process's `tracking.seconds_in_mlflow` when its job began (what its status
 #: file reports is the difference: the job's own time in MLflow)
 _MLFLOW_AT_START: dict[str, float] = {}
@@ -115,6 +124,7 @@ def _exhaustion(plan: Plan, cfg: DictConfig, err: BaseException) -> Exhausted | 
 
 
 def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: Path | None) -> str:
+    tracking.reached_before(plan.store)  # the launcher reached it: wait through an outage
     owners.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
     # joblib reuses worker processes between launches in one Python process (a notebook, a
     # test run), and a reused worker keeps the folder it started in: resolve paths as planned
@@ -132,12 +142,23 @@ def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: P
             f"{chash[:12]}, planned {plan.config_hashes[value][:12]})"
         )
         return _record(plan, value, FAILED, FAILED, error=error)
+    note = kept_note(cfg, plan, value)
+    try:
+        return _run(cfg, plan, value, chash, note, hydra_dir)
+    except tracking.StoreUnreachable as err:  # before anything was evaluated
+        return _record(plan, value, FAILED, FAILED, error=str(err), unreachable=True)
+
+
+def _run(
+    cfg: DictConfig, plan: Plan, value: str, chash: str, note: Path, hydra_dir: Path | None
+) -> str:
     done = _finished_child(plan, chash)
     if done is not None:  # resume: its rows come back from its run, for the finish step
         run_id = str(done.info.run_id)
         rows = plan.folder.rows(value)
         tracking.download(tracking.client(plan.store), run_id, ("results", "config"), rows)
         numbers = read_measured(rows / "results")
+        note.unlink(missing_ok=True)
         return _record(
             plan,
             value,
@@ -147,22 +168,11 @@ def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: P
             tags=dict(done.data.tags),
             metrics=dict(done.data.metrics) if numbers is None else numbers,
         )
-    tags = {
-        cv.TAG_STAGE: cv.STAGE_CONFIG,
-        cv.tag("sweep"): plan.name,
-        cv.tag("factor"): plan.factor,
-        cv.tag("value"): value,
-        cv.tag("baseline"): str(value == plan.baseline).lower(),
-        cv.tag("config_hash"): chash,
-    }
-    run_id = tracking.start_run(
-        plan.store,
-        plan.experiment_id,
-        run_name=plan.label(value) + (" (baseline)" if value == plan.baseline else ""),
-        tags=tags,
-        parent_run_id=plan.parent_run_id,
-        owner=plan.owner,
-    )
+    kept = _kept(note, chash)
+    if kept is not None:  # evaluated by an earlier launch whose tracking server went away
+        return _log_kept(plan, value, note, kept)
+    run_id = _start(plan, value, chash)
+    p: Payload | None = None
     try:
         result = evaluate(
             cfg,
@@ -171,16 +181,11 @@ def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: P
         )
         progress(plan, value, "logging")
         p = write_payload(result, cfg, plan.folder.rows(value), hydra_dir)
-        tracking.finish_run(
-            plan.store,
-            run_id,
-            params=p.params,
-            tags=p.tags,
-            metrics=p.metrics,
-            artifacts=p.artifacts,
-            datasets=p.datasets,
-            tables=p.tables,
-        )
+        _log(plan, run_id, p)
+    except tracking.StoreUnreachable as err:
+        if p is None:
+            raise
+        return _keep(plan, value, note, chash, run_id, p, str(err))
     except Exception as err:  # a failed configuration must not stop the others
         stop = _exhaustion(plan, cfg, err)
         if stop is None:
@@ -191,6 +196,130 @@ def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: P
         _give_up(plan, value, run_id, stop)
         raise stop from None
     return _record(plan, value, FINISHED, "done", run_id=run_id, tags=p.tags, metrics=p.measured)
+
+
+def _start(plan: Plan, value: str, chash: str) -> str:
+    """A new RUNNING child run of the sweep's parent for this configuration."""
+    tags = {
+        cv.TAG_STAGE: cv.STAGE_CONFIG,
+        cv.tag("sweep"): plan.name,
+        cv.tag("factor"): plan.factor,
+        cv.tag("value"): value,
+        cv.tag("baseline"): str(value == plan.baseline).lower(),
+        cv.tag("config_hash"): chash,
+    }
+    return tracking.start_run(
+        plan.store,
+        plan.experiment_id,
+        run_name=plan.label(value) + (" (baseline)" if value == plan.baseline else ""),
+        tags=tags,
+        parent_run_id=plan.parent_run_id,
+        owner=plan.owner,
+    )
+
+
+def _log(plan: Plan, run_id: str, p: Payload) -> None:
+    tracking.finish_run(
+        plan.store,
+        run_id,
+        params=p.params,
+        tags=p.tags,
+        metrics=p.metrics,
+        artifacts=p.artifacts,
+        datasets=p.datasets,
+        tables=p.tables,
+    )
+
+
+def kept_note(cfg: DictConfig, plan: Plan, value: str) -> Path:
+    """Where a configuration evaluated but not logged is noted for the next launch of its sweep
+    (which reuses the parent run): under the cache folder, by parent run and value. A launch
+    writes a new sweep folder; the note says which one holds the results."""
+    cache_dir = OmegaConf.select(cfg, "cache.dir", default=None) or ".ragsweep_cache"
+    name = f"{cv.metric_safe(value)}.json"
+    return Path(cache_dir).resolve() / "unlogged" / plan.parent_run_id / name
+
+
+def _keep(
+    plan: Plan, value: str, note: Path, chash: str, run_id: str, p: Payload, error: str
+) -> str:
+    """The tracking server went away after the evaluation: the results stay in the sweep
+    folder (`write_payload` wrote them there), noted for the next launch."""
+    kept = {"rows": str(plan.folder.rows(value)), "config_hash": chash, "run_id": run_id}
+    note.parent.mkdir(parents=True, exist_ok=True)
+    write_json(note, {**kept, "code": code_version()})
+    return _record(
+        plan,
+        value,
+        UNLOGGED,
+        UNLOGGED,
+        run_id=run_id,
+        tags=p.tags,
+        metrics=p.measured,
+        error=error,
+        unreachable=True,
+    )
+
+
+def _kept(note: Path, chash: str) -> dict[str, Any] | None:
+    """The results an earlier launch kept (`_keep`), when they are of this very configuration
+    on the same code and their files are still there."""
+    try:
+        kept = json.loads(note.read_text())
+    except (OSError, ValueError):
+        return None
+    rows = Path(kept.get("rows", ""))
+    same = kept.get("config_hash") == chash and kept.get("code") == code_version()
+    return kept if same and (rows / "payload.json").is_file() else None
+
+
+def _log_kept(plan: Plan, value: str, note: Path, kept: dict[str, Any]) -> str:
+    """Log the results an earlier launch evaluated and could not log, into its run (ended
+    KILLED by this launch's recovery, or never made), and copy them into this sweep folder."""
+    progress(plan, value, "logging")
+    source = Path(kept["rows"])
+    p = read_payload(source)
+    run_id = _reopen(plan, value, kept)
+    try:
+        _log(plan, run_id, p)
+    except tracking.StoreUnreachable as err:
+        return _record(
+            plan, value, UNLOGGED, UNLOGGED, run_id=run_id, error=str(err), unreachable=True
+        )
+    rows = plan.folder.rows(value)
+    if rows.resolve() != source.resolve():
+        shutil.copytree(source, rows, dirs_exist_ok=True)
+    note.unlink(missing_ok=True)
+    return _record(
+        plan,
+        value,
+        FINISHED,
+        "done",
+        run_id=run_id,
+        tags=p.tags,
+        metrics=p.measured,
+        logged_from=str(source),
+    )
+
+
+def _reopen(plan: Plan, value: str, kept: dict[str, Any]) -> str:
+    """The run an earlier launch made for this configuration, RUNNING again and owned by this
+    launch (this launch's recovery ended it KILLED); a new one when it is gone."""
+    from mlflow.exceptions import MlflowException
+
+    mc = tracking.client(plan.store)
+    run_id = str(kept.get("run_id") or "")
+    try:
+        run = mc.get_run(run_id) if run_id else None
+    except MlflowException:
+        run = None
+    if run is None or run.data.tags.get("mlflow.parentRunId") != plan.parent_run_id:
+        return _start(plan, value, str(kept["config_hash"]))
+    if cv.tag("recovered") in run.data.tags:
+        mc.delete_tag(run_id, cv.tag("recovered"))
+    mc.set_tag(run_id, owners.OWNER_TAG, plan.owner)
+    mc.update_run(run_id, status="RUNNING")
+    return run_id
 
 
 def _launcher_alive(plan: Plan) -> bool:
