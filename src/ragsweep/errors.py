@@ -1,7 +1,17 @@
-"""Errors meant for the user: one line naming the file, the field and the fix; exit code 2."""
+"""Errors meant for the user: one line naming the file, the field and the fix; exit code 2.
+
+Also how a command is stopped: SIGTERM and SIGHUP (what `kill`, systemd, `docker stop`, batch
+schedulers and a closed terminal send) raise `Stopped` where Ctrl-C raises KeyboardInterrupt
+(`stop_signals`), so every command ends on them as it does on Ctrl-C, with exit status
+128 + the signal's number (143, 129; Ctrl-C 130).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -31,3 +41,50 @@ class DatasetError(UserError):
         where = self.path if line is None else f"{self.path}:{line}"
         what = f"field '{field}': " if field else ""
         super().__init__(f"{where}: {what}{message}")
+
+
+#: the signals that stop a command as Ctrl-C does
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal (`STOP_SIGNALS`), raised in the main thread as Ctrl-C's KeyboardInterrupt
+    is, so whatever cleans up after Ctrl-C cleans up after it too."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+def stop_name(stop: KeyboardInterrupt) -> str:
+    """What stopped a command, for messages: `SIGTERM`, `SIGHUP` or `Ctrl-C`."""
+    return str(stop) if isinstance(stop, Stopped) else "Ctrl-C"
+
+
+def stop_status(stop: KeyboardInterrupt) -> int:
+    """The exit status of a command stopped by `stop`, as a shell reports a process killed by
+    the signal: 128 + its number (SIGTERM 143, SIGHUP 129, Ctrl-C 130)."""
+    return 128 + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[list[int]]:
+    """While inside, the first stop signal raises `Stopped` in the main thread; later ones are
+    only recorded (the cleanup the first one started is not cut short: kill -9 remains). Yields
+    the list of the signals received. Outside the main thread, a no-op."""
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+
+    def on_stop(signum: int, _frame: object) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise Stopped(signum)
+
+    previous = {sig: signal.signal(sig, on_stop) for sig in STOP_SIGNALS}
+    try:
+        yield received
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

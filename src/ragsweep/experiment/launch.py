@@ -17,7 +17,9 @@ lock, then does what must happen once and before any worker starts:
 Hydra's launcher gets the values most expensive first (`execution_order`), so the last worker
 to start does not start the longest job.
 Meanwhile Hydra's joblib workers start and import what a configuration needs, MLflow included
-(`ragsweep.experiment.warm`), so no configuration waits for that.
+(`ragsweep.experiment.warm`), so no configuration waits for that; each watches this process
+from its first instant and exits when it dies. A launch stopped before Hydra's launcher starts
+(Ctrl-C, SIGTERM, SIGHUP: `ragsweep.errors.Stopped`) marks the parent run it claimed KILLED.
 It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
 """
 
@@ -36,7 +38,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, stop_name
 from ragsweep.experiment import cluster, owners, storelock, tracking
 from ragsweep.experiment.plan import (
     Draft,
@@ -47,7 +49,7 @@ from ragsweep.experiment.plan import (
     quote,
     share_dataset,
 )
-from ragsweep.experiment.warm import Warmup
+from ragsweep.experiment.warm import Warmup, watch_workers
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
 from ragsweep.secrets import mask_overrides
@@ -253,15 +255,29 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     parse_measures(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
     # the workers start and import MLflow while this process prepares the store, the parent
-    # run and the shared stages (after the checks: a refused sweep starts no worker)
+    # run and the shared stages (after the checks: a refused sweep starts no worker); each
+    # worker watches this process from its first instant (exits when it dies)
+    watch_workers()
     warmup = Warmup(args).start()
     try:
         launched = _launch(args, d, warmup)
     except BaseException:
         warmup.cancel()  # the workers open no store; the refusal does not wait for them
         raise
-    warmup.join()
+    try:
+        warmup.join()
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP
+        plan, _, lock = launched
+        _stopped(plan.store, plan.parent_run_id, stop)
+        lock.release()
+        raise
     return launched
+
+
+def _stopped(store: tracking.Store, parent: str, stop: KeyboardInterrupt) -> None:
+    """A launch stopped before Hydra's launcher started: its parent run is KILLED."""
+    why = f"the launch was stopped ({stop_name(stop)}) before its configurations ran"
+    owners.mark_killed(tracking.client(store), parent, why)
 
 
 def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[str], SweepLock]:
@@ -271,6 +287,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     # one launch per sweep name at a time: recovery marks the experiment's RUNNING runs KILLED
     lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
     lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
+    claimed: tuple[tracking.Store, str] | None = None  # the store and the parent run, once taken
     try:
         sweep_dir = _sweep_dir(args, d.name)
         cluster.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
@@ -278,6 +295,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent, launch = _claim(store, experiment_id, d, sweep_key)
+        claimed = (store, parent)
         mc = tracking.client(store)
         lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
         plan = Plan(
@@ -304,7 +322,9 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         share_dataset(plan.folder, d.dataset)
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
         _return_freed_memory()  # the workers run beside this process from now on
-    except BaseException:
+    except BaseException as err:
+        if claimed is not None and isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM, SIGHUP
+            _stopped(*claimed, err)
         lock.release()
         raise
     hydra_args = [

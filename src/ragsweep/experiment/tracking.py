@@ -440,7 +440,8 @@ def finish_run(
     """Log params, tags, metrics (in batches), artifacts, dataset inputs and tables (artifact
     file -> DataFrame, for the UI's table view), then end the run with `status`.
 
-    If logging itself fails the run is marked FAILED and the error propagates.
+    If logging itself fails the run is marked FAILED (KILLED when stopped) and the error
+    propagates.
     """
     from mlflow.entities import Metric, Param, RunTag
 
@@ -469,8 +470,9 @@ def finish_run(
             log_inputs(store, mc, run_id, [d.entity() for d in datasets])
         for name, frame in sorted((tables or {}).items()):
             mc.log_table(run_id, data=frame, artifact_file=name)
-    except BaseException:
-        mc.set_terminated(run_id, status="FAILED")
+    except BaseException as err:
+        stopped = isinstance(err, KeyboardInterrupt)  # Ctrl-C, SIGTERM, SIGHUP
+        mc.set_terminated(run_id, status="KILLED" if stopped else "FAILED")
         raise
     mc.set_terminated(run_id, status=status)
 

@@ -14,6 +14,11 @@ before Hydra launches. Any other launcher (Ray, Submitit) gets nothing: its work
 ours to start.
 This process imports MLflow in its own main thread: two threads importing MLflow at once break
 its protobuf modules ("Couldn't build proto file into descriptor pool").
+
+Every loky worker a launcher starts, from the warm-up's first on, watches it from its first
+instant (`watch_workers`: the executor runs `owners.watch` in each new worker before any task),
+so kill -9 of the launcher while it plans or prebuilds leaves no idle worker behind for loky's
+5-minute idle timeout; loky's resource trackers end with the last worker.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import os
 import threading
 from collections.abc import Sequence
 from typing import Any
+
+from ragsweep.experiment import owners
 
 JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher"
 
@@ -77,6 +84,24 @@ def joblib_settings(args: Sequence[str]) -> dict[str, Any] | None:
     if settings.get("n_jobs") in (None, 1):
         return None
     return {str(k): v for k, v in settings.items()}
+
+
+def watch_workers() -> None:
+    """From now on, every worker process joblib's loky backend starts in this process (the
+    warm-up's, Hydra's joblib launcher's: one reusable executor, started with the same
+    arguments) first runs `owners.watch` on this process, so it exits as soon as this process
+    is gone, whatever the launch was doing. For the rest of this process's life (its owner never
+    changes): a notebook's later sweeps reuse the same executor."""
+    from joblib import register_parallel_backend
+    from joblib._parallel_backends import LokyBackend
+
+    class WatchedLoky(LokyBackend):
+        def configure(self, *args: Any, **kwargs: Any) -> int:
+            kwargs.update(initializer=owners.watch, initargs=(owner,))
+            return int(super().configure(*args, **kwargs))
+
+    owner = owners.me()
+    register_parallel_backend("loky", WatchedLoky)
 
 
 class Warmup:
