@@ -24,6 +24,7 @@ so kill -9 of the launcher while it plans or prebuilds leaves no idle worker beh
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -119,6 +120,12 @@ class Warmup:
     def _run(self, settings: dict[str, Any]) -> None:
         from joblib import Parallel, delayed
 
+        # what this thread starts (the executor's threads, its workers, loky's two resource
+        # trackers) starts with SIGHUP blocked: the trackers ignore SIGINT and SIGTERM but not
+        # SIGHUP, and a hang-up sent to the whole process group (a closed terminal) killed them
+        # mid-cleanup, the one loky started again printing a traceback per resource. The
+        # launcher still gets SIGHUP, and its workers end with it (`owners.watch`)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
         n = int(settings["n_jobs"])
         if n < 0:  # joblib's convention: -1 all cores, -2 all but one
             n = max(1, (os.cpu_count() or 1) + 1 + n)
