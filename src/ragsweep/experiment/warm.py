@@ -18,7 +18,8 @@ its protobuf modules ("Couldn't build proto file into descriptor pool").
 Every loky worker a launcher starts, from the warm-up's first on, watches it from its first
 instant (`watch_workers`: the executor runs `owners.watch` in each new worker before any task),
 so kill -9 of the launcher while it plans or prebuilds leaves no idle worker behind for loky's
-5-minute idle timeout; loky's resource trackers end with the last worker.
+5-minute idle timeout; loky's resource trackers end with the last worker. SIGTERM or SIGHUP
+sent to the whole process group ends the workers after the launcher has stopped the sweep.
 """
 
 from __future__ import annotations
@@ -87,18 +88,40 @@ def joblib_settings(args: Sequence[str]) -> dict[str, Any] | None:
     return {str(k): v for k, v in settings.items()}
 
 
+#: seconds a worker given SIGTERM or SIGHUP lives on (`_end_soon`)
+STOP_GRACE = 3.0
+
+
+def _worker_starts(owner: str) -> None:
+    """In each new loky worker, before any task: watch the launcher `owner` (exit when it is
+    gone), and end on SIGTERM or SIGHUP a moment later rather than at once (`_end_soon`)."""
+    owners.watch(owner)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _end_soon)
+
+
+def _end_soon(signum: int, _frame: object) -> None:
+    """A stop signal sent to the whole process group (a terminal's, `kill -TERM -PGID`) reached
+    the launcher too, which ends this worker itself, in order: SIGKILL when it stops the pool,
+    or its exit, which `owners.watch` sees. Dying at once instead made loky's cleanup in the
+    launcher print warnings and tracebacks. Sent to this worker alone, it ends it `STOP_GRACE`
+    seconds later, with the exit status of that signal."""
+    threading.Timer(STOP_GRACE, os._exit, args=(128 + signum,)).start()
+
+
 def watch_workers() -> None:
     """From now on, every worker process joblib's loky backend starts in this process (the
     warm-up's, Hydra's joblib launcher's: one reusable executor, started with the same
-    arguments) first runs `owners.watch` on this process, so it exits as soon as this process
-    is gone, whatever the launch was doing. For the rest of this process's life (its owner never
+    arguments) first runs `_worker_starts`: it exits as soon as this process is gone, whatever
+    the launch was doing, and a stop signal sent to the process group ends it after this
+    process's own cleanup. For the rest of this process's life (its owner never
     changes): a notebook's later sweeps reuse the same executor."""
     from joblib import register_parallel_backend
     from joblib._parallel_backends import LokyBackend
 
     class WatchedLoky(LokyBackend):
         def configure(self, *args: Any, **kwargs: Any) -> int:
-            kwargs.update(initializer=owners.watch, initargs=(owner,))
+            kwargs.update(initializer=_worker_starts, initargs=(owner,))
             return int(super().configure(*args, **kwargs))
 
     owner = owners.me()
