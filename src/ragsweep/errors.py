@@ -67,11 +67,24 @@ def stop_status(stop: KeyboardInterrupt) -> int:
     return 128 + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
 
 
+#: the stop signals received inside `stop_signals` (this process has one main thread)
+_RECEIVED: list[int] = []
+
+
+def stop_of(err: BaseException | None) -> KeyboardInterrupt | None:
+    """The stop behind `err`: itself when it is a KeyboardInterrupt (Ctrl-C, `Stopped`), else
+    the stop signal received inside `stop_signals` (code that catches what is raised inside it,
+    an import or a C extension, can turn a `Stopped` into an error of its own), else None."""
+    if isinstance(err, KeyboardInterrupt):
+        return err
+    return Stopped(_RECEIVED[0]) if _RECEIVED else None
+
+
 @contextlib.contextmanager
 def stop_signals() -> Iterator[list[int]]:
     """While inside, the first stop signal raises `Stopped` in the main thread; later ones are
     only recorded (the cleanup the first one started is not cut short: kill -9 remains). Yields
-    the list of the signals received. Outside the main thread, a no-op."""
+    the list of the signals received (`stop_of` reads it). Outside the main thread, a no-op."""
     received: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield received
@@ -79,12 +92,15 @@ def stop_signals() -> Iterator[list[int]]:
 
     def on_stop(signum: int, _frame: object) -> None:
         received.append(signum)
+        _RECEIVED.append(signum)
         if len(received) == 1:
             raise Stopped(signum)
 
+    _RECEIVED.clear()
     previous = {sig: signal.signal(sig, on_stop) for sig in STOP_SIGNALS}
     try:
         yield received
     finally:
+        _RECEIVED.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ragsweep.errors import UserError, stop_name, stop_signals, stop_status
+from ragsweep.errors import UserError, stop_name, stop_of, stop_signals, stop_status
 from ragsweep.secrets import mask_text
 
 #: verb -> module holding `main(argv: list[str]) -> int`
@@ -59,15 +59,18 @@ def run_verb(verb: str, argv: list[str]) -> int:
     if verb in BUILDS_STAGES:
         _user_modules_importable()
     module = importlib.import_module(VERBS[verb])
-    try:
-        with stop_signals():
+    with stop_signals():
+        try:
             return int(module.main(argv) or 0)
-    except UserError as err:
-        print(f"ragsweep {verb}: error: {mask_text(str(err))}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as stop:
-        print(f"ragsweep {verb}: stopped ({stop_name(stop)})", file=sys.stderr)
-        return stop_status(stop)
+        except UserError as err:
+            print(f"ragsweep {verb}: error: {mask_text(str(err))}", file=sys.stderr)
+            return 2
+        except BaseException as err:
+            stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP, whatever error the stop became
+            if stop is None:
+                raise
+            print(f"ragsweep {verb}: stopped ({stop_name(stop)})", file=sys.stderr)
+            return stop_status(stop)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
 from ragsweep.config import check_group_choices
-from ragsweep.errors import Stopped, UserError, stop_name, stop_signals, stop_status
+from ragsweep.errors import UserError, stop_name, stop_of, stop_signals, stop_status
 from ragsweep.secrets import mask_text
 
 
@@ -81,15 +81,18 @@ def hydra_main() -> int:
     (`ragsweep.experiment.finish`). SIGTERM and SIGHUP stop it as Ctrl-C does
     (`ragsweep.errors.stop_signals`), with the signal's exit status.
     """
-    with stop_signals() as received:
+    with stop_signals():
         try:
-            return _hydra_main(received)
-        except KeyboardInterrupt as stop:  # a single run (a sweep says more: `_hydra_main`)
+            return _hydra_main()
+        except BaseException as err:  # a single run (a sweep says more: `_hydra_main`)
+            stop = stop_of(err)
+            if stop is None:
+                raise
             print(f"ragsweep: stopped ({stop_name(stop)})", file=sys.stderr)
             return stop_status(stop)
 
 
-def _hydra_main(received: list[int]) -> int:
+def _hydra_main() -> int:
     args = sys.argv[1:]
     multirun = any(a in ("-m", "--multirun") for a in args)
     try:
@@ -111,8 +114,9 @@ def _hydra_main(received: list[int]) -> int:
     except UserError as err:
         print(f"ragsweep: error: {mask_text(str(err))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as stop:
-        if not multirun:
+    except BaseException as err:
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP, whatever error the stop became
+        if stop is None or not multirun:
             raise
         print(
             f"ragsweep: stopped ({stop_name(stop)}) before the sweep's configurations started; "
@@ -144,6 +148,6 @@ def _hydra_main(received: list[int]) -> int:
         os.environ.pop("HYDRA_FULL_ERROR", None)
     else:
         os.environ["HYDRA_FULL_ERROR"] = full_error
-    if received and not isinstance(interrupted, KeyboardInterrupt):
-        interrupted = Stopped(received[0])  # sent to the process group: a worker died first
+    # a stop sent to the process group: the pool may have failed first, or it became an error
+    interrupted = stop_of(interrupted) or interrupted
     return finish(plan, lock, interrupted)  # 130, 143 or 129 when stopped

@@ -22,7 +22,7 @@ from ragsweep.compare.report import Report
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
-from ragsweep.errors import UserError, stop_name, stop_status
+from ragsweep.errors import UserError, stop_name, stop_of, stop_status
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
@@ -37,7 +37,10 @@ def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None
     """Summarise the sweep, close its parent run, release the lock; return the exit code."""
     try:
         return _finish(plan, interrupted, lock.began)
-    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP while reporting or confirming
+    except BaseException as err:
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP while reporting or confirming
+        if stop is None:
+            raise
         return _stopped_finishing(plan, stop)
     finally:
         lock.release()
@@ -143,7 +146,7 @@ def _finish(
 def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     statuses = _statuses(plan)
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
-    stop = interrupted if isinstance(interrupted, KeyboardInterrupt) else None  # Ctrl-C, SIGTERM
+    stop = stop_of(interrupted) if interrupted is not None else None  # Ctrl-C, SIGTERM, SIGHUP
     status = "KILLED" if stop else "FAILED" if failed or interrupted else "FINISHED"
     tracking.finish_run(
         plan.store,

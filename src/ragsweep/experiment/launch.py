@@ -38,7 +38,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
-from ragsweep.errors import UserError, stop_name
+from ragsweep.errors import UserError, stop_name, stop_of
 from ragsweep.experiment import cluster, owners, storelock, tracking
 from ragsweep.experiment.plan import (
     Draft,
@@ -261,14 +261,19 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     warmup = Warmup(args).start()
     try:
         launched = _launch(args, d, warmup)
-    except BaseException:
+    except BaseException as err:
+        if stop_of(err) is not None:
+            warmup.stop()  # ends the workers, which hold no job yet
         warmup.cancel()  # the workers open no store; the refusal does not wait for them
         raise
     try:
         warmup.join()
-    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP
+    except BaseException as err:
         plan, _, lock = launched
-        _stopped(plan.store, plan.parent_run_id, stop)
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP
+        if stop is not None:
+            warmup.stop()
+            _stopped(plan.store, plan.parent_run_id, stop)
         lock.release()
         raise
     return launched
@@ -323,8 +328,9 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
         _return_freed_memory()  # the workers run beside this process from now on
     except BaseException as err:
-        if claimed is not None and isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM, SIGHUP
-            _stopped(*claimed, err)
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP
+        if claimed is not None and stop is not None:
+            _stopped(*claimed, stop)
         lock.release()
         raise
     hydra_args = [

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, stop_of
 from ragsweep.experiment import owners
 from ragsweep.secrets import is_secret_key, mask_text
 
@@ -471,7 +471,7 @@ def finish_run(
         for name, frame in sorted((tables or {}).items()):
             mc.log_table(run_id, data=frame, artifact_file=name)
     except BaseException as err:
-        stopped = isinstance(err, KeyboardInterrupt)  # Ctrl-C, SIGTERM, SIGHUP
+        stopped = stop_of(err) is not None  # Ctrl-C, SIGTERM, SIGHUP
         mc.set_terminated(run_id, status="KILLED" if stopped else "FAILED")
         raise
     mc.set_terminated(run_id, status=status)

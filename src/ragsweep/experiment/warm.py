@@ -181,6 +181,18 @@ class Warmup:
         """The launch failed: the workers open no store."""
         self._ready.set()
 
+    def stop(self) -> None:
+        """The launch was stopped (Ctrl-C, SIGTERM, SIGHUP) before any job: end the workers now
+        (SIGKILL, as joblib ends a stopped pool's) rather than wait, on the way out, for them to
+        finish importing, and stop the warm-up."""
+        from joblib.externals.loky import reusable_executor
+
+        self._ready.set()
+        executor = reusable_executor._executor
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
+        self.join()
+
     def join(self) -> None:
         self._ready.set()  # a launch that never got as far as the store opens none
         if self._thread is not None:
