@@ -150,10 +150,10 @@ def test_kill_9_of_the_launcher_stops_its_workers_and_the_relaunch_completes(tmp
     assert family, "the sweep has no worker processes to watch"
     launcher.send_signal(signal.SIGKILL)
     launcher.communicate(timeout=30)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 5
     while running(family) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert running(family) == set(), "processes of the killed sweep still run 10 s later"
+    assert running(family) == set(), "processes of the killed sweep still run 5 s later"
 
     code, out, err = finish(start(tmp_path, *SLOW_SWEEP))
     assert code == 0, err[-3000:]
@@ -233,18 +233,18 @@ PHASES = ("planning", "prebuild", "running", "finishing", "confirm")
 def phased_sweep(folder: Path) -> list[str]:
     """The toy sweep over the fusion constant with a dev winner for the confirm stage, its
     phases made long enough to stop in: its configurations share their chunks, so the launcher
-    prebuilds them with the slow chunker (0.5 s per document, 4 documents), and a reranker that
-    keeps the fused order pauses 2 s per batch of questions, in the workers while they run a
+    prebuilds them with the slow chunker (0.3 s per document, 4 documents), and a reranker that
+    keeps the fused order pauses 1 s per batch of questions, in the workers while they run a
     configuration and in the launcher while its confirm stage scores the held-out questions
     (appending `pid questions` to `folder`/pauses.log first)."""
     return [
         "-m",
         *HELDOUT_WINNER,
         "chunker._target_=slowstages.Slow",
-        "+chunker.seconds=0.5",
+        "+chunker.seconds=0.3",
         "reranker=proximity",
         "reranker.model._target_=slowstages.Pause",
-        "+reranker.model.seconds=2",
+        "+reranker.model.seconds=1",
         f"+reranker.model.log={folder / 'pauses.log'}",
         "fusion.k=1,60",
     ]
@@ -301,7 +301,7 @@ class Launch:
             assert time.monotonic() < deadline, f"no {phase} within 120 s"
             time.sleep(0.05)
         if phase == "planning":
-            time.sleep(2)  # the warm-up workers import what a job needs, then wait for the store
+            time.sleep(1)  # the warm-up workers import what a job needs, then wait for the store
         if group:
             os.killpg(self.proc.pid, sig)
         else:
@@ -334,16 +334,21 @@ def running_runs(mc: MlflowClient) -> list[str]:
 @pytest.mark.slow
 def test_kill_9_or_sigterm_in_every_phase_leaves_no_process_and_the_relaunch_completes(tmp_path):
     """kill -9 and SIGTERM of the launcher while it plans (its warm-up workers started), while
-    it prebuilds the shared chunks, while the configurations run, while it finishes and while
-    its confirm stage runs: 0 processes of the launch 5 s later; SIGTERM ends it as Ctrl-C
-    does (exit 143, no traceback, no run left RUNNING; sent to the whole process group, where
-    the workers get it too, where they run); each launch resumes the one before, and the last
-    completes with one FINISHED run per configuration and one confirm run."""
+    it prebuilds the shared chunks, while the configurations run (kill -9 there: the test
+    above), while it finishes and while its confirm stage runs: 0 processes of the launch 5 s
+    later; SIGTERM ends it as Ctrl-C does (exit 143, no traceback, no run left RUNNING; sent to
+    the whole process group, where the workers get it too, where they run); each launch
+    resumes the one before, and the last completes with one FINISHED run per configuration and
+    one confirm run. Before the workers watched their launcher from their first instant, kill
+    -9 or SIGTERM while planning or prebuilding left both workers and loky's two resource
+    trackers alive for over 5 minutes."""
     store_lock = tmp_path / "mlruns" / "mlflow.db.lock"
     store_lock.parent.mkdir(parents=True)
     n = 0
     for phase in PHASES:
         for sig in (signal.SIGKILL, signal.SIGTERM):
+            if (phase, sig) == ("running", signal.SIGKILL):
+                continue  # test_kill_9_of_the_launcher_stops_its_workers_and_the_relaunch_...
             n += 1
             with store_lock.open("a+") as lock:
                 if phase == "planning":  # the launcher waits for the store while it plans
@@ -375,7 +380,6 @@ def test_kill_9_or_sigterm_in_every_phase_leaves_no_process_and_the_relaunch_com
     finished = sorted(r.data.tags["ragsweep.value"] for r in runs if r.info.status == "FINISHED")
     assert finished == ["1", "60"]
     stopped = [r.data.tags["ragsweep.recovered"] for r in runs if r.info.status == "KILLED"]
-    assert any("its owner (pid" in why for why in stopped)  # a kill -9, repaired by a relaunch
     assert any("the sweep was stopped (SIGTERM)" in why for why in stopped)
     assert [r.info.status for r in sweep_runs(mc, "fusion.k", "confirm")] == ["FINISHED"]
     assert [r.info.status for r in sweep_runs(mc, "fusion.k", "sweep")] == ["FINISHED"]
