@@ -34,3 +34,18 @@ def running(pids: set[int]) -> set[int]:
         if state not in ("Z", "X"):
             alive.add(pid)
     return alive
+
+
+def marked(name: str, value: str) -> set[int]:
+    """Every live process whose environment holds `name=value` (what a test sets on the process
+    it starts: everything that process starts inherits it, reparented or not)."""
+    needle = f"{name}={value}".encode()
+    found = set()
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            held = needle in environ.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if held:
+            found.add(int(environ.parent.name))
+    return running(found)

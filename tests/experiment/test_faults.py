@@ -1,29 +1,32 @@
 """Fault injection, as a user meets faults: many processes at once on a brand-new store, two
-sweeps at once, kill -9 of a sweep's launcher or of one of its workers and a relaunch, two
-folders sharing one store. Nothing is lost, nothing is mislabelled, nothing keeps running.
+sweeps at once, kill -9 of a sweep's launcher or of one of its workers and a relaunch, kill -9
+and SIGTERM of a launcher in each phase of a launch, two folders sharing one store. Nothing is
+lost, nothing is mislabelled, nothing keeps running.
 
 Every command runs as the console script in its own process (the way users start them). A
-chunker that sleeps per document (tests/fixtures/stages/slowstages.py) keeps each
-configuration running long enough to be killed in the middle. Secrets on the command line are
-grepped for in tests/experiment/test_secrets.py.
+chunker that sleeps per document and a reranker that pauses per batch of questions
+(tests/fixtures/stages/slowstages.py) keep a phase going long enough to be stopped in the
+middle. Secrets on the command line are grepped for in tests/experiment/test_secrets.py.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mlflow.tracking import MlflowClient
 
-from procs import descendants, running
-from toy import TOY
+from procs import descendants, marked, running
+from toy import HELDOUT_WINNER, TOY
 
 SCRIPT = Path(sys.executable).parent / "ragsweep"
 STAGES = Path(__file__).parents[1] / "fixtures" / "stages"
@@ -41,7 +44,9 @@ SIZES = ("64", "128")
 
 
 def env_for(uri: str | None = None) -> dict[str, str]:
-    env = {**os.environ, "CI": "true", "PYTHONPATH": str(STAGES)}
+    # the sources under test first when they are not the installed ones (a worktree)
+    path = os.pathsep.join(filter(None, [str(STAGES), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "CI": "true", "PYTHONPATH": path}
     env.pop("MLFLOW_TRACKING_URI", None)
     if uri:
         env["MLFLOW_TRACKING_URI"] = uri
@@ -145,10 +150,10 @@ def test_kill_9_of_the_launcher_stops_its_workers_and_the_relaunch_completes(tmp
     assert family, "the sweep has no worker processes to watch"
     launcher.send_signal(signal.SIGKILL)
     launcher.communicate(timeout=30)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 5
     while running(family) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert running(family) == set(), "processes of the killed sweep still run 10 s later"
+    assert running(family) == set(), "processes of the killed sweep still run 5 s later"
 
     code, out, err = finish(start(tmp_path, *SLOW_SWEEP))
     assert code == 0, err[-3000:]
@@ -218,3 +223,163 @@ def test_two_folders_sharing_one_store_never_kill_each_others_live_runs(tmp_path
     assert sorted(r.info.status for r in children) == ["FINISHED"] * 4
     assert [r for r in children if "ragsweep.recovered" in r.data.tags] == []
     assert len({r.data.tags["mlflow.parentRunId"] for r in children}) == 2
+
+
+#: the environment variable marking every process one launch starts
+MARK = "RAGSWEEP_TEST_LAUNCH"
+PHASES = ("planning", "prebuild", "running", "finishing", "confirm")
+
+
+def phased_sweep(folder: Path) -> list[str]:
+    """The toy sweep over the fusion constant with a dev winner for the confirm stage, its
+    phases made long enough to stop in: its configurations share their chunks, so the launcher
+    prebuilds them with the slow chunker (0.3 s per document, 4 documents), and a reranker that
+    keeps the fused order pauses 1 s per batch of questions, in the workers while they run a
+    configuration and in the launcher while its confirm stage scores the held-out questions
+    (appending `pid questions` to `folder`/pauses.log first)."""
+    return [
+        "-m",
+        *HELDOUT_WINNER,
+        "chunker._target_=slowstages.Slow",
+        "+chunker.seconds=0.3",
+        "reranker=proximity",
+        "reranker.model._target_=slowstages.Pause",
+        "+reranker.model.seconds=1",
+        f"+reranker.model.log={folder / 'pauses.log'}",
+        "fusion.k=1,60",
+    ]
+
+
+class Launch:
+    """One launch of `phased_sweep` in `folder`, in a sweep folder of its own and in a process
+    group of its own (a stop can go to the whole group, as a terminal's does); every process it
+    starts carries `MARK` in its environment, so it is found after its launcher is gone."""
+
+    def __init__(self, folder: Path, n: int) -> None:
+        self.folder, self.mark = folder, uuid.uuid4().hex
+        self.sweep = folder / "multirun" / str(n)
+        self.out, self.err = folder / f"{n}.out", folder / f"{n}.err"
+        with self.out.open("w") as out, self.err.open("w") as err:
+            self.proc = subprocess.Popen(
+                [str(SCRIPT), *phased_sweep(folder), f"hydra.sweep.dir={self.sweep}"],
+                cwd=folder,
+                env={**env_for(), MARK: self.mark},
+                stdout=out,  # files, not pipes: a process left alive would hold a pipe open
+                stderr=err,
+                start_new_session=True,
+            )
+
+    def processes(self) -> set[int]:
+        return marked(MARK, self.mark)
+
+    def paused(self) -> set[int]:
+        log = self.folder / "pauses.log"
+        lines = log.read_text().splitlines() if log.exists() else []
+        return {int(line.split()[0]) for line in lines}
+
+    def reached(self, phase: str) -> bool:
+        """Whether the launch is in `phase` (planning: the test holds the store's lock, which the
+        launcher waits for with its warm-up workers started)."""
+        launcher = self.proc.pid
+        if phase == "planning":
+            return sum(b"LokyProcess" in cmdline(pid) for pid in self.processes()) >= 2
+        if phase == "prebuild":
+            return (self.sweep / "ragsweep_plan.json").exists()
+        if phase == "running":
+            return bool(self.paused() & (self.processes() - {launcher}))
+        if phase == "finishing":
+            done = len(list(self.sweep.glob("results/*.json")))
+            return done == 2 and launcher not in self.paused()
+        return launcher in self.paused()  # confirm
+
+    def stop_in(self, phase: str, sig: signal.Signals, group: bool) -> tuple[int, set[int]]:
+        """Wait for `phase`, send `sig` to the launcher (or its whole process group); return its
+        exit status and the processes of the launch still alive 5 s later (none once gone)."""
+        deadline = time.monotonic() + 120
+        while not self.reached(phase):
+            assert self.proc.poll() is None, f"the launch ended before {phase}: {self.text()}"
+            assert time.monotonic() < deadline, f"no {phase} within 120 s"
+            time.sleep(0.05)
+        if phase == "planning":
+            time.sleep(1)  # the warm-up workers import what a job needs, then wait for the store
+        if group:
+            os.killpg(self.proc.pid, sig)
+        else:
+            self.proc.send_signal(sig)
+        code = self.proc.wait(timeout=120)
+        deadline = time.monotonic() + 5
+        while self.processes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return code, self.processes()
+
+    def text(self) -> str:
+        return self.out.read_text() + self.err.read_text()
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def running_runs(mc: MlflowClient) -> list[str]:
+    return [
+        f"{r.info.run_name} ({r.data.tags.get('ragsweep.stage')})"
+        for e in mc.search_experiments()
+        for r in mc.search_runs([e.experiment_id], filter_string="attributes.status = 'RUNNING'")
+    ]
+
+
+@pytest.mark.slow
+def test_kill_9_or_sigterm_in_every_phase_leaves_no_process_and_the_relaunch_completes(tmp_path):
+    """kill -9 and SIGTERM of the launcher while it plans (its warm-up workers started), while
+    it prebuilds the shared chunks, while the configurations run (kill -9 there: the test
+    above), while it finishes and while its confirm stage runs: 0 processes of the launch 5 s
+    later; SIGTERM ends it as Ctrl-C does (exit 143, no traceback, no run left RUNNING; sent to
+    the whole process group, where the workers get it too, where they run); each launch
+    resumes the one before, and the last completes with one FINISHED run per configuration and
+    one confirm run. Before the workers watched their launcher from their first instant, kill
+    -9 or SIGTERM while planning or prebuilding left both workers and loky's two resource
+    trackers alive for over 5 minutes."""
+    store_lock = tmp_path / "mlruns" / "mlflow.db.lock"
+    store_lock.parent.mkdir(parents=True)
+    n = 0
+    for phase in PHASES:
+        for sig in (signal.SIGKILL, signal.SIGTERM):
+            if (phase, sig) == ("running", signal.SIGKILL):
+                continue  # test_kill_9_of_the_launcher_stops_its_workers_and_the_relaunch_...
+            n += 1
+            with store_lock.open("a+") as lock:
+                if phase == "planning":  # the launcher waits for the store while it plans
+                    fcntl.flock(lock, fcntl.LOCK_EX)
+                launch = Launch(tmp_path, n)
+                group = sig == signal.SIGTERM and phase in ("planning", "running")
+                code, left = launch.stop_in(phase, sig, group)
+            where = f"{sig.name} while {phase}"
+            alive = [cmdline(p)[:80] for p in left]
+            assert left == set(), f"{where}: {alive} still alive 5 s later"
+            if sig == signal.SIGKILL:
+                assert code == -signal.SIGKILL
+                continue
+            text = launch.text()
+            assert code == 143, f"{where}: exit {code}\n{text[-3000:]}"
+            assert "Traceback" not in text, f"{where}:\n{text[-3000:]}"
+            assert "(SIGTERM)" in text, f"{where}: nothing says the sweep was stopped"
+            assert running_runs(client(tmp_path)) == [], f"{where}: runs left RUNNING"
+            if phase == "running":  # the summary, as after Ctrl-C
+                assert "the sweep was stopped (SIGTERM): their runs are marked KILLED" in text
+
+    last = Launch(tmp_path, n + 1)
+    code = last.proc.wait(timeout=300)
+    assert code == 0, last.text()[-3000:]
+    assert "confirm: 1 is" in last.text()
+    mc = client(tmp_path)
+    assert running_runs(mc) == []
+    runs = sweep_runs(mc, "fusion.k", "config")
+    finished = sorted(r.data.tags["ragsweep.value"] for r in runs if r.info.status == "FINISHED")
+    assert finished == ["1", "60"]
+    stopped = [r.data.tags["ragsweep.recovered"] for r in runs if r.info.status == "KILLED"]
+    assert any("the sweep was stopped (SIGTERM)" in why for why in stopped)
+    assert [r.info.status for r in sweep_runs(mc, "fusion.k", "confirm")] == ["FINISHED"]
+    assert [r.info.status for r in sweep_runs(mc, "fusion.k", "sweep")] == ["FINISHED"]

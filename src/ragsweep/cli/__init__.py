@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, stop_name, stop_of, stop_signals, stop_status
 from ragsweep.secrets import mask_text
 
 #: verb -> module holding `main(argv: list[str]) -> int`
@@ -54,15 +54,23 @@ def _user_modules_importable() -> None:
 
 
 def run_verb(verb: str, argv: list[str]) -> int:
-    """Run one verb; user errors become one line on stderr and exit code 2."""
+    """Run one verb; user errors become one line on stderr and exit code 2. Ctrl-C, SIGTERM and
+    SIGHUP stop it alike: one line, exit status 130, 143, 129 (a run it was logging is KILLED)."""
     if verb in BUILDS_STAGES:
         _user_modules_importable()
     module = importlib.import_module(VERBS[verb])
-    try:
-        return int(module.main(argv) or 0)
-    except UserError as err:
-        print(f"ragsweep {verb}: error: {mask_text(str(err))}", file=sys.stderr)
-        return 2
+    with stop_signals():
+        try:
+            return int(module.main(argv) or 0)
+        except UserError as err:
+            print(f"ragsweep {verb}: error: {mask_text(str(err))}", file=sys.stderr)
+            return 2
+        except BaseException as err:
+            stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP, whatever error the stop became
+            if stop is None:
+                raise
+            print(f"ragsweep {verb}: stopped ({stop_name(stop)})", file=sys.stderr)
+            return stop_status(stop)
 
 
 def main(argv: list[str] | None = None) -> int:

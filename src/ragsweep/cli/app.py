@@ -13,7 +13,7 @@ from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
 from ragsweep.config import check_group_choices
-from ragsweep.errors import Exhausted, UserError
+from ragsweep.errors import Exhausted, UserError, stop_name, stop_of, stop_signals, stop_status
 from ragsweep.secrets import mask_text
 
 
@@ -83,12 +83,25 @@ def hydra_main() -> int:
 
     A multirun is planned, checked and prepared here first (`ragsweep.experiment.launch`), then
     run by Hydra's launcher (`ragsweep.experiment.worker` in each job), then summarised
-    (`ragsweep.experiment.finish`).
+    (`ragsweep.experiment.finish`). SIGTERM and SIGHUP stop it as Ctrl-C does
+    (`ragsweep.errors.stop_signals`), with the signal's exit status.
     """
+    with stop_signals():
+        try:
+            return _hydra_main()
+        except BaseException as err:  # a single run (a sweep says more: `_hydra_main`)
+            stop = stop_of(err)
+            if stop is None:
+                raise
+            print(f"ragsweep: stopped ({stop_name(stop)})", file=sys.stderr)
+            return stop_status(stop)
+
+
+def _hydra_main() -> int:
     args = sys.argv[1:]
+    multirun = any(a in ("-m", "--multirun") for a in args)
     try:
         check_group_choices(args)
-        multirun = any(a in ("-m", "--multirun") for a in args)
         if any(a.split("=")[0] in _INFO_FLAGS for a in args) or any(
             a.startswith("-") and a not in ("-m", "--multirun") for a in args
         ):
@@ -99,6 +112,7 @@ def hydra_main() -> int:
             compose(args)  # a bad override is one line and exit 2, before Hydra says more
             return _run_hydra()
         from ragsweep.cli.progress import SweepProgress
+        from ragsweep.experiment.finish import finish
         from ragsweep.experiment.launch import launch
 
         plan, hydra_args, lock = launch(args)
@@ -108,33 +122,40 @@ def hydra_main() -> int:
     except Exhausted as stop:  # a full disk, memory, open files while preparing the sweep
         print(stop.told(), file=sys.stderr)
         return 1
+    except BaseException as err:
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP, whatever error the stop became
+        if stop is None or not multirun:
+            raise
+        print(
+            f"ragsweep: stopped ({stop_name(stop)}) before the sweep's configurations started; "
+            "launch the same command again",
+            file=sys.stderr,
+        )
+        return stop_status(stop)
     print(
         f"sweep {plan.name}: {len(plan.values)} configurations of {plan.factor} "
         f"({', '.join(plan.values)}), baseline {plan.baseline}; folder {plan.sweep_dir}"
     )
     sys.argv = [sys.argv[0], *hydra_args]
     display = SweepProgress(plan.sweep_dir, {v: plan.label(v) for v in plan.values})
-    display.start()
     interrupted: BaseException | None = None
     # Hydra prints a failure of its launcher as a 40-line traceback and exits 1; let it reach
     # us instead, so the finish step can say what happened (a worker died: which configurations)
     full_error = os.environ.get("HYDRA_FULL_ERROR")
     os.environ["HYDRA_FULL_ERROR"] = "1"
-    try:
+    try:  # a stop anywhere in here, the display's end included, goes to the finish step
+        display.start()
         code = _run_hydra()
         if code:
             interrupted = RuntimeError(f"Hydra exited with code {code}")
-    except BaseException as err:  # KeyboardInterrupt, a crashed worker pool
-        interrupted = err
-    finally:
         display.stop()
-        if full_error is None:
-            os.environ.pop("HYDRA_FULL_ERROR", None)
-        else:
-            os.environ["HYDRA_FULL_ERROR"] = full_error
-    from ragsweep.experiment.finish import finish
-
-    result = finish(plan, lock, interrupted)
-    if isinstance(interrupted, KeyboardInterrupt):
-        return 130
-    return result
+    except BaseException as err:  # KeyboardInterrupt, Stopped, a crashed worker pool
+        interrupted = err
+        display.stop()  # (a second stop signal is ignored: `stop_signals`)
+    if full_error is None:
+        os.environ.pop("HYDRA_FULL_ERROR", None)
+    else:
+        os.environ["HYDRA_FULL_ERROR"] = full_error
+    # a stop sent to the process group: the pool may have failed first, or it became an error
+    interrupted = stop_of(interrupted) or interrupted
+    return finish(plan, lock, interrupted)  # 130, 143 or 129 when stopped

@@ -23,7 +23,7 @@ from ragsweep.compare.report import Report
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
-from ragsweep.errors import Exhausted, UserError, first_line
+from ragsweep.errors import Exhausted, UserError, first_line, stop_name, stop_of, stop_status
 from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.launch import SweepLock
@@ -51,6 +51,11 @@ def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None
                 if stop is None:
                     raise
         return _exhausted(plan, stop, lock)
+    except BaseException as err:
+        halt = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP while reporting or confirming
+        if halt is None:
+            raise
+        return _stopped_finishing(plan, halt)
     finally:
         lock.release()
 
@@ -90,6 +95,23 @@ def _store_gone(plan: Plan, err: tracking.StoreUnreachable) -> int:
         file=sys.stderr,
     )
     return 1
+
+
+def _stopped_finishing(plan: Plan, stop: KeyboardInterrupt) -> int:
+    """The finish step was stopped: no run of this launch stays RUNNING; say what a relaunch
+    does (it skips the finished configurations and makes the report and confirm stage)."""
+    why = f"the sweep was stopped ({stop_name(stop)}) during its finish step"
+    mc = tracking.client(plan.store)
+    if mc.get_run(plan.parent_run_id).info.status == "RUNNING":
+        owners.mark_killed(mc, plan.parent_run_id, why)
+    _kill_orphans(plan, why)
+    print(
+        f"sweep {plan.launch or plan.name}: stopped ({stop_name(stop)}) while reporting; the "
+        "configurations that finished are logged: launch the same command again for the report"
+        + (" and the confirm stage" if plan.confirm else ""),
+        file=sys.stderr,
+    )
+    return stop_status(stop)
 
 
 #: the status of a configuration whose worker started it and never reported back
@@ -177,7 +199,8 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     if any(s.get("unreachable") for s in statuses.values()):
         tracking.given_up(plan.store)  # a worker waited for it in vain: do not wait again
     failed = [v for v, s in statuses.items() if s["status"] not in (FINISHED, SKIPPED)]
-    status = "FAILED" if failed or interrupted else "FINISHED"
+    stop = stop_of(interrupted) if interrupted is not None else None  # Ctrl-C, SIGTERM, SIGHUP
+    status = "KILLED" if stop else "FAILED" if failed or interrupted else "FINISHED"
     tracking.finish_run(
         plan.store,
         plan.parent_run_id,
@@ -186,19 +209,25 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
     )
     died = [v for v in failed if statuses[v]["status"] == DIED]
     if died:
-        _kill_orphans(plan, f"the worker process running it died ({_why_stopped(interrupted)})")
+        why = f"the worker process running it died ({_why_stopped(interrupted)})"
+        _kill_orphans(plan, why if stop is None else f"the sweep was stopped ({stop_name(stop)})")
     _print_summary(plan, statuses)
-    complete = not failed and interrupted is None
-    reported = _report_and_confirm(plan, _records(plan, statuses), confirm=complete)
+    skip = None  # why the confirm stage does not run, when it does not
+    if stop is not None:
+        skip = f"the sweep was stopped ({stop_name(stop)})"
+    elif failed or interrupted is not None:
+        skip = "the sweep did not finish every configuration"
+    reported = _report_and_confirm(plan, _records(plan, statuses), skip)
     print(f"see {plan.launch or plan.name} with `ragsweep ui`, then {_link(plan, reported)}")
     if failed:
-        listing = ", ".join(_what_happened(plan, v, statuses[v]) for v in failed)
+        listing = ", ".join(_what_happened(plan, v, statuses[v], stop) for v in failed)
         where = []
-        if isinstance(interrupted, KeyboardInterrupt):
-            where.append("the sweep was interrupted")
+        if stop is not None:
+            marked = ": their runs are marked KILLED" if died else ""
+            where.append(f"the sweep was stopped ({stop_name(stop)}){marked}")
         elif interrupted is not None and not died:
             where.append(f"the launcher stopped ({_why_stopped(interrupted)})")
-        if died:
+        if died and stop is None:
             where.append(
                 f"a worker process died ({_why_stopped(interrupted)}), which stops the pool: "
                 "their runs are marked KILLED"
@@ -211,8 +240,9 @@ def _finish_steps(plan: Plan, interrupted: BaseException | None) -> int:
             f"configuration(s) did not finish: {listing}; {'; '.join(where)}",
             file=sys.stderr,
         )
-        return 1
-    return 1 if interrupted or reported is None else 0
+    if stop is not None:
+        return stop_status(stop)
+    return 1 if failed or interrupted or reported is None else 0
 
 
 def _link(plan: Plan, report: Report | None) -> str:
@@ -223,18 +253,24 @@ def _link(plan: Plan, report: Report | None) -> str:
     return tracking.launch_url(plan.store, plan.experiment_id, plan.parent_run_id, viewed=viewed)
 
 
-def _what_happened(plan: Plan, value: str, status: dict[str, Any]) -> str:
+def _what_happened(
+    plan: Plan, value: str, status: dict[str, Any], stop: KeyboardInterrupt | None
+) -> str:
     if status["status"] == DIED:
-        return f"{plan.label(value)} (its worker died during {status['stage']})"
+        how = "its worker died" if stop is None else "stopped"
+        return f"{plan.label(value)} ({how} during {status['stage']})"
     if status["status"] == UNLOGGED:
         return f"{plan.label(value)} (evaluated, not logged: the tracking server was gone)"
     return f"{plan.label(value)} ({status['status']})"
 
 
-def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool) -> Report | None:
+def _report_and_confirm(
+    plan: Plan, records: dict[str, RunRecord], skip: str | None
+) -> Report | None:
     """The comparison report, with the confirm stage's verdict beside its decisions when the
-    stage is enabled and `confirm` (every configuration finished: a winner picked from a
-    partial sweep would spend the held-out split on a half-made decision); logged to the
+    stage is enabled and not `skip`ped (why: the sweep was stopped, or some configuration did
+    not finish: a winner picked from a partial sweep would spend the held-out split on a
+    half-made decision); logged to the
     sweep's runs (`logged.log_comparison`) and printed. Returns it, or None when no report
     could be made. The confirm verdict does not change the sweep's exit code. Slices where
     judges agree weakly are noted in the report (`ragsweep.experiment.judges`).
@@ -256,8 +292,8 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
         print(f"report: {err}", file=sys.stderr)
         return None
     done, why_not = None, "confirm.enabled=false"
-    if plan.confirm and not confirm:
-        why_not = "the sweep did not finish every configuration"
+    if plan.confirm and skip is not None:
+        why_not = skip
     elif plan.confirm:
         try:
             done = confirm_sweep(
@@ -277,7 +313,7 @@ def _report_and_confirm(plan: Plan, records: dict[str, RunRecord], confirm: bool
     print_report(report)
     if done is not None:
         print_confirmation(done)
-    elif plan.confirm and not confirm:
+    elif plan.confirm and skip is not None:
         print(f"confirm: skipped, {why_not}")
     return report
 

@@ -17,7 +17,9 @@ lock, then does what must happen once and before any worker starts:
 Hydra's launcher gets the values most expensive first (`execution_order`), so the last worker
 to start does not start the longest job.
 Meanwhile Hydra's joblib workers start and import what a configuration needs, MLflow included
-(`ragsweep.experiment.warm`), so no configuration waits for that.
+(`ragsweep.experiment.warm`), so no configuration waits for that; each watches this process
+from its first instant and exits when it dies. A launch stopped before Hydra's launcher starts
+(Ctrl-C, SIGTERM, SIGHUP: `ragsweep.errors.Stopped`) marks the parent run it claimed KILLED.
 It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
 """
 
@@ -36,7 +38,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, stop_name, stop_of
 from ragsweep.experiment import cluster, owners, storelock, tracking
 from ragsweep.experiment.plan import (
     Draft,
@@ -47,7 +49,7 @@ from ragsweep.experiment.plan import (
     quote,
     share_dataset,
 )
-from ragsweep.experiment.warm import Warmup
+from ragsweep.experiment.warm import Warmup, watch_workers
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
 from ragsweep.secrets import mask_overrides, mask_uri, unmask_uri
@@ -272,15 +274,34 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     _check_workers_find(base_cfg)
     tracking.configured_store(base_cfg.tracking)  # and a tracking server that does not answer
     # the workers start and import MLflow while this process prepares the store, the parent
-    # run and the shared stages (after the checks: a refused sweep starts no worker)
+    # run and the shared stages (after the checks: a refused sweep starts no worker); each
+    # worker watches this process from its first instant (exits when it dies)
+    watch_workers()
     warmup = Warmup(args).start()
     try:
         launched = _launch(args, d, warmup)
-    except BaseException:
+    except BaseException as err:
+        if stop_of(err) is not None:
+            warmup.stop()  # ends the workers, which hold no job yet
         warmup.cancel()  # the workers open no store; the refusal does not wait for them
         raise
-    warmup.join()
+    try:
+        warmup.join()
+    except BaseException as err:
+        plan, _, lock = launched
+        stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP
+        if stop is not None:
+            warmup.stop()
+            _stopped(plan.store, plan.parent_run_id, stop)
+        lock.release()
+        raise
     return launched
+
+
+def _stopped(store: tracking.Store, parent: str, stop: KeyboardInterrupt) -> None:
+    """A launch stopped before Hydra's launcher started: its parent run is KILLED."""
+    why = f"the launch was stopped ({stop_name(stop)}) before its configurations ran"
+    owners.mark_killed(tracking.client(store), parent, why)
 
 
 def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[str], SweepLock]:
@@ -293,12 +314,14 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     store = tracking.configured_store(base_cfg.tracking)
     lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
     parent: str | None = None
+    claimed: tuple[tracking.Store, str] | None = None  # the store and the parent run, once taken
     try:
         cluster.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent, launch = _claim(store, experiment_id, d, sweep_key)
         lock.reserve = tracking.Reserve(store, lock_name)
+        claimed = (store, parent)
         mc = tracking.client(store)
         lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
         plan = Plan(
@@ -327,6 +350,9 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
         prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
         _return_freed_memory()  # the workers run beside this process from now on
     except BaseException as err:
+        halt = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP
+        if claimed is not None and halt is not None:
+            _stopped(*claimed, halt)
         lock.release()
         stop = tracking.exhaustion(err, store, cache_dir, sweep_dir)
         if stop is None:

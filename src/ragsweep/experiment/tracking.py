@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from ragsweep.errors import Exhausted, UserError, exhausted
+from ragsweep.errors import Exhausted, UserError, exhausted, stop_of
 from ragsweep.experiment import owners
 from ragsweep.secrets import is_secret_key, mask_text
 
@@ -698,7 +698,8 @@ def finish_run(
     """Log params, tags, metrics (in batches), artifacts, dataset inputs and tables (artifact
     file -> DataFrame, for the UI's table view), then end the run with `status`.
 
-    If logging itself fails the run is marked FAILED and the error propagates.
+    If logging itself fails the run is marked FAILED (KILLED when stopped) and the error
+    propagates.
     """
     from mlflow.entities import Metric, Param, RunTag
 
@@ -727,8 +728,9 @@ def finish_run(
             log_inputs(store, mc, run_id, [d.entity() for d in datasets])
         for name, frame in sorted((tables or {}).items()):
             log_table(mc, run_id, name, frame)
-    except BaseException:
-        mc.set_terminated(run_id, status="FAILED")
+    except BaseException as err:
+        stopped = stop_of(err) is not None  # Ctrl-C, SIGTERM, SIGHUP
+        mc.set_terminated(run_id, status="KILLED" if stopped else "FAILED")
         raise
     mc.set_terminated(run_id, status=status)
 

@@ -14,14 +14,23 @@ before Hydra launches. Any other launcher (Ray, Submitit) gets nothing: its work
 ours to start.
 This process imports MLflow in its own main thread: two threads importing MLflow at once break
 its protobuf modules ("Couldn't build proto file into descriptor pool").
+
+Every loky worker a launcher starts, from the warm-up's first on, watches it from its first
+instant (`watch_workers`: the executor runs `owners.watch` in each new worker before any task),
+so kill -9 of the launcher while it plans or prebuilds leaves no idle worker behind for loky's
+5-minute idle timeout; loky's resource trackers end with the last worker. SIGTERM or SIGHUP
+sent to the whole process group ends the workers after the launcher has stopped the sweep.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from collections.abc import Sequence
 from typing import Any
+
+from ragsweep.experiment import owners
 
 JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher"
 
@@ -86,6 +95,46 @@ def joblib_arguments(args: Sequence[str]) -> dict[str, Any] | None:
     return {str(k): v for k, v in settings.items()}
 
 
+#: seconds a worker given SIGTERM or SIGHUP lives on (`_end_soon`)
+STOP_GRACE = 3.0
+
+
+def _worker_starts(owner: str) -> None:
+    """In each new loky worker, before any task: watch the launcher `owner` (exit when it is
+    gone), and end on SIGTERM or SIGHUP a moment later rather than at once (`_end_soon`)."""
+    owners.watch(owner)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _end_soon)
+
+
+def _end_soon(signum: int, _frame: object) -> None:
+    """A stop signal sent to the whole process group (a terminal's, `kill -TERM -PGID`) reached
+    the launcher too, which ends this worker itself, in order: SIGKILL when it stops the pool,
+    or its exit, which `owners.watch` sees. Dying at once instead made loky's cleanup in the
+    launcher print warnings and tracebacks. Sent to this worker alone, it ends it `STOP_GRACE`
+    seconds later, with the exit status of that signal."""
+    threading.Timer(STOP_GRACE, os._exit, args=(128 + signum,)).start()
+
+
+def watch_workers() -> None:
+    """From now on, every worker process joblib's loky backend starts in this process (the
+    warm-up's, Hydra's joblib launcher's: one reusable executor, started with the same
+    arguments) first runs `_worker_starts`: it exits as soon as this process is gone, whatever
+    the launch was doing, and a stop signal sent to the process group ends it after this
+    process's own cleanup. For the rest of this process's life (its owner never
+    changes): a notebook's later sweeps reuse the same executor."""
+    from joblib import register_parallel_backend
+    from joblib._parallel_backends import LokyBackend
+
+    class WatchedLoky(LokyBackend):
+        def configure(self, *args: Any, **kwargs: Any) -> int:
+            kwargs.update(initializer=_worker_starts, initargs=(owner,))
+            return int(super().configure(*args, **kwargs))
+
+    owner = owners.me()
+    register_parallel_backend("loky", WatchedLoky)
+
+
 class Warmup:
     """`Warmup(args).start()` reads the launcher's settings here (Hydra's global state is not
     for threads) and begins; `join()` waits. It never raises: a warm-up that fails only leaves
@@ -101,6 +150,12 @@ class Warmup:
     def _run(self, settings: dict[str, Any]) -> None:
         from joblib import Parallel, delayed
 
+        # what this thread starts (the executor's threads, its workers, loky's two resource
+        # trackers) starts with SIGHUP blocked: the trackers ignore SIGINT and SIGTERM but not
+        # SIGHUP, and a hang-up sent to the whole process group (a closed terminal) killed them
+        # mid-cleanup, the one loky started again printing a traceback per resource. The
+        # launcher still gets SIGHUP, and its workers end with it (`owners.watch`)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
         n = int(settings["n_jobs"])
         if n < 0:  # joblib's convention: -1 all cores, -2 all but one
             n = max(1, (os.cpu_count() or 1) + 1 + n)
@@ -132,6 +187,18 @@ class Warmup:
     def cancel(self) -> None:
         """The launch failed: the workers open no store."""
         self._ready.set()
+
+    def stop(self) -> None:
+        """The launch was stopped (Ctrl-C, SIGTERM, SIGHUP) before any job: end the workers now
+        (SIGKILL, as joblib ends a stopped pool's) rather than wait, on the way out, for them to
+        finish importing, and stop the warm-up."""
+        from joblib.externals.loky import reusable_executor
+
+        self._ready.set()
+        executor = reusable_executor._executor
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
+        self.join()
 
     def join(self) -> None:
         self._ready.set()  # a launch that never got as far as the store opens none
