@@ -326,11 +326,10 @@ def _log_confirm_run(
             store,
             parent.info.experiment_id,
             run_name=f"held-out confirm: {winner} vs {baseline}",
-            params=p.params,
-            tags=tags,
-            metrics=metrics,
-            artifacts={**p.artifacts, "report": files, "baseline": base_dir},
             parent_run_id=parent.info.run_id,
-            datasets=p.datasets,
-            tables=p.tables,
+            **p.logged(
+                tags=tags,
+                metrics=metrics,
+                artifacts={**p.artifacts, "report": files, "baseline": base_dir},
+            ),
         )

@@ -41,12 +41,7 @@ def log_passages(scored: PassagesResult, cfg: DictConfig, *, name: str) -> tuple
             store,
             exp_id,
             run_name=name,
-            params=p.params,
-            tags=p.tags,
-            metrics={**p.metrics, **scored.stats.metrics()},
-            artifacts=p.artifacts,
-            datasets=p.datasets,
-            tables=p.tables,
+            **p.logged(metrics={**p.metrics, **scored.stats.metrics()}),
         )
     return exp_id, run_id
 

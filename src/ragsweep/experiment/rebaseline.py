@@ -135,13 +135,8 @@ def rebaseline(sweep: str, *, uri: str | None = None) -> Rebaseline:
                 store,
                 parent.info.experiment_id,
                 run_name=f"rebaseline {old_name}",
-                params=p.params,
-                tags=tags,
-                metrics=p.metrics,
-                artifacts=p.artifacts,
                 parent_run_id=pid,
-                datasets=p.datasets,
-                tables=p.tables,
+                **p.logged(tags=tags),
             )
         done.append(
             Rescored(

@@ -152,12 +152,7 @@ def reproduce(run_id: str, *, uri: str | None = None, log: bool = True) -> Repro
                 store,
                 run.info.experiment_id,  # type: ignore[attr-defined]
                 run_name=f"reproduce {run.info.run_name}",  # type: ignore[attr-defined]
-                params=p.params,
-                tags=tags,
-                metrics=_named(p.metrics, held),
-                artifacts=p.artifacts,
-                datasets=p.datasets,
-                tables=p.tables,
+                **p.logged(tags=tags, metrics=_named(p.metrics, held)),
             )
     return Reproduction(original=run_id, run_id=new_id, differences=diffs, compared=len(logged))
 

@@ -45,6 +45,19 @@ class Payload:
     tables: dict[str, pd.DataFrame]
     measured: dict[str, float]
 
+    def logged(self, **replaced: Any) -> dict[str, Any]:
+        """What `tracking.log_run` and `tracking.finish_run` take of it, by keyword, with
+        `replaced` instead where given (a confirm run's own tags and metrics)."""
+        return {
+            "params": self.params,
+            "tags": self.tags,
+            "metrics": self.metrics,
+            "artifacts": self.artifacts,
+            "datasets": self.datasets,
+            "tables": self.tables,
+            **replaced,
+        }
+
 
 #: the per-question results as an MLflow table (the UI's table view compares it across runs)
 QUESTION_TABLE = "results/questions.json"
@@ -254,17 +267,7 @@ def log_result(
     store = tracking.configured_store(cfg.tracking)
     exp_id = tracking.prepare(store, str(cfg.tracking.experiment))
     with payload(result, cfg, hydra_dir) as p:
-        run_id = tracking.log_run(
-            store,
-            exp_id,
-            run_name=name,
-            params=p.params,
-            tags=p.tags,
-            metrics=p.metrics,
-            artifacts=p.artifacts,
-            datasets=p.datasets,
-            tables=p.tables,
-        )
+        run_id = tracking.log_run(store, exp_id, run_name=name, **p.logged())
     return exp_id, run_id
 
 

@@ -219,16 +219,7 @@ def _start(plan: Plan, value: str, chash: str) -> str:
 
 
 def _log(plan: Plan, run_id: str, p: Payload) -> None:
-    tracking.finish_run(
-        plan.store,
-        run_id,
-        params=p.params,
-        tags=p.tags,
-        metrics=p.metrics,
-        artifacts=p.artifacts,
-        datasets=p.datasets,
-        tables=p.tables,
-    )
+    tracking.finish_run(plan.store, run_id, **p.logged())
 
 
 def kept_note(cfg: DictConfig, plan: Plan, value: str) -> Path:
