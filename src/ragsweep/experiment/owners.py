@@ -2,11 +2,11 @@
 it dies.
 
 Every run a sweep creates carries the launching process as its owner (`ragsweep.owner` =
-`host:pid:start`, where `start` is the process's start time from /proc, so a reused pid is not
-taken for the same process), and the launcher refreshes `ragsweep.heartbeat` (unix seconds) on
-its RUNNING runs every `BEAT_SECONDS`. A later launch (from this folder, another folder or
-another machine on the same tracking server) decides from the store alone whether a RUNNING
-run is orphaned:
+`host:pid:start`, where `start` is the process's start time as psutil reads it on Linux and
+macOS alike, so a reused pid is not taken for the same process), and the launcher refreshes
+`ragsweep.heartbeat` (unix seconds) on its RUNNING runs every `BEAT_SECONDS`. A later launch
+(from this folder, another folder or another machine on the same tracking server) decides from
+the store alone whether a RUNNING run is orphaned:
 - owner on this host: alive while that pid runs with the same start time (exact, immediate);
 - owner on another host: alive while its heartbeat is younger than `STALE_SECONDS`.
 Only orphaned runs are marked KILLED; a live owner's sweep is left alone (and a second launch of
@@ -38,15 +38,18 @@ ORPHAN_EXIT = 75
 
 
 def _start_time(pid: int) -> str | None:
-    """The start time of process `pid` (clock ticks since boot, /proc/PID/stat field 22), or
-    None when no such process runs (a zombie counts as gone)."""
+    """When process `pid` started (seconds since the epoch, as psutil reads it from the
+    system: /proc on Linux, sysctl on macOS), or None when no such process runs (a zombie
+    counts as gone)."""
+    import psutil
+
     try:
-        with open(f"/proc/{pid}/stat") as handle:
-            stat = handle.read()
-    except OSError:
+        process = psutil.Process(pid)
+        if process.status() in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
+            return None
+        return f"{process.create_time():.2f}"
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return None
-    fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
-    return None if fields[0] in ("Z", "X") else fields[19]
 
 
 def me() -> str:
@@ -142,8 +145,9 @@ _watch_lock = threading.Lock()
 
 def watch(owner: str, remote_alive: Callable[[], bool] | None = None) -> None:
     """In a worker: exit this process (code `ORPHAN_EXIT`) as soon as `owner` (the launcher) is
-    gone. On the launcher's host that is checked every `WATCH_SECONDS` from /proc; elsewhere
-    `remote_alive()` (its heartbeat in the store) is asked every `BEAT_SECONDS`."""
+    gone. On the launcher's host that is checked every `WATCH_SECONDS` (its pid and start
+    time); elsewhere `remote_alive()` (its heartbeat in the store) is asked every
+    `BEAT_SECONDS`."""
     parsed = Owner.parse(owner)
     if parsed is None:
         return
