@@ -31,7 +31,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, first_line
 
 #: the working folder's own sweep files: `./<USER_SWEEPS>/NAME.yaml`
 USER_SWEEPS = "sweeps"
@@ -276,11 +276,6 @@ def check_group_choices(args: Sequence[str]) -> None:
                 )
 
 
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
 def build(node: Any, protocol: type | None = None, *, where: str = "", **kwargs: Any) -> Any:
     """`hydra.utils.instantiate(node)`, checked against `protocol` (a runtime-checkable
     Protocol naming the stage's methods) when given.
@@ -326,9 +321,9 @@ def _why_not_found(target: str) -> str:
                 f"cannot import {module or target!r} for _target_ {target!r}: put {top}.py (or a "
                 f"package {top}/) in the folder you run ragsweep in ({here}), or install it"
             )
-        return f"importing {module!r} for _target_ {target!r} failed: {_first_line(err)}"
+        return f"importing {module!r} for _target_ {target!r} failed: {first_line(err)}"
     except Exception as err:  # the user's module raised while being imported
-        return f"importing {module!r} for _target_ {target!r} failed: {_first_line(err)}"
+        return f"importing {module!r} for _target_ {target!r} failed: {first_line(err)}"
     if loaded is None:
         return f"_target_ {target!r} names no class: write it as module.Class"
     where = getattr(loaded, "__file__", None) or module

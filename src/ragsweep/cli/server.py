@@ -45,7 +45,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ragsweep.cli.ui import port_free, port_number, signal_group, stop_group
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, first_line
 from ragsweep.secrets import REDACTED, mask_text
 
 #: the environment variable holding the database URI (instead of `--db`)
@@ -117,7 +117,7 @@ def check_database(uri: str, source: str) -> None:
     try:
         psycopg2.connect(_libpq_uri(uri), connect_timeout=5).close()
     except psycopg2.Error as err:
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        first = first_line(err)
         raise UserError(
             f"cannot reach the database {masked(uri, password_of(uri))} given by {source} "
             f"({masked(first, password_of(uri))[:200]}); start PostgreSQL there or fix the URI "
@@ -275,7 +275,7 @@ class LocalPostgres:
         try:
             conn = psycopg2.connect(dsn, connect_timeout=10)
         except psycopg2.Error as err:
-            first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            first = first_line(err)
             raise UserError(
                 f"--postgres-dir {self.folder}: the cluster started but refused ragsweep's role "
                 f"({masked(first, self.password)[:200]}); was it made by another tool? Use a "

@@ -46,7 +46,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep.config import compose
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, first_line
 from ragsweep.experiment import tracking
 from ragsweep.secrets import ENV_PREFIX, mask_text
 
@@ -112,11 +112,6 @@ def forwarded_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return {k: v for k, v in env.items() if k.startswith(FORWARDED_PREFIXES)}
 
 
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
 def start(init: Mapping[str, Any]) -> None:
     """`ray.init(**init)` unless Ray runs in this process already (see the module docstring)."""
     ray = _import_ray()
@@ -139,13 +134,13 @@ def start(init: Mapping[str, Any]) -> None:
                 raise
             ray.init(**kwargs)
     except ValueError as err:
-        raise UserError(f"hydra.launcher.ray.init: {_first_line(err)} ({where})") from None
+        raise UserError(f"hydra.launcher.ray.init: {first_line(err)} ({where})") from None
     except (ConnectionError, RuntimeError, TimeoutError) as err:
         hint = ""
         if address and os.environ.get("RAY_AUTH_MODE") != "token":
             hint = " (a cluster with Ray's token authentication, Ray's default, also needs "
             hint += "RAY_AUTH_MODE=token and its token here: docs/cluster.md)"
-        raise UserError(f"cannot reach {where}: {_first_line(err)}{hint}") from None
+        raise UserError(f"cannot reach {where}: {first_line(err)}{hint}") from None
 
 
 def _resolved(path: str | os.PathLike[str]) -> str:
@@ -351,7 +346,7 @@ def ask_every_node(
             answer = ray.get(ref)
         except Exception as err:  # the task could not run there (ragsweep not installed...)
             cause = getattr(err, "cause", None) or err
-            problems.append(f"{refs[ref]} cannot run ragsweep: {_first_line(cause)}{REACH}")
+            problems.append(f"{refs[ref]} cannot run ragsweep: {first_line(cause)}{REACH}")
             continue
         who = f"{refs[ref]} (host {answer['node']})"
         problems += [f"{who} {problem}{REACH}" for problem in answer["problems"]]

@@ -160,7 +160,7 @@ def _why_stopped(interrupted: BaseException | None) -> str:
     codes = re.search(r"exit codes of the workers are \{([^}]*)\}", text)
     if codes:
         return f"exit code {codes.group(1)}"
-    first = (text.strip().splitlines() or [type(interrupted).__name__])[0]
+    first = first_line(interrupted) if interrupted is not None else "NoneType"
     return mask_text(f"{type(interrupted).__name__}: {first[:200]}")
 
 

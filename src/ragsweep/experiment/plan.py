@@ -29,7 +29,7 @@ from omegaconf import DictConfig, OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.config import compose
 from ragsweep.data import Dataset, load_dataset, sample_path
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, first_line
 from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
@@ -268,7 +268,7 @@ def expand(args: Sequence[str]) -> tuple[str | None, str, list[str], str, list[s
     try:
         parsed = OverridesParser.create().parse_overrides(overrides)
     except Exception as err:  # Hydra's grammar errors are multi-line
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        first = first_line(err)
         raise UserError(f"cannot parse the overrides: {first}") from None
     varying = [o for o in parsed if o.is_sweep_override()]
     fixed = [o.input_line for o in parsed if not o.is_sweep_override()]
@@ -397,7 +397,7 @@ def _launcher_problem(settings: dict[str, Any]) -> str | None:
         if isinstance(dispatch, str) and dispatch != "all":
             dispatch = eval_expr(dispatch.replace("n_jobs", str(abs(n_jobs or 1))))
     except (ValueError, TypeError) as err:
-        return (str(err).strip().splitlines() or [type(err).__name__])[0]
+        return first_line(err)
     if isinstance(dispatch, int | float) and dispatch < 1:
         return f"pre_dispatch={settings['pre_dispatch']} dispatches nothing: give 1 or more"
     return None

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from ragsweep.errors import Exhausted, UserError, exhausted, stop_of
+from ragsweep.errors import Exhausted, UserError, exhausted, first_line, stop_of
 from ragsweep.experiment import owners
 from ragsweep.secrets import is_secret_key, mask_text
 
@@ -461,7 +461,7 @@ def _open(make: Any, store: Store) -> Any:
         with _timed():
             return TimedClient(make(tracking_uri=uri), store)
     except MlflowException as err:
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        first = first_line(err)
         raise UserError(
             f"cannot open the tracking store {mask_text(uri)!r} ({first[:160]}); set "
             "tracking.uri or MLFLOW_TRACKING_URI to sqlite:///PATH or http(s)://HOST:PORT, or "

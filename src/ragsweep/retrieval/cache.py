@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ragsweep.errors import first_line
+
 T = TypeVar("T")
 
 DEFAULT_DIR = ".ragsweep_cache"
@@ -145,7 +147,7 @@ class StageCache:
         except DamagedEntry:
             problem = "damaged (checksum mismatch)"
         except Exception as err:  # a matching digest that does not unpickle: a class changed
-            problem = f"unreadable ({(str(err).strip().splitlines() or [type(err).__name__])[0]})"
+            problem = f"unreadable ({first_line(err)})"
         if locked:
             if problem is not None:
                 log.warning("cache entry %s is %s: recomputing it", target, problem)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, first_line
 from ragsweep.retrieval.base import check_depth, check_texts
 from ragsweep.retrieval.dense import dist_version, offline_torch, st_encode
 
@@ -114,7 +114,7 @@ def load_folder(folder: str, digest: str, max_seq_length: int | None) -> Any:
     try:
         model = SentenceTransformer(folder, device="cpu", local_files_only=True)
     except Exception as err:  # a broken config or weights file: say which folder, in one line
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        first = first_line(err)
         raise UserError(
             f"embedder.model {folder!r}: sentence-transformers cannot load this folder: {first}"
         ) from None
