@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
+from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError
 
 PROG = "ragsweep labels"
@@ -56,14 +57,6 @@ def _resolve(name: str, data: Path) -> Path:
     if inside.exists():
         return inside
     raise UserError(f"{name}: no such file here or in the dataset folder {data}; give its path")
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(tmp, path)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -152,7 +145,7 @@ def _sample(args: argparse.Namespace) -> int:
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
     clusters = sampling.write_clusters(result, sampling.clusters_path(out))
-    _write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    replace_file(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(sampling.render_summary(result))
     print(f"personal data scrubbed before anything else saw it: {scrubbed_kinds(scrubbed.found)}")
     print(f"wrote {len(rows)} scrubbed questions to {out} and the traffic shares to {weights}")
@@ -754,9 +747,9 @@ def _export_ls(args: argparse.Namespace) -> int:
     rows = _read_sheet_frame(Path(args.sheet), fields)
     tasks = [{"data": {f: r[f] for f in fields}} for r in rows.to_dict("records")]
     out = Path(args.out)
-    _write_atomic(out, json.dumps(tasks, indent=1, ensure_ascii=False) + "\n")
+    replace_file(out, json.dumps(tasks, indent=1, ensure_ascii=False) + "\n")
     config = out.with_suffix(".xml")
-    _write_atomic(
+    replace_file(
         config,
         f"""<View>
   <Header value="$qid ($slice): $question"/>

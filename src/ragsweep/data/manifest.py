@@ -5,13 +5,12 @@ matching every file below the folder, so an edit after the manifest was written 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import secrets
 from pathlib import Path, PurePosixPath
 
 from ragsweep.data.reader import DataFile, entries, hint
 from ragsweep.data.schema import MANIFEST_FILE, META_FILE, ROOT_FILES
+from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError
 
 _LINE_RE = re.compile(r"(?P<hex>[0-9a-f]{64}) [ *](?P<path>.+)")
@@ -45,12 +44,7 @@ def write_manifest(root: str | Path) -> tuple[int, bool]:
     target = folder / MANIFEST_FILE
     if target.is_file() and target.read_bytes() == data:
         return data.count(b"\n"), False
-    tmp = folder / f".{MANIFEST_FILE}.tmp-{secrets.token_hex(4)}"
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    replace_file(target, data)
     return data.count(b"\n"), True
 
 

@@ -1,4 +1,5 @@
-"""Writing a dataset folder all-or-nothing (`ragsweep data sample`, `ragsweep data import`)."""
+"""Writing all-or-nothing: one file (`replace_file`, every file ragsweep writes in place) and a
+dataset folder (`swap_in_folder`: `ragsweep data sample`, `ragsweep data import`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,27 @@ import secrets
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
+
+
+def replace_file(target: Path, content: bytes | str | Callable[[Path], None]) -> None:
+    """Write `target` whole or not at all: `content` (bytes, UTF-8 text, or a function that
+    writes the path it is given) goes into a hidden sibling with the same suffix (a workbook
+    library wants its own), which then replaces `target` in one rename. Readers see the old
+    file or the new one, never half of one; on any failure the sibling is removed."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp{target.suffix}"
+    try:
+        if isinstance(content, bytes):
+            tmp.write_bytes(content)
+        elif isinstance(content, str):
+            tmp.write_text(content, encoding="utf-8")
+        else:
+            content(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def swap_in_folder(

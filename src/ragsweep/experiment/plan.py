@@ -17,7 +17,6 @@ of them see the same snapshot even if the folder is edited while the sweep runs.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -29,6 +28,7 @@ from omegaconf import DictConfig, OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.config import compose
 from ragsweep.data import Dataset, load_dataset, sample_path
+from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError, first_line
 from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
@@ -95,10 +95,7 @@ def shared_dataset(folder: SweepFolder, cfg: DictConfig) -> Dataset | None:
 
 def write_json(path: Path, record: dict[str, Any]) -> None:
     """Write `record` as JSON via a temporary file and a rename: readers never see half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(record, indent=2, sort_keys=True))
-    os.replace(tmp, path)
+    replace_file(path, json.dumps(record, indent=2, sort_keys=True))
 
 
 def read_stages(root: str | Path) -> dict[str, str]:

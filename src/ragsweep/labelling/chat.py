@@ -49,7 +49,6 @@ import logging
 import os
 import random
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -60,6 +59,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError
 from ragsweep.secrets import REDACTED, mask_text
 
@@ -553,13 +553,4 @@ class ChatLabeller:
             "reply": outcome.reply,
             "at": outcome.at,
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(entry, f, sort_keys=True, indent=1)
-                f.write("\n")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_file(path, json.dumps(entry, sort_keys=True, indent=1) + "\n")

@@ -31,8 +31,6 @@ import hashlib
 import io
 import os
 import re
-import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -42,6 +40,7 @@ import pandas as pd
 
 from ragsweep.data.reader import DataFile, hint
 from ragsweep.data.schema import Clause, Dataset, clause_id
+from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError
 
 #: the judging sheet's columns, in order (`prelabel*` are filled by the pre-labellers, `grade`,
@@ -161,9 +160,9 @@ def write_sheet_frame(
     frame = rows.reindex(columns=list(columns), fill_value="")
     cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
     if target.suffix.lower() in WORKBOOK_SUFFIXES:
-        _replace(target, lambda tmp: _write_xlsx(columns, cells, tmp))
+        replace_file(target, lambda tmp: _write_xlsx(columns, cells, tmp))
     else:
-        _replace(target, lambda tmp: _write_csv(columns, cells, tmp))
+        replace_file(target, lambda tmp: _write_csv(columns, cells, tmp))
     return target
 
 
@@ -171,19 +170,6 @@ def _cell(value: Any) -> str:
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return ""
     return one_line(str(value))
-
-
-def _replace(target: Path, write: Callable[[Path], None]) -> None:
-    """Write `target` through a temporary sibling and `os.replace`."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _write_csv(columns: tuple[str, ...], cells: list[list[str]], path: Path) -> None:

@@ -20,14 +20,13 @@ import fcntl
 import hashlib
 import json
 import logging
-import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ragsweep.data.write import replace_file
 from ragsweep.errors import first_line
 
 T = TypeVar("T")
@@ -72,18 +71,16 @@ class _Summing:
 def write_pickle(target: Path, value: Any) -> None:
     """Pickle `value` to `target` after `MAGIC` and the pickle's digest, through a temporary
     file in its folder renamed into place, so a reader sees the whole value or none."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
+
+    def write(tmp: Path) -> None:
+        with tmp.open("wb") as handle:
             handle.write(MAGIC + bytes(DIGEST_BYTES))
             summing = _Summing(handle)
             pickle.dump(value, summing, protocol=5)
             handle.seek(len(MAGIC))
             handle.write(summing.digest.digest())
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+
+    replace_file(target, write)
 
 
 def read_pickle(target: Path) -> Any:
