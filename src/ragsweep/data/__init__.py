@@ -1,6 +1,7 @@
 """The data layer: dataset folders (schema, loading and validation per file kind), the
-dev/held-out split, TREC files and the importers. Other layers import from here, never from the
-loader modules inside, so their layout can change without touching them.
+dev/held-out split, TREC files and the importers. The names most callers need are exported here;
+modules with a job of their own (schema, reader, write, manifest, trec, the importers, the
+sample generator) are imported by their path.
 
 Names are imported when first used (`from ragsweep.data import load_dataset` works as usual),
 so reading a TREC file through `ragsweep.data.trec` does not load pandas.

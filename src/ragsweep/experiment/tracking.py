@@ -9,7 +9,8 @@ The default store is `sqlite:///<cwd>/mlruns/mlflow.db` with artifacts under `ml
 store and the experiment are created once, by the process that launches work (`prepare`), and the
 experiment id is handed to whoever logs: MLflow 3.x corrupts a brand-new sqlite store migrated by
 several processes at once, and a process that loses an experiment-creation race silently logs
-into the Default experiment (../shared/STACK-NOTES.md).
+into the Default experiment (tests/experiment/test_faults.py starts 8 runs at once on a fresh
+store).
 
 A tracking server (an http(s) store) is asked once per process whether it answers (`reach`):
 nothing answering is one line, "cannot reach", within seconds, rather than MLflow's client
@@ -270,8 +271,8 @@ def _store_lock(db: Path) -> Iterator[None]:
     """An exclusive lock beside a local sqlite store, held while it is created or migrated, while
     an experiment is created in it, and while a sweep claims its runs: MLflow 3.x run by several
     processes at once on a brand-new store corrupts its schema, and loses the loser of an
-    experiment-creation race to the Default experiment (../shared/STACK-NOTES.md). Folders that
-    share one store (one MLFLOW_TRACKING_URI) share this lock. Re-entrant within a process."""
+    experiment-creation race to the Default experiment (as the fault tests measured). Folders
+    that share one store (one MLFLOW_TRACKING_URI) share this lock. Re-entrant within a process."""
     path = db.with_name(db.name + ".lock")
     held = _HELD.get(path)
     if held is not None:

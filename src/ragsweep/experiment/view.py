@@ -3,9 +3,9 @@ experiment's description.
 
 MLflow's UI reads a saved view from an experiment tag `mlflow.sharedViewState.<key>` (plain
 JSON) when its runs page is opened with `?viewStateShareKey=<key>` and no other search
-parameter (read in MLflow 3.15's and 3.17's UI code; ../shared/STACK-NOTES.md). Each launch
-of a sweep gets one, keyed by its parent run id, so the link it prints lists that launch's
-configuration runs alone, best headline difference first, with the columns that answer the
+parameter (read in MLflow 3.15's and 3.17's UI code; tests/cli/test_browser.py opens it).
+Each launch of a sweep gets one, keyed by its parent run id, so the link it prints lists that
+launch's configuration runs alone, best headline difference first, with the columns that answer the
 sweep: the decision, what held-out questions said, the headline difference with its interval,
 the guard slice's difference, unjudged@k and cost; its chart view opens on the decision
 measure's differences per slice. The experiment's description (a banner above its runs table,

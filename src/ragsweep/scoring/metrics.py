@@ -2,7 +2,7 @@
 
 `score_gains` scores every question on every `ragsweep.measures.Measure` at once from per-rank
 credit arrays. The same core serves the pipeline (chunks ranked, labels on clauses; see
-`ragsweep.chunking.chunkers.anchors.gain_arrays`) and TREC files (documents ranked and labelled; see
+`ragsweep.chunking.anchors.gain_arrays`) and TREC files (documents ranked and labelled; see
 `ragsweep.scoring.trec.gain_arrays`). Conventions are in `docs/metrics.md`.
 """
 
