@@ -251,7 +251,7 @@ def test_table_shows_decisions_and_guard(files, capsys):
         ),
         (
             ["--runs", "base.txt", "cand.txt", "--slices", "slices.tsv", "--weights", "no.yaml"],
-            "no.yaml: cannot read it",
+            "no.yaml: no such file",
         ),
         (["--runs", "base.txt", "cand.txt", "--level", "95"], "level"),
     ],
@@ -305,3 +305,32 @@ def test_compare_never_imports_mlflow(files, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "o" / "report.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("q1\tlimits\nq2 limits and deductibles\n", None),
+        ("q1\tlimits\nq2\n", ":2: 1 fields"),
+        ("q1\tlimits\nq1\tlimits\n", ":2: field 'qid': qid 'q1' is listed twice"),
+        ("q1\tlimits\tmore\n", ":1: 3 fields"),
+    ],
+)
+def test_compare_and_data_import_read_a_slices_file_alike(tmp_path, text, fault):
+    """One reader of `qid<TAB>slice` files: `compare --slices` and `data import --slices` take
+    the same files (a space where a tab should be included) and refuse the same ones, with the
+    same line. Before, `compare` took `q1 limits` and `data import` refused it."""
+    from ragsweep.cli import compare, data_import
+    from ragsweep.errors import DatasetError
+
+    path = tmp_path / "slices.tsv"
+    path.write_text(text)
+    readers = {"compare": compare.read_slices, "data import": data_import.read_slices}
+    for name, read in readers.items():
+        if fault is None:
+            got = read(path)
+            assert dict(got.assign) == {"q1": "limits", "q2": "limits and deductibles"}, name
+        else:
+            with pytest.raises(DatasetError) as err:
+                read(path)
+            assert f"slices.tsv{fault}" in str(err.value), name

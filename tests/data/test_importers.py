@@ -387,8 +387,11 @@ def test_slices_file_order_and_best_code(tmp_path: Path) -> None:
 
 def test_slices_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "slices.tsv"
-    bad.write_text("1\tflow\n2 flow\n", encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"slices\.tsv:2: 1 tab-separated fields"):
+    bad.write_text("1\tflow\n2\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"slices\.tsv:2: 1 fields where 2 are expected"):
+        read_slices(bad)
+    bad.write_text("1\tflow\n2\tflow\textra\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"slices\.tsv:2: 3 fields where 2 are expected"):
         read_slices(bad)
     bad.write_text("1\tflow\n1\tshock\n", encoding="utf-8")
     with pytest.raises(

@@ -23,6 +23,7 @@ import yaml
 
 from ragsweep.compare.stats import CORRECTIONS
 from ragsweep.conventions import ALL, UNJUDGED_CHOICES, unjudged_measures
+from ragsweep.data.importers.common import read_slices, read_text
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
@@ -118,47 +119,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_text(path: str | Path, what: str) -> str:
-    """The file's UTF-8 text, or a DatasetError naming it and asking for `what`."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise DatasetError(path, f"cannot read it ({err.strerror}); give {what}") from None
-    except UnicodeDecodeError:
-        raise DatasetError(path, "is not UTF-8 text; save it as UTF-8") from None
-
-
-def read_slices(path: str | Path) -> dict[str, str]:
-    """`qid<TAB>slice` lines (any whitespace between the two) -> {qid: slice}; blank lines are
-    skipped. A line without both fields, or a qid given two different slices, is a
-    DatasetError naming the line."""
-    out: dict[str, str] = {}
-    text = _read_text(path, "a slices file")
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        parts = line.strip().split(None, 1)
-        if len(parts) != 2:
-            raise DatasetError(path, f"expected 'qid<TAB>slice', got {line.strip()!r}", line=number)
-        qid, name = parts[0], parts[1].strip()
-        if out.get(qid, name) != name:
-            raise DatasetError(
-                path,
-                f"query {qid!r} is in slice {out[qid]!r} on an earlier "
-                f"line and in {name!r} here; give each query one slice",
-                line=number,
-            )
-        out[qid] = name
-    if not out:
-        raise DatasetError(path, "holds no 'qid<TAB>slice' line; give one per query")
-    return out
-
-
 def read_weights(path: str | Path, slices: list[str]) -> dict[str, float]:
     """Traffic shares from a YAML mapping `slice: share` (JSON is YAML too), checked as
     `eval.traffic_weights` is (`scoring.evaluate.check_shares`): every slice of the slices file
     given a share >= 0, no other slice, shares summing to 1."""
-    text = _read_text(path, "a weights file")
+    text = read_text(path, "weights file (slice: share)")
     try:
         loaded = yaml.safe_load(text)
     except yaml.YAMLError as err:
@@ -272,7 +237,7 @@ def main(argv: list[str]) -> int:
         raise UserError(
             "--weights gives traffic shares per slice: give the slices too (--slices FILE)"
         )
-    slices = read_slices(args.slices) if args.slices else None
+    slices = dict(read_slices(args.slices).assign) if args.slices else None
     order = list(dict.fromkeys(slices.values())) if slices else None
     weights = read_weights(args.weights, order or []) if args.weights else None
     frames = score_runs(args.qrels, list(args.runs), measures, args.gain, slices)

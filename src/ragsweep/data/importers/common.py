@@ -231,10 +231,13 @@ def one_line(text: str) -> str:
 
 
 def read_slices(path: str | Path) -> Slicing:
-    """Read a `qid<TAB>slice` file; slices are reported in order of first appearance.
+    """Read a `qid<TAB>slice` file; slices are reported in order of first appearance. The one
+    reader of the format: `ragsweep data import --slices` and `ragsweep compare --slices` alike.
 
-    Blank lines are skipped. A qid listed twice, a line without exactly one tab, or an empty
-    slice name is an error naming the line.
+    A line holding a tab is split at it (a slice name may then hold spaces); a line without one
+    at its first run of spaces (`q1 limits`, as a hand-typed file has it). Blank lines are
+    skipped. A qid listed twice, a line with more than one tab, or an empty qid or slice is an
+    error naming the line.
     """
     name = str(path)
     assign: dict[str, str] = {}
@@ -243,12 +246,11 @@ def read_slices(path: str | Path) -> Slicing:
     for number, line in numbered_lines(read_text(path, "slices file (qid<TAB>slice)")):
         if not line.strip():
             continue
-        fields = line.split("\t")
+        fields = line.split("\t") if "\t" in line else line.strip().split(None, 1)
         if len(fields) != 2:
             raise DatasetError(
                 name,
-                f"{len(fields)} tab-separated fields where 2 are expected; "
-                "each line is 'qid<TAB>slice'",
+                f"{len(fields)} fields where 2 are expected; each line is 'qid<TAB>slice'",
                 line=number,
             )
         qid, slice_ = fields[0].strip(), fields[1].strip()
