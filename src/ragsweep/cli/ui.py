@@ -170,6 +170,15 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _finder_signals() -> None:
+    """In the link finder (a forked process): ignore Ctrl-C, and die at once on SIGTERM, which
+    `Pool.terminate` sends. It inherits this process's stop handler (`errors.stop_signals`),
+    which would raise and run multiprocessing's exit cleanup, and that cleanup waits for the
+    queue lock `terminate` holds: the finder never ended and `ui` hung on its way out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: list[str]) -> int:
     args = parse(argv)
     if not port_free(args.host, args.port):
@@ -196,9 +205,7 @@ def main(argv: list[str]) -> int:
     # while the server starts, a process forked from this one finds the link: MLflow and the
     # report code it imports (~170 MB) are not kept for the server's life. It ignores Ctrl-C
     # (`finally` stops it); forked, not spawned: no helper process outlives it
-    finder = multiprocessing.get_context("fork").Pool(
-        1, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
-    )
+    finder = multiprocessing.get_context("fork").Pool(1, initializer=_finder_signals)
     found = finder.apply_async(landing.landing, (store, args.sweep, host, args.port))
     # its own process group, so stopping it stops the workers the server starts as well
     proc = subprocess.Popen(
