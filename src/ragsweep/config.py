@@ -230,6 +230,16 @@ def _missing(cfg: DictConfig) -> list[str]:
     return sorted(set(out))  # an interpolated node (retriever.dense.embedder) repeats its keys
 
 
+def packaged_default(group: str) -> DictConfig:
+    """The packaged `conf/<group>/default.yaml`, unresolved: what a command outside Hydra
+    (`ragsweep compare`) takes its defaults from, so they are the ones a sweep uses."""
+    from importlib.resources import files
+
+    loaded = OmegaConf.load(str(files("ragsweep.conf").joinpath(group, "default.yaml")))
+    assert isinstance(loaded, DictConfig)
+    return loaded
+
+
 def group_options(group: str) -> list[str]:
     """The options of a config group, as Hydra finds them through the search path of
     conf/config.yaml (for the sweep group: the packaged sweeps, then ./sweeps/ here); empty

@@ -170,8 +170,9 @@ def test_weights_add_the_traffic_weighted_headline(files, capsys):
         str(f / "shares.yaml"),
     )
     assert out["weights"] == {"limits": 0.5, "exclusions": 0.3, "identifiers": 0.2}
-    rows = {(r["run"], r["slice"]): r for r in out["rows"] if r["measure"] == "recall@10"}
-    # cand finds two more of the four limits questions: +0.5 there, 0 elsewhere
+    rows = {(r["run"], r["slice"]): r for r in out["rows"] if r["measure"] == "recall@5"}
+    # recall@5 (what sweeps decide on) is the default; cand finds two more of the four limits
+    # questions: +0.5 there, 0 elsewhere
     assert rows["cand", "weighted"]["delta"] == pytest.approx(0.5 * 0.5)
     assert rows["base", "weighted"]["value"] == pytest.approx(0.5 * 0.5 + 0.3 * 1 + 0.2 * 0.5)
     assert rows["cand", "weighted"]["ci_low"] < rows["cand", "weighted"]["ci_high"]
@@ -334,3 +335,18 @@ def test_compare_and_data_import_read_a_slices_file_alike(tmp_path, text, fault)
             with pytest.raises(DatasetError) as err:
                 read(path)
             assert f"slices.tsv{fault}" in str(err.value), name
+
+
+def test_compare_defaults_are_the_ones_a_sweep_uses():
+    """`ragsweep compare` takes its defaults from the config tree a sweep composes (it copied
+    them, and decided on recall@10 where sweeps decide on recall@5)."""
+    from ragsweep.cli.compare import _parser
+    from ragsweep.config import compose
+
+    cfg = compose([])
+    args = _parser().parse_args(["--qrels", "q", "--runs", "r"])
+    assert args.metric == f"recall@{cfg.eval.k_prompt}" == "recall@5"
+    assert args.gain == cfg.eval.gain and args.unjudged == cfg.eval.unjudged
+    assert args.level == cfg.report.level and args.correction == cfg.report.correction
+    assert args.target_gap == cfg.report.target_gap
+    assert args.guard.split(",") == list(cfg.report.guard_slices)

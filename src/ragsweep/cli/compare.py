@@ -22,7 +22,8 @@ import pandas as pd
 import yaml
 
 from ragsweep.compare.stats import CORRECTIONS
-from ragsweep.conventions import ALL, UNJUDGED_CHOICES, unjudged_measures
+from ragsweep.config import packaged_default
+from ragsweep.conventions import ALL, UNJUDGED_CHOICES, decision_measure, unjudged_measures
 from ragsweep.data.importers.common import read_slices, read_text
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
@@ -30,7 +31,10 @@ from ragsweep.scoring import trec
 from ragsweep.scoring.bounds import labels_needed
 from ragsweep.scoring.metrics import score_gains
 
-DEFAULT_METRIC = "recall@10"
+#: the defaults a sweep's report and evaluation use (conf/report, conf/eval): one place
+_REPORT, _EVAL = packaged_default("report"), packaged_default("eval")
+#: the measure a sweep decides on, recall@k_prompt
+DEFAULT_METRIC = str(decision_measure(int(_EVAL.k_prompt)))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,33 +78,35 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--gain",
         choices=GAINS,
-        default="exp",
-        help="nDCG gain: exp = 2^g - 1 (default), linear = g (trec_eval's)",
+        default=_EVAL.gain,
+        help=f"nDCG gain: exp = 2^g - 1, linear = g (trec_eval's); default {_EVAL.gain}",
     )
     parser.add_argument(
         "--guard",
-        default="exclusions",
+        default=",".join(_REPORT.guard_slices),
         metavar="LIST",
         help="guard slices, comma-separated: a run below the baseline there "
-        "fails (default exclusions; '' for none)",
+        f"fails (default {','.join(_REPORT.guard_slices)}; '' for none)",
     )
     parser.add_argument(
         "--correction",
         choices=CORRECTIONS,
-        default="bonferroni",
-        help="family-wise correction over the runs (default bonferroni)",
+        default=_REPORT.correction,
+        help=f"family-wise correction over the runs (default {_REPORT.correction})",
     )
-    parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
+    parser.add_argument(
+        "--level", type=float, default=_REPORT.level, help=f"interval level ({_REPORT.level})"
+    )
     parser.add_argument(
         "--target-gap",
         type=float,
-        default=0.02,
-        help="gap the questions-needed column plans for (default 0.02)",
+        default=_REPORT.target_gap,
+        help=f"gap the questions-needed column plans for (default {_REPORT.target_gap})",
     )
     parser.add_argument(
         "--unjudged",
         choices=UNJUDGED_CHOICES,
-        default=UNJUDGED_CHOICES[0],
+        default=_EVAL.unjudged,
         help="documents the qrels do not judge: bounds (score them as not relevant and as "
         "relevant; a verdict that differs reads 'needs judging', the default) or "
         "assume_not_relevant (trec_eval's convention, printed as an assumption)",
