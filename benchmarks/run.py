@@ -568,6 +568,42 @@ def bench_paired(settings: Settings) -> list[Row]:
     )
 
 
+# --- dataset validation ------------------------------------------------------------------
+def bench_validation(settings: Settings) -> list[Row]:
+    """`data.check_dataset` on the built-in sample (400 questions, 1,704 clauses, 7,602 log
+    entries: every check the loader makes, the snapshot hash and the statistics) vs reading the
+    same files and nothing more (json for the wordings, pandas for the JSON-lines files): the
+    floor any validation stands on. This row replaced a wall-clock assert in the test suite.
+    """
+    from ragsweep.data.load import check_dataset, sample_path
+
+    folder = sample_path()
+    task = "validating the built-in sample (check_dataset)"
+
+    def ours() -> dict[str, Any]:
+        return check_dataset(folder)
+
+    def read_peer() -> Callable[[], Any]:
+        import pandas as pd
+
+        def call() -> dict[str, int]:
+            wordings = [json.loads(p.read_text()) for p in sorted((folder / "corpus").iterdir())]
+            tables = {
+                name: pd.read_json(folder / f"{name}.jsonl", lines=True)
+                for name in ("questions", "labels", "query_log")
+            }
+            return {"wordings": len(wordings), **{k: len(v) for k, v in tables.items()}}
+
+        got, stats = call(), ours()
+        if (got["questions"], got["query_log"]) != (stats["questions"], stats["log_entries"]):
+            raise Disagreement(f"validation: the files hold {got}, check_dataset counted {stats}")
+        return call
+
+    return run_task(
+        [(task, ours)], [("reading the files (json + pandas)", "pandas", read_peer)], settings
+    )
+
+
 # --- 3. retrieval -------------------------------------------------------------------------
 def retrieval_inputs(sizes: Sizes) -> tuple[list[str], list[str]]:
     """The built-in sample chunked at `chunk_size` words, and its questions repeated."""
@@ -801,6 +837,7 @@ def run_all(settings: Settings) -> list[Row]:
         for name, bench in (
             ("scoring", bench_scoring),
             ("paired comparison", bench_paired),
+            ("dataset validation", bench_validation),
             ("retrieval", bench_retrieval),
         ):
             log(f"{name}...")

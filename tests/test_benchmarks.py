@@ -42,6 +42,7 @@ EXPECTED = [
     ("scoring 300 q x 20 docs", "pytrec_eval", "pytrec_eval"),
     ("scoring 300 q x 20 docs", "ranx (warm)", "ranx"),
     ("paired intervals 100 q", "scipy.stats.ttest_rel per candidate x stratum", "scipy"),
+    ("validating the built-in sample", "reading the files (json + pandas)", "pandas"),
     ("BM25 index 200 chunks", "bm25s + PyStemmer", "bm25s"),
     ("BM25 search 100 queries", "bm25s numpy backend", "bm25s"),
     ("BM25 search 100 queries", "bm25s numba backend (warm)", "numba"),

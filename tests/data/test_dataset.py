@@ -14,7 +14,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -1745,10 +1744,8 @@ def _big_dataset(
     write_manifest(root)
 
 
-def test_validating_a_sample_sized_dataset_is_fast(tmp_path: Path) -> None:
+def test_a_sample_sized_dataset_validates_with_its_counts(tmp_path: Path) -> None:
+    # its speed is a row of benchmarks/run.py ("validating the built-in sample")
     _big_dataset(tmp_path / "big")
-    start = time.perf_counter()
     stats = check_dataset(tmp_path / "big")
-    elapsed = time.perf_counter() - start
     assert (stats["questions"], stats["clauses"], stats["log_entries"]) == (400, 360, 5000)
-    assert elapsed < 5.0, f"validation took {elapsed:.2f} s (brief: well under 1-2 s)"
