@@ -1,25 +1,8 @@
-"""The names every layer agrees on, written down once.
-
-- **Slices and summary rows.** Per-slice tables add two rows: `all` (the mean over every
-  question) and `weighted` (the traffic-weighted mean of the slice means, the headline). A
-  dataset may not name a slice after them (`all` only as its only slice).
-- **Metric keys.** An MLflow metric is `[<prefix>/]<measure key>/<stratum>`, for example
-  `recall_at_5/exclusions` or `delta/ndcg_at_10/weighted`; `metric_key` builds them and
-  `parse_metric_key` reads them back. Other families: `cost/<what>`, `seconds/<stage>`,
-  `questions/<slice>`, `ties/<cut>` (score ties across the prompt cut). The confirm run puts
-  every key under `heldout/` (`heldout_key`). A run logs few of them as metrics by default
-  (`decision_metrics`; `tracking.metrics=all` logs every one): every number is in its
-  `results/metrics.csv` either way.
-- **Tags.** Every run ragsweep logs carries `ragsweep.stage` (`sweep`, `config`, `confirm`,
-  `reproduce`, `rebaseline`, `external`) and the pins `ragsweep.snapshot`, `ragsweep.labels`,
-  `ragsweep.split`.
-- **Config blocks that decide nothing about the numbers** (`NOT_RESULTS`): where results go
-  and how they are compared. They stay out of the config hash, never count as a sweep factor
-  and never name a run. `SCORING_BLOCKS` change the data or how a ranking is scored: sweeping
-  them would compare unlike numbers.
-- **The decision rule** (the method's "choose the metric by the decision"): recall@k_prompt
-  decides, identifiers on reciprocal rank, and a sweep that changes the order of the same
-  passages (fusion, reranker) also shows nDCG@10 beside recall@5.
+"""The names every layer agrees on, written down once: the summary rows (`all`, `weighted`),
+metric keys (`metric_key` / `parse_metric_key`, `heldout_key`, the families `cost/`, `seconds/`,
+`questions/`, `ties/`), run tags, the config blocks that decide nothing about the numbers
+(`NOT_RESULTS`) or change how a ranking is scored (`SCORING_BLOCKS`), and the decision rule.
+docs/architecture.md ("Conventions") says what each means.
 """
 
 from __future__ import annotations

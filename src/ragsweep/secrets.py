@@ -1,31 +1,6 @@
-"""One place that decides what is a secret, and masks it in everything that leaves a process.
-
-A value is a secret when its key looks like one (`api_key`, `token`, `secret`, `password`,
-`passwd`, `credential`, `auth`, `bearer`, `private_key`; not `tokens` or `author`, nor a key
-ending in `_env`, such as `api_key_env`, which names the environment variable holding the
-secret and is shown so a run says where its key came from) or when the
-value itself looks like an API key or token, whatever its key:
-- a known prefix: `sk-`/`sk_`/`pk_`/`rk_` (OpenAI, Anthropic, Stripe), `ghp_`/`gho_`/`ghu_`/
-  `ghs_`/`ghr_`/`github_pat_` (GitHub), `glpat-` (GitLab), `xox[abprs]-` (Slack), `hf_` (Hugging
-  Face), `AKIA`/`ASIA` + 16 (AWS access keys), `AIza` + 35 (Google), a JWT (`eyJ...x.y.z`),
-  `Bearer <token>`;
-- any run of 32 or more letters, digits, `-` and `_` mixing upper case, lower case and digits
-  (a random token; hexadecimal hashes such as ragsweep's own config hashes are all lower case and
-  are left alone);
-- a password inside a URI (`scheme://user:PASSWORD@host`).
-
-Masking replaces the value with `***`. `mask_text` applies to any text (printed lines, log
-records, files), `mask_config` to a nested config, `mask_override` to a command-line override.
-
-Hydra writes every override to `multirun.yaml`, `.hydra/*.yaml` and its launch lines before any
-of our code runs in a job, so `hide_overrides` moves a secret override's value into an environment
-variable of this process (inherited by the sweep's worker processes) and hands Hydra an
-`${oc.env:RAGSWEEP_SECRET_n}` interpolation instead: the job still resolves the real value, and
-no file or line Hydra writes holds it. A file that must name such a value (the tracking URI in a
-sweep's plan) holds it masked, and the processes that read it take the real one back from their
-environment (`unmask_uri`). What is not caught: a secret under an innocent key whose
-value has no known prefix and is shorter than 32 characters (`+x.pin=1234`); put such values in
-the environment, never on the command line.
+"""One place that decides what is a secret, and masks it in everything that leaves a process
+(params, tags, artifacts, files, printed and logged lines); the rules, and what is not caught,
+are in docs/secrets.md.
 """
 
 from __future__ import annotations

@@ -1,33 +1,9 @@
 """Find a passage some other system retrieved in the snapshot's rendered documents.
 
-Another system's passages arrive as text. To score them as our own chunks are scored, each is
-given a place, a character span of one document's rendered text (docs/schema.md), and then it
-is a `Chunk` like any other: the coverage rule (`ragsweep.chunking.anchors`) maps it to clauses.
-
-The search, closest match first (docs/passages.md):
-
-1. **exact**: the text occurs as it is;
-2. **normalised**: it occurs once both sides are normalised: NFKC, case folded, curly quotes
-   made straight, and every white-space, hyphen and dash character removed, so reflowed lines,
-   changed spacing and words hyphenated at a line break still match. The span runs from the
-   first to the last character matched;
-3. **fuzzy**: the passage is placed by what is unchanged in it. Every run of `_GRAM` (16)
-   normalised characters it shares with a document at one of the document's indexed positions
-   (every `_STEP`-th, 8) is a seed; the seeds of one document whose implied start of the
-   passage lie within `_DRIFT` (64) characters of each other form a candidate place, spanning
-   from the first seed back to the passage's start and from the last seed on to its end. The
-   `_CANDIDATES` (4) places most seeds support are scored by `rapidfuzz.fuzz.ratio`, the
-   normalised Indel similarity (0-100) of the normalised passage and the place, and the best
-   is taken if it reaches `min_similarity` (default 90). A passage therefore needs an unchanged
-   run of `MIN_FUZZY_CHARS` (23) normalised characters to be found fuzzily (such a run always
-   holds an indexed one), and the search costs a few milliseconds, not a scan of the corpus;
-4. otherwise the passage is **unlocated**: it keeps its rank and scores as not relevant.
-
-Where a stage finds several places, the question's own wording versions come first (its product
-and version, the rule of the retrievers' filter, `retrieval.pipeline.allowed_chunks`), then
-document order (`document@version`), then the earliest position; for the fuzzy stage the best
-similarity wins before any of that. The number of places the stage found is kept, so runs whose
-text could have come from several wordings (a clause unchanged between versions) are counted.
+Each passage is given a place (a character span of one document's rendered text), searched
+exact, then normalised, then fuzzy (`rapidfuzz`, seeded by shared runs of normalised characters),
+else left unlocated; once placed it is a `Chunk` like any other and the coverage rule
+(`ragsweep.chunking.anchors`) maps it to clauses. The search and its tie-breaks: docs/passages.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """Read a passages run file: the ranked passages any retrieval system returned, per question.
 
-A production system logs what it retrieved as text (and sometimes where the text came from), not
-as our chunk ids. A passages run file holds that, one JSON object per line (docs/passages.md):
-
-    {"qid": "q0001", "passages": ["text of rank 1", "text of rank 2"]}
-    {"qid": "q0002", "passages": [{"document": "home@2025", "start": 1200, "end": 1850}]}
-
-`passages` lists the question's passages best first. Each passage is a string (its text) or an
-object of one of these shapes:
-
-- `{"text": str}`: the same as the string;
-- `{"document": "<document>@<version>", "text": str}`: text from that wording version;
-- `{"document": ..., "start": int, "end": int}`: a span of the document's rendered text
-  (docs/schema.md: code points, end exclusive);
-- `{"document": ..., "start": int, "end": int, "text": str}`: a span, whose text must be exactly
-  the rendered text there.
-
-This module checks the file on its own (JSON, fields, types, one line per question); whether a
-document exists, a span fits it and a text can be found in the snapshot is checked against the
-dataset by `ragsweep.scoring.passages`. Every problem is one `DatasetError` naming the file, the
-line and the field, and saying how to fix it.
+One JSON object per line, `{"qid": ..., "passages": [...]}`, each passage a text, a text of a
+document, or a span of a document's rendered text (the shapes: docs/passages.md). This module
+checks the file on its own; whether a document exists, a span fits it and a text is found in the
+snapshot is checked against the dataset by `ragsweep.scoring.passages`. Every problem is one
+`DatasetError` naming the file, the line and the field, and saying how to fix it.
 """
 
 from __future__ import annotations
