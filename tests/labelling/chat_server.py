@@ -12,18 +12,17 @@ marker word to an action every request whose prompt holds it takes. Actions are 
 
 Every request is recorded (path, JSON body, Authorization header) and the server counts requests
 in flight (`max_in_flight`). `expected_key` set: a request without `Bearer <key>` gets a 401;
-`models` set: an unknown model gets a 404.
+`models` set: an unknown model gets a 404. The HTTP plumbing is `fake_openai.FakeServer`'s.
 """
 
 from __future__ import annotations
 
-import json
-import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fake_openai import FakeServer, Reply, error_reply, json_reply
 
 SCORES = {"EXACT": 3, "PARTIAL": 2, "RELATED": 1}
 
@@ -84,7 +83,7 @@ def completion(model: str, text: str) -> dict[str, Any]:
     }
 
 
-class ChatServer:
+class ChatServer(FakeServer):
     """The fake server; use as a context manager (`with ChatServer() as server: server.url`)."""
 
     def __init__(
@@ -94,31 +93,11 @@ class ChatServer:
         expected_key: str | None = None,
         models: set[str] | None = None,
     ) -> None:
-        self.latency = latency
-        self.expected_key = expected_key
+        super().__init__(latency=latency, expected_key=expected_key)
         self.models = models
         self.queue: deque[Action] = deque()
         self.always: dict[str, Action] = {}
         self.requests: list[Recorded] = []
-        self.in_flight = 0
-        self.max_in_flight = 0
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
-
-    @property
-    def url(self) -> str:
-        """The base URL a client is given (ends in /v1)."""
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> ChatServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
 
     def _next_action(self, prompt: str) -> Action | None:
         with self._lock:
@@ -127,75 +106,24 @@ class ChatServer:
                     return action
             return self.queue.popleft() if self.queue else None
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # keep test output clean
-
-            counted = False  # this request is in `in_flight`
-
-            def _done(self) -> None:
-                """Out of `in_flight`: before the reply goes out, since the client may send
-                its next request the moment the reply arrives."""
-                if self.counted:
-                    self.counted = False
-                    with server._lock:
-                        server.in_flight -= 1
-
-            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None):
-                self._done()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-            def _error(self, status: int, message: str, headers: dict[str, str] | None = None):
-                body = {"error": {"message": message, "type": "fake", "code": status}}
-                self._send(status, json.dumps(body).encode(), headers)
-
-            def do_POST(self) -> None:
-                with server._lock:
-                    server.in_flight += 1
-                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
-                self.counted = True
-                try:
-                    self._answer()
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
-                finally:
-                    self._done()
-
-            def _answer(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                record = Recorded(self.path, body, self.headers.get("Authorization"))
-                with server._lock:
-                    server.requests.append(record)
-                if self.path != "/v1/chat/completions":
-                    return self._error(404, f"no route {self.path}")
-                if server.expected_key is not None and (
-                    record.authorization != f"Bearer {server.expected_key}"
-                ):
-                    return self._error(401, "Incorrect API key provided.")
-                if server.models is not None and body.get("model") not in server.models:
-                    return self._error(404, f"The model '{body.get('model')}' does not exist")
-                if server.latency:
-                    time.sleep(server.latency)
-                action = server._next_action(record.prompt)
-                if action is not None and action.kind == "status":
-                    return self._error(action.status, "scripted error", action.headers)
-                if action is not None and action.kind == "invalid_json":
-                    return self._send(200, b'{"id": "chatcmpl-fake", "choices": [')
-                if action is not None and action.kind == "slow":
-                    time.sleep(action.seconds)
-                text = reply_text(record.prompt)
-                if action is not None and action.kind == "no_score":
-                    text = "I would rather not say how relevant this passage is."
-                self._send(200, json.dumps(completion(body["model"], text)).encode())
-
-        return Handler
+    def answer(self, path: str, body: dict[str, Any], authorization: str | None) -> Reply:
+        record = Recorded(path, body, authorization)
+        with self._lock:
+            self.requests.append(record)
+        if path != "/v1/chat/completions":
+            return error_reply(404, f"no route {path}")
+        if self.expected_key is not None and authorization != f"Bearer {self.expected_key}":
+            return error_reply(401, "Incorrect API key provided.")
+        if self.models is not None and body.get("model") not in self.models:
+            return error_reply(404, f"The model '{body.get('model')}' does not exist")
+        action = self._next_action(record.prompt)
+        if action is not None and action.kind == "status":
+            return error_reply(action.status, "scripted error", action.headers)
+        if action is not None and action.kind == "invalid_json":
+            return Reply(200, b'{"id": "chatcmpl-fake", "choices": [')
+        if action is not None and action.kind == "slow":
+            time.sleep(action.seconds)
+        text = reply_text(record.prompt)
+        if action is not None and action.kind == "no_score":
+            text = "I would rather not say how relevant this passage is."
+        return json_reply(completion(body["model"], text))

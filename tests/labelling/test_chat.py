@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from chat_server import Action, ChatServer
 
+from fake_openai import Sleeps
 from ragsweep.errors import UserError
 from ragsweep.labelling.chat import (
     PROMPT_HASH,
@@ -31,7 +32,6 @@ from ragsweep.labelling.chat import (
     build_messages,
     cache_key,
     parse_score,
-    retry_after_seconds,
 )
 
 KEY_ENV = "RAGSWEEP_TEST_CHAT_KEY"
@@ -51,13 +51,6 @@ def key(monkeypatch: pytest.MonkeyPatch) -> str:
 def server() -> Iterator[ChatServer]:
     with ChatServer() as s:
         yield s
-
-
-class Sleeps(list[float]):
-    """The injected sleep: records each delay, waits for none."""
-
-    def __call__(self, seconds: float) -> None:
-        self.append(seconds)
 
 
 def make(
@@ -109,15 +102,6 @@ def test_parse_score(reply: str | None, score: int | None) -> None:
 
 def test_mapping_is_umbrela_3_2_to_ours_2_1_and_rest_0() -> None:
     assert dict(UMBRELA_TO_GRADE) == {3: 2, 2: 1, 1: 0, 0: 0}
-
-
-def test_retry_after_header_forms() -> None:
-    now = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
-    assert retry_after_seconds({"retry-after": "2"}) == 2.0
-    assert retry_after_seconds({"retry-after-ms": "1500"}) == 1.5
-    assert retry_after_seconds({"retry-after": "Sun, 01 Jun 2025 12:00:05 GMT"}, now) == 5.0
-    assert retry_after_seconds({"retry-after": "soon"}) is None
-    assert retry_after_seconds({}) is None
 
 
 def test_cache_key_depends_on_model_prompt_temperature_and_seed() -> None:

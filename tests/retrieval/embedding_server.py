@@ -9,22 +9,20 @@ Scripting: `fail` holds (status, headers) answers the next requests get instead 
 arrival order. Every request is recorded (JSON body, Authorization header) with whether it was
 answered with vectors; `max_in_flight` is the most requests the server held at once (each
 answer waits `latency` seconds, so concurrent clients overlap). `expected_key` set: a request
-without `Bearer <key>` gets a 401.
+without `Bearer <key>` gets a 401. The HTTP plumbing is `fake_openai.FakeServer`'s.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import threading
-import time
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import numpy as np
+
+from fake_openai import FakeServer, Reply, error_reply, json_reply
 
 DEFAULT_DIM = 32
 
@@ -50,24 +48,13 @@ class Recorded:
         return [value] if isinstance(value, str) else list(value or [])
 
 
-class EmbeddingServer:
+class EmbeddingServer(FakeServer):
     """Use as a context manager: `with EmbeddingServer() as server: server.url`."""
 
     def __init__(self, *, latency: float = 0.0, expected_key: str | None = None) -> None:
-        self.latency = latency
-        self.expected_key = expected_key
+        super().__init__(latency=latency, expected_key=expected_key)
         self.fail: deque[tuple[int, dict[str, str]]] = deque()
         self.requests: list[Recorded] = []
-        self.in_flight = 0
-        self.max_in_flight = 0
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
     def answered(self) -> list[Recorded]:
         return [r for r in self.requests if r.answered]
@@ -77,70 +64,25 @@ class EmbeddingServer:
             self.requests.clear()
             self.max_in_flight = 0
 
-    def __enter__(self) -> EmbeddingServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None):
-                body = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_POST(self) -> None:
-                with server._lock:
-                    server.in_flight += 1
-                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
-                try:
-                    self._answer()
-                finally:
-                    with server._lock:
-                        server.in_flight -= 1
-
-            def _answer(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                auth = self.headers.get("Authorization")
-                if server.latency:
-                    time.sleep(server.latency)
-                with server._lock:
-                    scripted = server.fail.popleft() if server.fail else None
-                refused = server.expected_key is not None and auth != (
-                    f"Bearer {server.expected_key}"
-                )
-                ok = self.path == "/v1/embeddings" and scripted is None and not refused
-                with server._lock:
-                    server.requests.append(Recorded(body, auth, ok))
-                if self.path != "/v1/embeddings":
-                    return self._send(404, {"error": {"message": f"no route {self.path}"}})
-                if refused:
-                    return self._send(401, {"error": {"message": "Incorrect API key provided."}})
-                if scripted is not None:
-                    status, headers = scripted
-                    return self._send(status, {"error": {"message": "scripted"}}, headers)
-                dim = int(body.get("dimensions") or DEFAULT_DIM)
-                inputs = Recorded(body, auth, ok).inputs
-                data = [
-                    {"object": "embedding", "index": i, "embedding": vector_of(t, dim).tolist()}
-                    for i, t in enumerate(inputs)
-                ]
-                usage = {"prompt_tokens": len(inputs), "total_tokens": len(inputs)}
-                payload = {"object": "list", "data": data, "model": body["model"], "usage": usage}
-                self._send(200, payload)
-
-        return Handler
+    def answer(self, path: str, body: dict[str, Any], authorization: str | None) -> Reply:
+        with self._lock:
+            scripted = self.fail.popleft() if self.fail else None
+        refused = self.expected_key is not None and authorization != f"Bearer {self.expected_key}"
+        ok = path == "/v1/embeddings" and scripted is None and not refused
+        record = Recorded(body, authorization, ok)
+        with self._lock:
+            self.requests.append(record)
+        if path != "/v1/embeddings":
+            return error_reply(404, f"no route {path}")
+        if refused:
+            return error_reply(401, "Incorrect API key provided.")
+        if scripted is not None:
+            status, headers = scripted
+            return error_reply(status, "scripted", headers)
+        dim = int(body.get("dimensions") or DEFAULT_DIM)
+        data = [
+            {"object": "embedding", "index": i, "embedding": vector_of(t, dim).tolist()}
+            for i, t in enumerate(record.inputs)
+        ]
+        usage = {"prompt_tokens": len(record.inputs), "total_tokens": len(record.inputs)}
+        return json_reply({"object": "list", "data": data, "model": body["model"], "usage": usage})

@@ -166,7 +166,7 @@ def test_an_unreachable_server_is_one_line(key, tmp_path):
 def test_a_pickled_index_holds_no_key_and_still_searches(server, tmp_path):
     retriever = DenseRetriever(embedder(server, tmp_path))
     retriever.index(TEXTS)
-    assert retriever.embedder._client is not None  # the client (holding the key) was made
+    assert retriever.embedder.endpoint._client is not None  # the client (with the key) was made
     data = pickle.dumps(retriever, 5)
     assert KEY.encode() not in data
     again = pickle.loads(data)

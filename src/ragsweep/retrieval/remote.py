@@ -1,30 +1,10 @@
 """Embeddings from any OpenAI-compatible endpoint: `embedder=openai_compatible`.
 
-`POST {base_url}/embeddings` (OpenAI, Azure-style gateways, vLLM, Text Embeddings Inference,
-Ollama, LiteLLM ...) through the `openai` client, `encoding_format="float"` (every compatible
-server understands it; base64 is not universal), `dimensions` sent only when set.
-
-- **Key.** Read only from the environment variable named by `api_key_env` (default
-  `OPENAI_API_KEY`), when the client is first made; `api_key_env: null` is a server that needs
-  no key (a placeholder is sent). The key is never an attribute of the embedder, so it cannot
-  reach a pickled index in the stage cache; the client holding it is not pickled; it is taken
-  out of every error message.
-- **Cache.** One sqlite file per (model, base URL, dimensions) under `<cache_dir>/embeddings/`,
-  one row per text (sha256 of the text -> the float32 vector as returned). Every text is looked
-  up first and only the missing ones are sent, so configurations and sweeps that share the
-  embedder pay for each text once, and a second run sends no request. Batch size, concurrency,
-  retries and timeout decide nothing about the vectors (a text's vector is the one first
-  received) and stay out of the fingerprint. `cache_dir: null` keeps nothing.
-- **Requests.** Missing texts go in batches of `batch_size`, at most `max_concurrency` requests
-  in flight (a thread pool). The client retries 408, 409, 429, 5xx and dropped connections up
-  to `max_retries` times with exponential backoff (0.5 s doubling to 8 s, less up to 25 %
-  jitter), honouring the server's `Retry-After`/`retry-after-ms`; `timeout` is per request.
-- **Vectors.** Rows are L2-normalised to float32 here (servers differ in whether they
-  normalise). An empty or blank text gets the zero vector without a request (most servers
-  refuse empty input), so a blank query retrieves nothing, as with LSA.
-- **Errors.** A refused key, an unknown model, a server that cannot be reached or answers with
-  vectors of the wrong shape is a one-line `UserError` naming the base URL, the model and the
-  fix.
+`POST {base_url}/embeddings` through `ragsweep.endpoint` (the `openai` client, the key from the
+environment, the retry policy), missing texts in batches on a thread pool, each text's vector
+cached on disk per model (`EmbeddingCache`) so configurations sharing the embedder pay once;
+rows L2-normalised here, blank texts the zero vector without a request. docs/extending.md
+("An OpenAI-compatible embeddings endpoint") explains the options, cache and errors.
 """
 
 from __future__ import annotations
@@ -32,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import sqlite3
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
 from pathlib import Path
@@ -44,14 +26,13 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from ragsweep.endpoint import Endpoint, RetryPolicy, clip
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import check_depth, check_texts
 from ragsweep.retrieval.dense import l2_normalise
-from ragsweep.secrets import REDACTED, looks_secret, mask_text
+from ragsweep.secrets import looks_secret, mask_text
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-#: sent as the key to a server that needs none (`api_key_env: null`): the client wants some key
-PLACEHOLDER_KEY = "not-needed"
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -117,6 +98,12 @@ class OpenAICompatibleEmbedder:
         max_retries: int = 6,
         timeout: float = 60.0,
         cache_dir: str | os.PathLike[str] | None = ".ragsweep_cache",
+        backoff_base: float = 0.5,
+        backoff_max: float = 8.0,
+        retry_after_max: float = 60.0,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
     ) -> None:
         base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         if urlsplit(base_url).scheme not in ("http", "https") or not urlsplit(base_url).netloc:
@@ -154,9 +141,24 @@ class OpenAICompatibleEmbedder:
         if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
             raise UserError(f"embedder.max_retries must be a whole number >= 0, got {max_retries}")
         self.max_retries = max_retries
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise UserError(f"embedder.timeout must be a number of seconds > 0, got {timeout!r}")
+        seconds = {
+            "timeout": timeout,
+            "backoff_base": backoff_base,
+            "backoff_max": backoff_max,
+            "retry_after_max": retry_after_max,
+        }
+        for name, value in seconds.items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise UserError(f"embedder.{name} must be a number of seconds > 0, got {value!r}")
         self.timeout = float(timeout)
+        self.endpoint = Endpoint(
+            self.base_url,
+            api_key_env=api_key_env,
+            timeout=self.timeout,
+            policy=RetryPolicy(max_retries, backoff_base, backoff_max, retry_after_max),
+            sleep=sleep,
+            rng=rng,
+        )
         self.cache = (
             None
             if cache_dir is None
@@ -164,14 +166,12 @@ class OpenAICompatibleEmbedder:
         )
         self.requests = 0  # requests sent by this object (retries not counted)
         self._dim: int | None = dimensions
-        self._client: Any = None
         self._lock = threading.Lock()
 
-    # -- pickling: the client (which holds the key) and the lock stay behind ------------------
+    # -- pickling: the lock stays behind (and the endpoint's client, which holds the key) -----
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["_client"] = None
         state.pop("_lock")
         return state
 
@@ -227,41 +227,24 @@ class OpenAICompatibleEmbedder:
     def _shown_url(self) -> str:
         return mask_text(self.base_url)
 
-    def _key(self) -> str:
-        if self.api_key_env is None:
-            return PLACEHOLDER_KEY
-        key = os.environ.get(self.api_key_env)
-        if not key:
+    def _check_key(self) -> None:
+        if self.api_key_env is not None and self.endpoint.key() is None:
             raise UserError(
                 f"{self._shown_url}: {self.api_key_env} is not set; export the server's API key "
                 "in it"
             )
-        return key
-
-    def _get_client(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                import openai
-
-                self._client = openai.OpenAI(
-                    api_key=self._key(),
-                    base_url=self.base_url,
-                    max_retries=self.max_retries,
-                    timeout=self.timeout,
-                )
-            return self._client
 
     def _request_all(self, missing: list[tuple[str, str]]) -> dict[str, np.ndarray]:
         """Embed `missing` (hash, text) pairs in batches, `max_concurrency` at a time; each
         finished batch goes into the cache at once (an interrupted run keeps what it paid)."""
-        client = self._get_client()
+        self._check_key()
         batches = [
             missing[i : i + self.batch_size] for i in range(0, len(missing), self.batch_size)
         ]
         got: dict[str, np.ndarray] = {}
         pool = ThreadPoolExecutor(self.max_concurrency, thread_name_prefix="ragsweep-embed")
         try:
-            futures = [pool.submit(self._request, client, batch) for batch in batches]
+            futures = [pool.submit(self._request, batch) for batch in batches]
             for future in as_completed(futures):
                 vectors = future.result()
                 if self.cache is not None:
@@ -273,7 +256,7 @@ class OpenAICompatibleEmbedder:
         pool.shutdown(wait=True)
         return got
 
-    def _request(self, client: Any, batch: list[tuple[str, str]]) -> dict[str, np.ndarray]:
+    def _request(self, batch: list[tuple[str, str]]) -> dict[str, np.ndarray]:
         import openai
 
         kwargs: dict[str, Any] = {"encoding_format": "float"}
@@ -281,32 +264,33 @@ class OpenAICompatibleEmbedder:
             kwargs["dimensions"] = self.dimensions
         with self._lock:
             self.requests += 1
+
+        def request(client: Any) -> Any:
+            return client.embeddings.create(model=self.model, input=[t for _, t in batch], **kwargs)
+
         try:
-            response = client.embeddings.create(
-                model=self.model, input=[t for _, t in batch], **kwargs
-            )
+            response = self.endpoint.call(request, what=self.model)
         except (openai.AuthenticationError, openai.PermissionDeniedError) as err:
             raise UserError(
                 f"{self._shown_url}: the server refused the API key for model {self.model!r} "
-                f"(HTTP {err.status_code}: {self._detail(err)}); put a valid key in "
+                f"(HTTP {err.status_code}: {self.endpoint.detail(err)}); put a valid key in "
                 f"{self.api_key_env}"
             ) from None
         except openai.NotFoundError as err:
             raise UserError(
                 f"{self._shown_url}: model {self.model!r} not found (HTTP 404: "
-                f"{self._detail(err)}); check embedder.model and that embedder.base_url ends "
-                "in /v1"
+                f"{self.endpoint.detail(err)}); check embedder.model and that "
+                "embedder.base_url ends in /v1"
             ) from None
         except openai.APIStatusError as err:
             raise UserError(
-                f"{self._shown_url}: embedding with model {self.model!r} failed (HTTP "
-                f"{err.status_code}: {self._detail(err)}, after up to {self.max_retries} "
-                "retries)"
+                f"{self._shown_url}: embedding with model {self.model!r} failed "
+                f"({self.endpoint.reason(err)}, after up to {self.max_retries} retries)"
             ) from None
         except openai.APIConnectionError as err:  # timeouts included
             raise UserError(
-                f"{self._shown_url}: cannot reach the server ({self._scrub(err)}) after up to "
-                f"{self.max_retries} retries; start it or fix embedder.base_url"
+                f"{self._shown_url}: cannot reach the server ({self.endpoint.scrub(clip(err))}) "
+                f"after up to {self.max_retries} retries; start it or fix embedder.base_url"
             ) from None
         data = sorted(response.data, key=lambda d: d.index)
         if len(data) != len(batch) or [d.index for d in data] != list(range(len(batch))):
@@ -338,19 +322,3 @@ class OpenAICompatibleEmbedder:
                 f"cache {self.cache.path if self.cache else ''}"
             )
         return dims.pop()
-
-    def _detail(self, err: Any) -> str:
-        body = getattr(err, "body", None)
-        message: object = None
-        if isinstance(body, dict):
-            inner = body.get("error", body)
-            message = inner.get("message") if isinstance(inner, dict) else inner
-        return self._scrub(message or getattr(err, "message", err))
-
-    def _scrub(self, text: object) -> str:
-        """One line, with the key and anything secret-shaped masked."""
-        out = " ".join(str(text).split())[:300]
-        key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        if key:
-            out = out.replace(key, REDACTED)
-        return mask_text(out)
