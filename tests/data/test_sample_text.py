@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import fnmatch
 import hashlib
+import json
 import tomllib
 from pathlib import Path
 
@@ -28,6 +29,17 @@ from ragsweep.errors import UserError
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("sample_sources.sha256")
 PACKAGE = ROOT / "src" / "ragsweep" / "data" / "samplegen"
+DATA = (
+    "home.yaml",
+    "motor.yaml",
+    "travel.yaml",
+    "shared.yaml",
+    "filler.yaml",
+    "glosses.yaml",
+    "derived.yaml",
+    "questions.yaml",
+    "querylog.yaml",
+)
 
 
 def sources(seed: int, log: bool) -> dict[str, str]:
@@ -72,20 +84,23 @@ def test_the_products_are_read_from_their_yaml_files() -> None:
     assert len(shared) == 21
 
 
+def _leaves(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_leaves(k), *_leaves(v))]
+    if isinstance(value, list):
+        return [t for v in value for t in _leaves(v)]
+    return [value] if isinstance(value, str) else []
+
+
 def test_every_template_and_sentence_is_one_line_grep_finds() -> None:
-    lines = [
-        line for f in sorted(PACKAGE.glob("*.yaml")) for line in f.read_text("utf-8").splitlines()
-    ]
-    assert sum("while you sort out the claim?" in line for line in lines) == 1
-    for p in PRODUCTS:
-        for part in p.parts:
-            for c in part.clauses:
-                for core in c.core:
-                    for sentence in [core] if isinstance(core, str) else core.values():
-                        assert any(sentence in line for line in lines), (c.key, sentence[:40])
-                for ask in c.asks:
-                    for t in ask.templates:
-                        assert any(t in line for line in lines), (c.key, t[:40])
+    for name in DATA:
+        content = (PACKAGE / name).read_text(encoding="utf-8")
+        for text in _leaves(texts.read(name)):
+            quoted = json.dumps(text, ensure_ascii=False)[1:-1]  # as a "..." scalar spells it
+            # no newline in it, so where the file holds it whole, one line holds it
+            assert "\n" not in text and (text in content or quoted in content), (name, text[:40])
+    motor = (PACKAGE / "motor.yaml").read_text(encoding="utf-8")
+    assert "video <on Facebook|online> while you sort out the claim?" in motor
 
 
 def test_the_data_files_ship_as_package_data() -> None:
@@ -99,7 +114,7 @@ def test_the_data_files_ship_as_package_data() -> None:
         for g in pats
     ]
     data = sorted(p.name for p in PACKAGE.iterdir() if p.is_file() and p.suffix != ".py")
-    assert data == ["home.yaml", "motor.yaml", "shared.yaml", "travel.yaml"]
+    assert data == sorted(DATA)
     assert all(any(fnmatch.fnmatch(name, g) for g in globs) for name in data)
 
 
@@ -188,6 +203,18 @@ def test_a_misfit_entry_is_refused_in_one_line_naming_it(monkeypatch, change, me
     with pytest.raises(UserError) as err:
         texts.product("home")
     assert str(err.value) == message
+
+
+def test_a_table_of_the_wrong_shape_is_refused_in_one_line(monkeypatch) -> None:
+    monkeypatch.setattr(texts, "read", lambda name: {"filler": {"cover": "One sentence."}})
+    with pytest.raises(UserError) as err:
+        texts.load("filler.yaml", "filler", dict[str, tuple[str, ...]])
+    assert str(err.value) == "filler.yaml: filler.cover: expected a list, got text"
+    with pytest.raises(UserError) as err:
+        texts.load("filler.yaml", "product_filler", dict[str, tuple[str, ...]])
+    assert str(err.value) == (
+        "filler.yaml: product_filler: is missing; add it at the top level of the file"
+    )
 
 
 def test_yaml_that_does_not_parse_is_refused_with_its_line() -> None:

@@ -1,7 +1,9 @@
-"""The sample's wording text, read from the YAML files beside this module into the dataclasses
-of `spec` that check it: one file per product and `shared.yaml` for the clauses every product
-prints. Each sentence or template is one line, so `grep` finds any phrase; a file that does not
-fit is refused in one line naming the file, the entry and the fix. See docs/sample.md.
+"""The sample's text, read from the YAML files beside this module: each product's wording and
+questions (`home.yaml`, `motor.yaml`, `travel.yaml`, with `shared.yaml` for the clauses every
+product prints) into the dataclasses of `spec` that check it, and the tables of filler
+sentences, glosses, schedule labels, identifier questions and the query log's wording. Each
+sentence or template is one line, so `grep` finds any phrase; a file that does not fit is refused
+in one line naming the file, the entry and the fix. See docs/sample.md.
 """
 
 from __future__ import annotations
@@ -127,8 +129,10 @@ def _dataclass(value: Any, cls: type, where: str) -> Any:
         raise _Misfit(where, str(err)) from None
 
 
+@functools.cache
 def read(name: str) -> Any:
-    """The parsed YAML of the packaged file `name` (e.g. `home.yaml`)."""
+    """The parsed YAML of the packaged file `name` (e.g. `home.yaml`), parsed once; not to be
+    changed in place."""
     return parse(name, resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
 
 

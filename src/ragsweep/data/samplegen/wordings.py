@@ -51,11 +51,8 @@ LEADS: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3)
 #: chance that a non-shared clause (not a definition) gets one product-flavour sentence
 P_FLAVOUR = 0.3
 
-_CODE_SENTENCES = (
-    "<Claim decision letters|Our letters> refer to this exclusion as {code}.",
-    "Exclusion reference: {code}.",
-    "This exclusion is shown as {code} in <claim decisions|our claim decision letters>.",
-)
+#: the sentence that prints an exclusion's code in its clause (filler.yaml)
+_CODE_SENTENCES: tuple[str, ...] = texts.load("filler.yaml", "exclusion_code", tuple[str, ...])
 _REF = re.compile(r"\{ref\[([^\]]+)\]\}")
 _VALUE = re.compile(r"\{v\[([^\]]+)\]\}")
 
