@@ -21,8 +21,9 @@ import pytest
 
 from ragsweep.data.samplegen import texts
 from ragsweep.data.samplegen.generate import _json, _jsonl
+from ragsweep.data.samplegen.prose import FILLER
 from ragsweep.data.samplegen.querylog import build_query_log
-from ragsweep.data.samplegen.spec import ClauseDef
+from ragsweep.data.samplegen.spec import KINDS, ClauseDef
 from ragsweep.data.samplegen.wordings import PRODUCTS, build_corpus
 from ragsweep.errors import UserError
 
@@ -101,6 +102,11 @@ def test_every_template_and_sentence_is_one_line_grep_finds() -> None:
             assert "\n" not in text and (text in content or quoted in content), (name, text[:40])
     motor = (PACKAGE / "motor.yaml").read_text(encoding="utf-8")
     assert "video <on Facebook|online> while you sort out the claim?" in motor
+
+
+def test_every_part_kind_has_filler_sentences() -> None:
+    assert sorted(FILLER) == sorted(KINDS)
+    assert all(len(FILLER[kind]) >= 4 for kind in KINDS)
 
 
 def test_the_data_files_ship_as_package_data() -> None:
@@ -191,6 +197,15 @@ def _ask(key: str, field: str, value) -> object:
         (
             lambda data: data["values"].__setitem__("money_limit", ["£500"]),
             "home.yaml: values.money_limit: expected a list of 2 items, got 1",
+        ),
+        (
+            lambda data: data["parts"][1].__setitem__("kind", "definition"),
+            "home.yaml: parts[1]: kind: unknown kind 'definition'; use one of other, definitions,"
+            " cover, limits, exclusions, claims, conditions",
+        ),
+        (
+            lambda data: data["forms"].pop("2025"),
+            "home.yaml: forms: give one entry per version, in order: 2024, 2025",
         ),
         (
             lambda data: data.pop("code"),

@@ -2,6 +2,7 @@
 
 The text itself is data (`<product>.yaml`, `shared.yaml`, read by `texts`); these dataclasses
 check it when built (a `ValueError` saying what to fix; `texts` adds the file and entry).
+
 A `ClauseDef` describes one clause in every version it exists in. Its `core` sentences carry the
 facts (amounts, time limits, cross-references); generic filler from `prose.FILLER` is added by
 `wordings.build_documents`. Its `asks` are the questions a policyholder would ask that this clause
