@@ -20,6 +20,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from ragsweep.data.samplegen import texts
 from ragsweep.data.samplegen.prose import sentence_case
 from ragsweep.data.samplegen.spec import ProductDef
 
@@ -43,59 +44,9 @@ P_FAQ: dict[str, float] = {
 P_FAQ_FACT = 0.95
 
 #: schedule table row labels for `{v[name]}` values, by product (fallback: heading + name)
-LABELS: dict[str, dict[str, str]] = {
-    "home": {
-        "contents_limit": "Contents sum insured",
-        "removed_limit": "Contents temporarily removed from the home",
-        "valuables_total": "Valuables in total",
-        "valuables_single": "Any one article, pair or set of valuables",
-        "money_limit": "Money",
-        "possessions_limit": "Personal possessions away from the home",
-        "possessions_single": "Any one personal possession",
-        "cycle_single": "Any one pedal cycle",
-        "cycle_total": "All pedal cycles",
-        "accommodation_limit": "Alternative accommodation, storage and rent",
-        "freezer_limit": "Spoiled food",
-        "garden_limit": "Trees, shrubs, plants and lawns",
-        "standard_excess": "Standard excess",
-        "water_excess": "Escape of water excess",
-        "business_limit": "Home business equipment",
-        "emergency_limit": "Emergency repairs",
-    },
-    "motor": {
-        "compulsory_excess": "Compulsory excess",
-        "under21_excess": "Additional excess, driver aged under 21",
-        "young_excess": "Additional excess, young or inexperienced driver",
-        "theft_excess": "Theft excess",
-        "glass_repair_excess": "Glass repair excess",
-        "glass_replace_excess": "Glass replacement excess",
-        "glass_limit": "Glass, supplier not approved by us",
-        "belongings_limit": "Personal belongings",
-        "audio_limit": "Audio, navigation and entertainment equipment",
-        "keys_limit": "Keys and locks",
-        "charging_limit": "Charging equipment",
-        "pa_benefit": "Personal accident benefit, each person",
-        "child_seat_limit": "Child car seats",
-    },
-    "travel": {
-        "cancellation_limit": "Cancellation, each insured person",
-        "dental_limit": "Emergency dental treatment",
-        "standard_excess": "Standard excess",
-        "hospital_day": "Hospital benefit, each complete 24 hours",
-        "hospital_max": "Hospital benefit, each insured person",
-        "baggage_total": "Baggage in total",
-        "baggage_single": "Any one article of baggage",
-        "baggage_valuables": "All valuables together",
-        "delayed_baggage": "Delayed baggage",
-        "money_limit": "Money",
-        "cash_limit": "Of which cash",
-        "passport_limit": "Passport",
-        "delay_benefit": "Travel delay, each full 12 hours",
-        "delay_max": "Travel delay, each insured person",
-        "missed_limit": "Missed departure, each insured person",
-        "ski_equipment": "Winter sports equipment",
-    },
-}
+LABELS: dict[str, dict[str, str]] = texts.load(
+    "derived.yaml", "schedule_labels", dict[str, dict[str, str]]
+)
 
 
 #: a fact: (wording clause key, 0-based index into that clause's `core` tuple as written)

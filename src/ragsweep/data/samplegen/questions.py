@@ -17,6 +17,7 @@ import random
 import re
 from dataclasses import dataclass
 
+from ragsweep.data.samplegen import texts
 from ragsweep.data.samplegen.prose import expand
 from ragsweep.data.samplegen.spec import VERSIONS, Ask, ProductDef
 from ragsweep.data.samplegen.wordings import Corpus, exclusion_code
@@ -28,34 +29,10 @@ COPY_RUN = 8
 
 # Identifier questions per product: how the ~27 are split between kinds of code.
 _ID_SHARES = (("exclusion", 0.4), ("endorsement", 0.3), ("clause", 0.2), ("form", 0.1))
-
-_ID_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "exclusion": (
-        "My claim was <turned down|declined|rejected> under {code}. What does that <mean|exclusion"
-        " say>?",
-        "What does exclusion {code} <cover|say>?",
-        "<The letter|Your letter|The claims handler> <quotes|mentions|refers to> {code}, <what is"
-        " it|what's that about>?",
-        "Where do I find {code} in <my policy|the wording> and what does it exclude?",
-    ),
-    "endorsement": (
-        "What does <endorsement|> {code} <do|change> <on my policy|>?",
-        "My schedule <shows|lists> {code}, what <does that mean|do I get with it>?",
-        "Is {code} <adding cover or taking it away|an extra or a restriction>?",
-    ),
-    "form": (
-        "Does form {code} apply to my <renewal|policy>?",
-        "<My documents say|The schedule says> {code}, <which|what> version is that and when does it"
-        " start?",
-        "What <makes up|is part of> the contract under form {code}?",
-    ),
-    "clause": (
-        "<Your letter mentions|The claims handler quoted|I was told to read> clause {code} of {my},"
-        " {lay}. What does it say?",
-        "Can you explain clause {code} in {my} ({lay})?",
-        "What does clause {code} <mean|say> on {my}? It's {lay}.",
-    ),
-}
+#: identifier question templates by kind of code (questions.yaml)
+_ID_TEMPLATES: dict[str, tuple[str, ...]] = texts.load(
+    "questions.yaml", "identifiers", dict[str, tuple[str, ...]]
+)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,8 @@
 """The shape of the sample's source: products, parts, clauses and the questions they answer.
 
+The text itself is data (`<product>.yaml`, `shared.yaml`, read by `texts`); these dataclasses
+check it when built (a `ValueError` saying what to fix; `texts` adds the file and entry).
+
 A `ClauseDef` describes one clause in every version it exists in. Its `core` sentences carry the
 facts (amounts, time limits, cross-references); generic filler from `prose.FILLER` is added by
 `wordings.build_documents`. Its `asks` are the questions a policyholder would ask that this clause
@@ -15,6 +18,17 @@ VERSIONS: tuple[str, ...] = ("2024", "2025")
 
 #: question slices in report order (dataset.json `slices`)
 SLICES: tuple[str, ...] = ("limits", "exclusions", "procedures", "definitions", "identifiers")
+
+#: part kinds, in wording order (each has its filler sentences in `filler.yaml`)
+KINDS: tuple[str, ...] = (
+    "other",
+    "definitions",
+    "cover",
+    "limits",
+    "exclusions",
+    "claims",
+    "conditions",
+)
 
 #: fictional insurer printed in every wording
 INSURER = "Kestrel General Insurance plc"
@@ -42,6 +56,16 @@ class Ask:
     #: clause does not (grade 0)
     facts: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        _one_of("slice", self.slice, SLICES)
+        _versions("versions", self.versions or ())
+        if not self.templates:
+            raise ValueError("templates: is empty; write at least one question")
+        for t in self.templates:
+            _balanced(t)
+        if any(f < 0 for f in self.facts):
+            raise ValueError("facts: an index is negative; count core sentences from 0")
+
 
 @dataclass(frozen=True)
 class ClauseDef:
@@ -60,6 +84,22 @@ class ClauseDef:
     #: a one-sentence plain-English summary for the product summary sheet (None: glosses.py)
     gloss: str | None = None
 
+    def __post_init__(self) -> None:
+        if not self.versions:
+            raise ValueError("versions: is empty; list the versions the clause exists in")
+        _versions("versions", self.versions)
+        if self.fill < 0:
+            raise ValueError("fill: is negative; write 0 or more filler sentences")
+        for i, core in enumerate(self.core):
+            if isinstance(core, dict):
+                _versions(f"core[{i}]", tuple(core))
+        for n, ask in enumerate(self.asks):
+            if any(f >= len(self.core) for f in ask.facts):
+                raise ValueError(
+                    f"asks[{n}].facts: names a core sentence the clause does not have"
+                    f" ({len(self.core)} of them, counted from 0)"
+                )
+
 
 @dataclass(frozen=True)
 class PartDef:
@@ -67,6 +107,9 @@ class PartDef:
     title: str
     kind: str
     clauses: tuple[ClauseDef, ...]
+
+    def __post_init__(self) -> None:
+        _one_of("kind", self.kind, KINDS)
 
 
 @dataclass(frozen=True)
@@ -92,3 +135,34 @@ class ProductDef:
     values: dict[str, str | tuple[str, str]]  # placeholder -> value, or (2024, 2025) values
     endorsements: tuple[Endorsement, ...]
     parts: tuple[PartDef, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        for name in ("forms", "starts"):
+            if tuple(getattr(self, name)) != VERSIONS:
+                raise ValueError(
+                    f"{name}: give one entry per version, in order: {', '.join(VERSIONS)}"
+                )
+
+
+def _one_of(name: str, value: str, known: tuple[str, ...]) -> None:
+    if value not in known:
+        raise ValueError(f"{name}: unknown {name} {value!r}; use one of {', '.join(known)}")
+
+
+def _versions(name: str, versions: tuple[str, ...]) -> None:
+    unknown = [v for v in versions if v not in VERSIONS]
+    if unknown:
+        raise ValueError(
+            f"{name}: unknown version {unknown[0]!r}; use {', '.join(VERSIONS)} (quoted)"
+        )
+
+
+def _balanced(template: str) -> None:
+    """Alternation groups `<a|b>` open and close in turn, never nested."""
+    depth = 0
+    for ch in template:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if depth not in (0, 1):
+            raise ValueError("templates: a <...|...> group is nested or closed twice; fix it")
+    if depth:
+        raise ValueError("templates: a <...|...> group is not closed; add the >")

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ragsweep.data.samplegen import texts
 from ragsweep.data.samplegen.derived import (
     ClauseText,
     Fact,
@@ -25,11 +26,8 @@ from ragsweep.data.samplegen.derived import (
     make_passage,
 )
 from ragsweep.data.samplegen.glosses import gloss
-from ragsweep.data.samplegen.home import HOME
-from ragsweep.data.samplegen.motor import MOTOR
 from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER, expand, sentence_case
 from ragsweep.data.samplegen.spec import INSURER, VERSIONS, ClauseDef, Core, ProductDef
-from ragsweep.data.samplegen.travel import TRAVEL
 
 __all__ = [
     "PRODUCTS",
@@ -42,7 +40,8 @@ __all__ = [
     "present_facts",
 ]
 
-PRODUCTS: tuple[ProductDef, ...] = (HOME, MOTOR, TRAVEL)
+#: the products, each from its `<document>.yaml`
+PRODUCTS: tuple[ProductDef, ...] = tuple(texts.product(d) for d in ("home", "motor", "travel"))
 
 #: how much filler a clause gets: `ClauseDef.fill` times one of these, drawn per clause, so
 #: clause lengths vary widely (a bare two-sentence clause next to a long one)
@@ -52,11 +51,8 @@ LEADS: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3)
 #: chance that a non-shared clause (not a definition) gets one product-flavour sentence
 P_FLAVOUR = 0.3
 
-_CODE_SENTENCES = (
-    "<Claim decision letters|Our letters> refer to this exclusion as {code}.",
-    "Exclusion reference: {code}.",
-    "This exclusion is shown as {code} in <claim decisions|our claim decision letters>.",
-)
+#: the sentence that prints an exclusion's code in its clause (filler.yaml)
+_CODE_SENTENCES: tuple[str, ...] = texts.load("filler.yaml", "exclusion_code", tuple[str, ...])
 _REF = re.compile(r"\{ref\[([^\]]+)\]\}")
 _VALUE = re.compile(r"\{v\[([^\]]+)\]\}")
 
