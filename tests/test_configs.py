@@ -5,6 +5,7 @@ built-in one; the user's own sweep files are found; which stages a factor touche
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -222,3 +223,35 @@ def test_unknown_sweep_is_one_line_naming_the_options_and_the_folder(tmp_path, m
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "chunk_size" in err and "./sweeps/nope.yaml" in err
+
+
+# ----------------------------------------------------------------------------- Hydra's API
+
+
+def test_no_module_of_ragsweep_uses_hydras_private_api():
+    """`hydra._internal` may change in any Hydra release: the sweep files' config source is
+    registered through `hydra.core.plugins`, group options listed through the config loader."""
+    users = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "src" / "ragsweep").rglob("*.py")
+        if "hydra._internal" in p.read_text()
+    ]
+    assert users == []
+
+
+@pytest.mark.slow
+def test_importing_config_registers_nothing_with_hydra_until_the_sweep_group_is_needed(tmp_path):
+    probe = (
+        "import ragsweep.config as c\n"
+        "from hydra.core.singleton import Singleton\n"
+        "def made(): return sorted({'Plugins', 'SourcesRegistry'} & "
+        "{k.__name__ for k in Singleton._instances})\n"
+        "print(made())\n"
+        "print(c.group_options('sweep'))\n"
+        "print(made())\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    sweeps = sorted(p.stem for p in (ROOT / "sweeps").glob("*.yaml"))
+    assert ran.stdout.splitlines() == ["[]", str(sweeps), "['Plugins', 'SourcesRegistry']"]

@@ -6,15 +6,15 @@
   stage protocol it must obey, so a wrong class is a one-line error naming the config key, the
   class and the missing method, not a traceback halfway through a run.
 - The sweep files are the `sweep` group, seen by Hydra through the config source `SweepFiles`
-  below: first the packaged ones (the repository's `sweeps/`, installed as
-  `ragsweep.conf.sweep`), then a user's own `./sweeps/NAME.yaml` in the working folder
-  (`ragsweep -m sweep=NAME`). Hydra searches them in that order, so a file of the working
-  folder named like a packaged sweep does not replace it.
+  below (registered when first needed, `hydra_sees_sweep_files`, not at import): first the
+  packaged ones (the repository's `sweeps/`, installed as `ragsweep.conf.sweep`), then a
+  user's own `./sweeps/NAME.yaml` in the working folder (`ragsweep -m sweep=NAME`). Hydra
+  searches them in that order, so a file of the working folder named like a packaged sweep
+  does not replace it. What a sweep file holds: README.md, "Sweeps".
 """
 
 from __future__ import annotations
 
-import copy
 import importlib
 import inspect
 import os
@@ -115,13 +115,17 @@ class SweepFiles(ConfigSource):
         return sorted(set(files))
 
 
-def _register() -> None:
-    from hydra._internal.sources_registry import SourcesRegistry
+def hydra_sees_sweep_files() -> None:
+    """Register `SweepFiles` with Hydra (through its public plugin registry; again is a no-op),
+    so the `ragsweep-sweeps://` entries of conf/config.yaml's search path resolve.
 
-    SourcesRegistry.instance().register(SweepFiles)
+    Called before anything here composes or lists options, and by `check_group_choices`, which
+    the CLI runs before Hydra's app on every command line. Hydra hands the registry to its
+    launcher's workers (`Singleton.get_state`), so they need no call of their own.
+    """
+    from hydra.core.plugins import Plugins
 
-
-_register()
+    Plugins.instance().register(SweepFiles)
 
 
 #: the working folders `use_working_folder` was given in this process, and those it put on
@@ -198,6 +202,7 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
     from hydra import compose as hydra_compose
     from hydra import initialize_config_module
 
+    hydra_sees_sweep_files()
     try:
         with initialize_config_module("ragsweep.conf", version_base="1.3"):
             cfg = hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
@@ -244,19 +249,13 @@ def group_options(group: str) -> list[str]:
     """The options of a config group, as Hydra finds them through the search path of
     conf/config.yaml (for the sweep group: the packaged sweeps, then ./sweeps/ here); empty
     when `group` is not a group."""
-    from importlib.resources import files
-
     from hydra import initialize_config_module
-    from hydra._internal.config_repository import ConfigRepository
     from hydra.core.global_hydra import GlobalHydra
 
-    primary = OmegaConf.load(str(files("ragsweep.conf").joinpath("config.yaml")))
-    extra = OmegaConf.select(primary, "hydra.searchpath", default=None) or []
+    hydra_sees_sweep_files()
     with initialize_config_module("ragsweep.conf", version_base="1.3"):
-        path = copy.deepcopy(GlobalHydra.instance().config_loader().get_search_path())
-    for entry in extra:
-        path.append("ragsweep", str(entry))
-    return sorted(set(ConfigRepository(config_search_path=path).get_group_options(group)))
+        loader = GlobalHydra.instance().config_loader()
+        return sorted(set(loader.get_group_options(group, config_name="config")))
 
 
 def check_group_choices(args: Sequence[str]) -> None:
@@ -264,7 +263,9 @@ def check_group_choices(args: Sequence[str]) -> None:
 
     Hydra would say so too, over several lines and with exit code 1; ragsweep's rule for bad
     input is one line and exit code 2. Comma-separated sweep values are checked one by one.
+    It makes the sweep files visible to Hydra first (`hydra_sees_sweep_files`).
     """
+    hydra_sees_sweep_files()
     for arg in args:
         if arg.startswith("-") or "=" not in arg:
             continue
