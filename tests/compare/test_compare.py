@@ -321,7 +321,8 @@ def test_compare_and_data_import_read_a_slices_file_alike(tmp_path, text, fault)
     """One reader of `qid<TAB>slice` files: `compare --slices` and `data import --slices` take
     the same files (a space where a tab should be included) and refuse the same ones, with the
     same line. Before, `compare` took `q1 limits` and `data import` refused it."""
-    from ragsweep.cli import compare, data_import
+    from ragsweep.cli import data_import
+    from ragsweep.compare import run_files as compare
     from ragsweep.errors import DatasetError
 
     path = tmp_path / "slices.tsv"
