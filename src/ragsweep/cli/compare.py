@@ -3,12 +3,9 @@
     ragsweep compare --qrels qrels.txt --runs base.txt cand.txt [cand2.txt ...] \\
         [--slices slices.tsv [--weights shares.yaml]] [--metric recall@10] [--format table|json]
 
-The first run is the baseline. Every qrels query is scored with trec_eval's conventions (see
-`ragsweep score`; a query a run lacks scores 0) and compared per slice with the paired intervals
-of `ragsweep.compare.stats`. The slices file holds `qid<TAB>slice` lines; without it every query
-is in one slice, `all`. The weights file (traffic shares, a YAML mapping `slice: share` as
-`ragsweep labels sample` writes) adds the traffic-weighted headline. No MLflow: this path imports
-numpy, pandas, rich (and matplotlib only for --out).
+The first run is the baseline; the library call is `ragsweep.compare.run_files.compare_runs`,
+with its defaults read here from the config tree a sweep composes (conf/report, conf/eval). No
+MLflow: this path imports numpy, pandas, rich (and matplotlib only for --out). docs/report.md.
 """
 
 from __future__ import annotations

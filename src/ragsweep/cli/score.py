@@ -5,8 +5,9 @@
 Every query in the qrels is scored and counted in the mean (a query the run lacks scores 0);
 run queries absent from the qrels are ignored. Notes about both, and about documents listed
 twice in the run, go to stderr. The table always shows how much of the top K the qrels judge
-(unjudged@K, trec_eval's 1 - judged@K), even when the measures asked for leave it out.
-Imports only numpy and rich: no MLflow, pandas or torch.
+(unjudged@K, trec_eval's 1 - judged@K), even when the measures asked for leave it out. The
+library call is `ragsweep.scoring.run_files.score_file`. Imports only numpy and rich: no MLflow,
+pandas or torch.
 """
 
 from __future__ import annotations
