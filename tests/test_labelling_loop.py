@@ -70,8 +70,9 @@ def test_the_rebaseline_figure_is_what_adjudicating_reviewer2_moves(tmp_path):
     import pandas as pd
 
     from conftest import cli_in
+    from ragsweep.config import compose
     from ragsweep.data import load_dataset, sample_path
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.scoring.evaluate import evaluate
 
     root = tmp_path / "ds"
     shutil.copytree(sample_path(), root, ignore=shutil.ignore_patterns("__pycache__", "*.py"))

@@ -321,7 +321,8 @@ def test_compare_and_data_import_read_a_slices_file_alike(tmp_path, text, fault)
     """One reader of `qid<TAB>slice` files: `compare --slices` and `data import --slices` take
     the same files (a space where a tab should be included) and refuse the same ones, with the
     same line. Before, `compare` took `q1 limits` and `data import` refused it."""
-    from ragsweep.cli import compare, data_import
+    from ragsweep.cli import data_import
+    from ragsweep.compare import run_files as compare
     from ragsweep.errors import DatasetError
 
     path = tmp_path / "slices.tsv"
@@ -350,3 +351,35 @@ def test_compare_defaults_are_the_ones_a_sweep_uses():
     assert args.level == cfg.report.level and args.correction == cfg.report.correction
     assert args.target_gap == cfg.report.target_gap
     assert args.guard.split(",") == list(cfg.report.guard_slices)
+
+
+def test_compare_runs_is_the_verb_without_printing(files, capsys):
+    """A notebook's `compare_runs` gives the report the verb prints, its notes handed back."""
+    from ragsweep.compare.run_files import compare_json, compare_runs
+
+    f = files
+    (f / "short.txt").write_text("q01 Q0 rq01 1 1.0 sys\n")  # eleven queries without a line
+    runs = [str(f / "base.txt"), str(f / "short.txt")]
+    args = ["--qrels", str(f / "qrels.txt"), "--runs", *runs, "--slices", str(f / "slices.tsv")]
+    printed = run_json(capsys, *args, "--guard", "exclusions", "--metric", "recall@10")
+    notes: list[str] = []
+    report = compare_runs(
+        f / "qrels.txt",
+        runs,
+        metric="recall@10",
+        gain="exp",
+        guard_slices=["exclusions"],
+        correction="bonferroni",
+        level=0.95,
+        target_gap=0.05,
+        unjudged="bounds",
+        slices=f / "slices.tsv",
+        note=notes.append,
+    )
+    assert capsys.readouterr() == ("", "")
+    assert json.loads(json.dumps(compare_json(report))) == printed
+    assert notes == [
+        "note: short: 11 of 12 qrels queries have no line in the run; each scores 0 and counts "
+        "in the mean"
+    ]
+    assert report.decisions[0].decision == "fails guard"

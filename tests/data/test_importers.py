@@ -480,7 +480,8 @@ def test_qrels_listing_only_relevant_documents_are_flagged(
     shown = json.loads(capsys.readouterr().out)["first_stage_unjudged"]
     assert shown["retriever"] == "bm25" and shown["k"] == 5
     # by hand from the ranks BM25 gives: a rank is unjudged when it covers no labelled clause
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     cfg = compose(["data=folder", f"data.path={strict}", "retriever=bm25", "data.split.heldout=0"])
     rows = evaluate(cfg).per_question
@@ -782,7 +783,8 @@ def test_cranfield_empty_records_and_slices(cranfield: Path) -> None:
 def test_cranfield_bm25_matches_pytrec_eval(cranfield: Path) -> None:
     """The pipeline on the import (one chunk per document) scores as trec_eval does."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     cfg = compose(
         [

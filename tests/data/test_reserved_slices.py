@@ -24,7 +24,8 @@ def one_slice_copy(tmp_path, name: str):
 
 
 def test_a_single_slice_named_all_is_counted(tmp_path):
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     copy = one_slice_copy(tmp_path, "all")
     overrides = [o for o in TOY if not o.startswith("data.path=")] + [f"data.path={copy}"]

@@ -53,8 +53,8 @@ def test_the_sample_split_is_stratified(capsys):
     from omegaconf import OmegaConf
 
     from ragsweep.cli import main
+    from ragsweep.config import compose
     from ragsweep.data import load_dataset
-    from ragsweep.scoring.evaluate import compose
 
     cfg = compose([])
     q = load_dataset().questions

@@ -68,7 +68,8 @@ def test_one_run_is_logged_with_everything_needed(workdir, store, capsys):
 
 
 def test_same_config_gives_the_same_numbers_bit_for_bit(workdir):
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     cfg = compose(TOY)
     a, b = evaluate(cfg), evaluate(cfg)
@@ -126,8 +127,8 @@ def test_console_script_exit_code_and_cfg_job(workdir):
 
 
 def test_default_config_pins_the_built_in_sample():
+    from ragsweep.config import compose
     from ragsweep.data import load_dataset
-    from ragsweep.scoring.evaluate import compose
 
     cfg = compose([])
     assert cfg.data.path is None

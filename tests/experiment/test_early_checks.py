@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import cli_in
+from ragsweep.config import compose
 from ragsweep.errors import UserError
 from ragsweep.experiment.plan import _launcher_problem
-from ragsweep.scoring.evaluate import check_eval, compose
+from ragsweep.scoring.eval_config import check_eval
 from toy import TINY, TOY
 
 #: what Hydra's joblib launcher hands joblib by default (`warm.joblib_arguments`)

@@ -112,8 +112,9 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(swept):
 
 @pytest.mark.slow
 def test_pool_judge_import_rebaseline_gives_back_the_original_scores(swept, tmp_path):
+    from ragsweep.config import compose
     from ragsweep.data import load_dataset
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.scoring.evaluate import evaluate
 
     folder, data = swept
     store = Store(folder)

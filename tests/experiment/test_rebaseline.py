@@ -41,7 +41,8 @@ def test_unchanged_labels_log_nothing(swept):
 @pytest.mark.slow
 def test_changed_labels_give_a_new_baseline_scored_on_them(swept):
     from conftest import Store
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     folder, data = swept
     store = Store(folder)

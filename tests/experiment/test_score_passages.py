@@ -18,8 +18,9 @@ import pytest
 from conftest import cli_in, quality
 from passages_runs import chunks_by_id, write_run
 from ragsweep import conventions as cv
+from ragsweep.config import compose
 from ragsweep.data import load_dataset
-from ragsweep.scoring.evaluate import compose, evaluate
+from ragsweep.scoring.evaluate import evaluate
 
 RELEASES = {"release-a": ["retriever=bm25"], "release-b": []}
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 
+from ragsweep.config import compose
 from ragsweep.data import load_dataset
 from ragsweep.experiment.launch import execution_order
 from ragsweep.experiment.plan import SweepFolder, draft, share_dataset, shared_dataset
-from ragsweep.scoring.evaluate import compose
 from toy import TINY, TOY
 
 

@@ -53,7 +53,7 @@ def flat(node, prefix=""):
 
 
 def test_params_are_the_flattened_resolved_config(workdir, store):
-    from ragsweep.scoring.evaluate import compose
+    from ragsweep.config import compose
 
     overrides = [*TOY, "chunker.size=48", "+x.api_key=zzz"]
     assert main(overrides) == 0
@@ -177,9 +177,9 @@ def test_tracking_server_takes_its_uri_from_the_environment(monkeypatch):
     import socket
     import threading
 
+    from ragsweep.config import compose
     from ragsweep.errors import UserError
     from ragsweep.experiment import tracking
-    from ragsweep.scoring.evaluate import compose
 
     asked: list[str] = []
 

@@ -17,7 +17,8 @@ import pytest
 from conftest import cli_in
 from ragsweep.compare.build import build_report
 from ragsweep.compare.report import BETTER, NEEDS_JUDGING
-from ragsweep.scoring.evaluate import compose, evaluate
+from ragsweep.config import compose
+from ragsweep.scoring.evaluate import evaluate
 
 SAMPLE = Path(__file__).parents[2] / "src" / "ragsweep" / "data" / "sample"
 

@@ -55,7 +55,8 @@ def toy_pool() -> Pool:
 @pytest.fixture(scope="module")
 def expected() -> dict[str, dict[str, dict[str, int]]]:
     """system -> qid -> clause id -> best rank, from each system's own per_question frame."""
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     out: dict[str, dict[str, dict[str, int]]] = {}
     for name, overrides in SYSTEMS.items():

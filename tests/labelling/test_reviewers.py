@@ -179,7 +179,7 @@ TWO = [
 def test_agreement_is_saved_checked_and_carried(tiny: Path, tmp_path: Path) -> None:
     from ragsweep.experiment.judges import judge_notes  # noqa: F401 (the layer reading it)
     from ragsweep.labelling.agreement import stored_notes
-    from ragsweep.scoring.evaluate import pin_tags
+    from ragsweep.scoring.eval_config import pin_tags
 
     sheet(tmp_path / "ann.csv", TWO)
     other = [(*r[:5], "1" if r[0] == "q01" else r[5]) for r in TWO]

@@ -39,7 +39,7 @@ from ragsweep.labelling.sampling import (
     write_weights,
     zero_reasons,
 )
-from ragsweep.scoring.evaluate import slice_weights
+from ragsweep.scoring.weights import slice_weights
 
 QUESTIONS = Path(__file__).parents[2] / "src/ragsweep/data/sample/questions.jsonl"
 SLICES = ("identifiers", "definitions", "procedures", "limits", "exclusions")

@@ -224,7 +224,8 @@ def test_moving_questions_carries_what_is_the_same_and_names_the_rest(dataset: P
 def test_the_carried_set_scores_as_the_set_labelled_by_hand(
     imported: dict[str, Path], tmp_path: Path
 ) -> None:
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     carried = tmp_path / "carried"
     shutil.copytree(imported["markdown"], carried)

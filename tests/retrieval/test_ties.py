@@ -18,11 +18,12 @@ import pytest
 
 from ragsweep.chunking import SectionChunker
 from ragsweep.chunking.chunkers import chunk_corpus
+from ragsweep.config import compose
 from ragsweep.data import load_dataset
 from ragsweep.experiment.single import read_measured, write_payload
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.base import tie_keys, tie_order, ties_across
-from ragsweep.scoring.evaluate import compose, evaluate, tie_counts
+from ragsweep.scoring.evaluate import evaluate, tie_counts
 from toy import TINY, TOY
 
 #: the version filter off, so both versions of a twin clause compete for the same question
@@ -189,7 +190,7 @@ def test_each_run_logs_its_ties_at_k_prompt(tiny: Path, tmp_path: Path):
 def test_evaluate_and_the_prebuilt_cache_agree_whatever_the_corpus_order(
     tiny: Path, tmp_path: Path
 ):
-    from ragsweep.scoring.evaluate import prebuild, stage_cache
+    from ragsweep.scoring.stages import prebuild, stage_cache
 
     cfg = compose([*NO_FILTER, f"data.path={tiny}", "retriever=hybrid"])
     ds = load_dataset(tiny)

@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
+from ragsweep.config import compose
 from ragsweep.measures import Measure
 from ragsweep.scoring.bounds import _rescore, if_relevant
-from ragsweep.scoring.evaluate import compose, evaluate
+from ragsweep.scoring.evaluate import evaluate
 from toy import SMALL_CHUNKS, TOY
 
 

@@ -29,7 +29,8 @@ def normalised(weights: dict[str, float]) -> dict[str, float]:
     ],
 )
 def test_weighted_row_is_the_weighted_mean_of_slice_means(weights):
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     text = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in weights.items()) + "}"
     flag = "eval.normalise_weights=" + str(sum(weights.values()) != 1).lower()
@@ -147,7 +148,8 @@ def test_weights_that_are_not_what_the_user_meant_are_refused_in_one_line(
 
 
 def test_weights_summing_to_1_need_no_flag_and_equal_the_normalised_ones():
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     shares = {s: w / 20 for s, w in WEIGHTS.items()}
     text = "eval.traffic_weights={" + ",".join(f"{k}:{v}" for k, v in shares.items()) + "}"
@@ -159,7 +161,8 @@ def test_weights_summing_to_1_need_no_flag_and_equal_the_normalised_ones():
 def test_a_folder_dataset_needs_no_weights_and_gets_equal_shares():
     """`ragsweep data=folder data.path=DIR` as the README writes it: no eval.traffic_weights
     on the command line, and the headline is the plain mean of the slice means."""
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
 
     result = evaluate(compose([*UNWEIGHTED, "cache.dir=null"]))
     assert result.config["eval"]["traffic_weights"] is None
@@ -173,7 +176,8 @@ def test_the_shares_dataset_json_declares_weigh_the_headline_unless_the_config_s
     import json
     import shutil
 
-    from ragsweep.scoring.evaluate import compose, evaluate
+    from ragsweep.config import compose
+    from ragsweep.scoring.evaluate import evaluate
     from toy import TINY
 
     data = tmp_path / "tiny"

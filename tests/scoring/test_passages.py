@@ -17,10 +17,11 @@ import pandas as pd
 import pytest
 
 from passages_runs import chunks_by_id, reflowed, write_run
+from ragsweep.config import compose
 from ragsweep.data import load_dataset
 from ragsweep.data.passages import read_passage_run
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.scoring.evaluate import compose, evaluate
+from ragsweep.scoring.evaluate import evaluate
 from ragsweep.scoring.passages import passages_config, score_passages
 from toy import TINY, TOY
 

@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from ragsweep.cli.options import add_format, add_out, add_tracking_uri
 from ragsweep.errors import UserError
 
 
@@ -45,23 +46,9 @@ def _parser() -> argparse.ArgumentParser:
         help="compare runs scored on another labelled set or corpus snapshot "
         "(the report then says it is not like for like)",
     )
-    parser.add_argument(
-        "--out",
-        metavar="DIR",
-        help="also write report.md, .html, .csv, .json, decisions.csv and the "
-        "forest plots into DIR",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("table", "json"),
-        default="table",
-        help="table: rich tables (default); json: the whole report as JSON",
-    )
-    parser.add_argument(
-        "--tracking-uri",
-        metavar="URI",
-        help="MLflow store (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
-    )
+    add_out(parser, "report.md, .html, .csv, .json, decisions.csv and the forest plots")
+    add_format(parser, table="rich tables", json="the whole report as JSON")
+    add_tracking_uri(parser)
     return parser
 
 

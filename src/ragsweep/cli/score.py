@@ -5,8 +5,9 @@
 Every query in the qrels is scored and counted in the mean (a query the run lacks scores 0);
 run queries absent from the qrels are ignored. Notes about both, and about documents listed
 twice in the run, go to stderr. The table always shows how much of the top K the qrels judge
-(unjudged@K, trec_eval's 1 - judged@K), even when the measures asked for leave it out.
-Imports only numpy and rich: no MLflow, pandas or torch.
+(unjudged@K, trec_eval's 1 - judged@K), even when the measures asked for leave it out. The
+library call is `ragsweep.scoring.run_files.score_file`. Imports only numpy and rich: no MLflow,
+pandas or torch.
 """
 
 from __future__ import annotations
@@ -15,12 +16,8 @@ import argparse
 import json
 import sys
 
-import numpy as np
-
-from ragsweep.errors import DatasetError, UserError
-from ragsweep.measures import GAINS, Measure, parse_measures
-from ragsweep.scoring import trec
-from ragsweep.scoring.metrics import score_gains
+from ragsweep.cli.options import add_format, add_gain, add_qrels
+from ragsweep.scoring.run_files import score_file
 
 DEFAULT_METRICS = "recall@10,P@10,RR,nDCG@10,unjudged@10"
 
@@ -34,12 +31,7 @@ def _parser() -> argparse.ArgumentParser:
             "docs/metrics.md for every convention."
         ),
     )
-    parser.add_argument(
-        "--qrels",
-        required=True,
-        metavar="FILE",
-        help="qrels file: 'qid 0 docid grade' per line (.gz read as gzip)",
-    )
+    add_qrels(parser)
     parser.add_argument(
         "--run",
         required=True,
@@ -54,106 +46,24 @@ def _parser() -> argparse.ArgumentParser:
         f"RR@K (MRR), nDCG@K, unjudged@K (hole@K: the share of the top K the qrels do not "
         f"judge); any case (default {DEFAULT_METRICS})",
     )
-    parser.add_argument(
-        "--gain",
-        choices=GAINS,
-        default="exp",
-        help="nDCG gain: exp = 2^g - 1 (default), linear = g (trec_eval's)",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("table", "json"),
-        default="table",
-        help="table: the means; json: means and per-query values (default table)",
-    )
+    add_gain(parser, "exp")
+    add_format(parser, table="the means", json="means and per-query values")
     return parser
-
-
-def _preview(names: tuple[str, ...] | list[str], n: int = 3) -> str:
-    shown = ", ".join(repr(q) for q in names[:n])
-    return shown + (", ..." if len(names) > n else "")
-
-
-def _depth(measures: tuple[Measure, ...]) -> int | None:
-    """Ranks needed to score `measures`: the largest cutoff, or None when RR looks at all."""
-    cutoffs = [m.k for m in measures]
-    return None if any(k is None for k in cutoffs) else max(k for k in cutoffs if k is not None)
-
-
-def evaluate_files(
-    qrels_path: str, run_path: str, measures: tuple[Measure, ...], gain: str
-) -> tuple[trec.TrecArrays, np.ndarray]:
-    """Read both files, check they share queries, and score: (arrays, (n_queries, n_measures))."""
-    qrels = trec.read_qrels(qrels_path)
-    if len(qrels) == 0:
-        raise DatasetError(qrels_path, "holds no judgements; give a qrels file with at least one")
-    run = trec.read_run(run_path)
-    arrays = trec.gain_arrays(qrels, run, depth=_depth(measures))
-    if not arrays.in_run.any():
-        found = f"its queries are {_preview(run.qid_names)}" if len(run) else "it has no lines"
-        raise UserError(
-            f"{run_path}: no query of the run is in {qrels_path} ({found}; the qrels' are "
-            f"{_preview(arrays.qids)}); check that both files use the same query ids"
-        )
-    scores = score_gains(
-        arrays.gains,
-        arrays.new_rel,
-        arrays.n_rel,
-        arrays.ideal,
-        measures,
-        gain,
-        unjudged=arrays.unjudged,
-    )
-    return arrays, scores
 
 
 def main(argv: list[str]) -> int:
     """Run `ragsweep score`; returns 0. Bad input raises `UserError` (the CLI exits 2)."""
     args = _parser().parse_args(argv)
-    names = [t.strip() for t in args.metrics.split(",")]
-    measures = parse_measures(args.metrics)
-    arrays, scores = evaluate_files(args.qrels, args.run, measures, args.gain)
-
-    missing = int((~arrays.in_run).sum())
-    if missing:
-        print(
-            f"note: {missing} of {len(arrays.qids)} qrels queries have no line in the run; "
-            "each scores 0 and counts in the mean",
-            file=sys.stderr,
-        )
-    if arrays.ignored_qids:
-        print(
-            f"note: {len(arrays.ignored_qids)} run queries are not in the qrels and are ignored "
-            f"({_preview(arrays.ignored_qids)})",
-            file=sys.stderr,
-        )
-    if arrays.n_duplicates:
-        print(
-            f"note: {arrays.n_duplicates} run lines repeat a (qid, docid); each document "
-            "counts once, at its highest-scored position",
-            file=sys.stderr,
-        )
-
-    means = scores.mean(axis=0)
-    aggregate = {name: float(v) for name, v in zip(names, means, strict=True)}
-    hole = None
-    if args.format == "table" and not any(m.diagnostic for m in measures):
-        deepest = Measure("unjudged", max([m.k for m in measures if m.k is not None] or [10]))
-        extra = score_gains(
-            arrays.gains,
-            arrays.new_rel,
-            arrays.n_rel,
-            arrays.ideal,
-            (deepest,),
-            unjudged=arrays.unjudged,
-        )
-        hole = (str(deepest), float(extra.mean()))
+    scored = score_file(
+        args.qrels,
+        args.run,
+        args.metrics,
+        args.gain,
+        note=lambda line: print(line, file=sys.stderr),
+    )
     if args.format == "json":
-        per_query = {
-            qid: {name: float(v) for name, v in zip(names, row, strict=True)}
-            for qid, row in zip(arrays.qids, scores.tolist(), strict=True)
-        }
-        json.dump({"aggregate": aggregate, "per_query": per_query}, sys.stdout, indent=2)
+        out = {"aggregate": scored.aggregate(), "per_query": scored.per_query()}
+        json.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
 
@@ -164,19 +74,19 @@ def main(argv: list[str]) -> int:
     table = Table(box=box.SIMPLE)
     table.add_column("measure")
     table.add_column("value", justify="right")
-    for name, value in aggregate.items():
+    for name, value in scored.aggregate().items():
         table.add_row(name, f"{value:.4f}")
     console = Console(file=sys.stdout)
     console.print(table)
     console.print(
-        f"mean over the {len(arrays.qids)} qrels queries ({missing} missing from the run, scored "
-        f"0); nDCG gain {args.gain}",
+        f"mean over the {len(scored.qids)} qrels queries ({scored.missing} missing from the run, "
+        f"scored 0); nDCG gain {args.gain}",
         highlight=False,
     )
-    if hole is not None:
+    if scored.hole is not None:
         console.print(
-            f"{hole[0]} {hole[1]:.4f}: the share of the top passages the qrels do not judge, "
-            "scored as not relevant (trec_eval's convention)",
+            f"{scored.hole[0]} {scored.hole[1]:.4f}: the share of the top passages the qrels do "
+            "not judge, scored as not relevant (trec_eval's convention)",
             highlight=False,
         )
     return 0

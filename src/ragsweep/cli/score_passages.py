@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ragsweep.chunking.locate import MIN_SIMILARITY
+from ragsweep.cli.options import add_tracking_uri
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,11 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="MLflow experiment (default: tracking.experiment, ragsweep)",
     )
-    parser.add_argument(
-        "--tracking-uri",
-        metavar="URI",
-        help="MLflow store (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
-    )
+    add_tracking_uri(parser)
     parser.add_argument(
         "--no-log",
         action="store_true",

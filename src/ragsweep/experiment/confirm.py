@@ -36,7 +36,8 @@ from ragsweep.experiment.plan import SweepFolder, shared_dataset
 from ragsweep.experiment.single import logs_every_number, payload
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_version
-from ragsweep.scoring.evaluate import config_hash, evaluate, select_questions
+from ragsweep.scoring.eval_config import config_hash, select_questions
+from ragsweep.scoring.evaluate import evaluate
 
 CONFIRMED, NOT_CONFIRMED, NO_WINNER = "confirmed", "not confirmed", "no winner"
 

@@ -51,7 +51,8 @@ from ragsweep.experiment.plan import (
 )
 from ragsweep.experiment.warm import Warmup, watch_workers
 from ragsweep.retrieval.cache import key_of
-from ragsweep.scoring.evaluate import parse_measures, prebuild, stage_cache
+from ragsweep.scoring.eval_config import measures_of
+from ragsweep.scoring.stages import prebuild, stage_cache
 from ragsweep.secrets import mask_overrides, mask_uri, unmask_uri
 
 
@@ -269,7 +270,7 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
     d = draft(args)
     base_cfg = d.baseline_cfg
-    parse_measures(base_cfg)  # a bad measure is refused before anything runs
+    measures_of(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
     _check_workers_find(base_cfg)
     tracking.configured_store(base_cfg.tracking)  # and a tracking server that does not answer

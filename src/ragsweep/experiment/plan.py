@@ -33,7 +33,7 @@ from ragsweep.errors import UserError, first_line
 from ragsweep.experiment import tracking
 from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
-from ragsweep.scoring.evaluate import check_eval, check_snapshot, config_hash, select_questions
+from ragsweep.scoring.eval_config import check_eval, check_snapshot, config_hash, select_questions
 from ragsweep.secrets import mask_uri, unmask_uri
 
 #: the stage a worker reports for a configuration that finished in an earlier launch

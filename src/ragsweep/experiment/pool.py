@@ -7,7 +7,7 @@ each of its configuration runs, as the judging sheet `labels import` reads (docs
     p.per_system(), p.per_slice()                    # pairs per configuration, per slice
 
 Nothing is ranked again: a configuration run's `results/per_question.csv` keeps the clauses each
-of its top passages covers (`scoring.evaluate.stored_depth`, at least 10), which is all a pool
+of its top passages covers (`scoring.ranked.stored_depth`, at least 10), which is all a pool
 of depth k needs; a deeper `depth` is refused. The runs must have been scored on the labelled set
 and corpus snapshot the dataset holds now, else the verdicts the pool is meant to settle are on
 other labels: `labels rebaseline` scores them on the current ones first.
@@ -30,7 +30,8 @@ from ragsweep.data import Dataset, load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import logged, tracking
 from ragsweep.labelling.pool import Pool, pool_ranked, top_clauses
-from ragsweep.scoring.evaluate import parse_measures, stored_depth
+from ragsweep.scoring.eval_config import measures_of
+from ragsweep.scoring.ranked import stored_depth
 
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
@@ -127,7 +128,7 @@ def _depth(rec: RunRecord, name: str, depth: int | None) -> int:
         )
     cfg = OmegaConf.create(rec.config)
     k = int(cfg.eval.k_prompt) if depth is None else depth
-    kept = stored_depth(parse_measures(cfg))
+    kept = stored_depth(measures_of(cfg))
     if k > kept:
         raise UserError(
             f"--depth {k} is deeper than configuration {name} (run {rec.run_id}) kept: its "

@@ -93,7 +93,7 @@ def is_confirm(run: object) -> bool:
 def check_pins(run: object, cfg: DictConfig) -> object:
     """Refuse when the data on this machine is not the data the run was logged with."""
     from ragsweep.data import load_dataset
-    from ragsweep.scoring.evaluate import select_questions
+    from ragsweep.scoring.eval_config import select_questions
 
     tags = run.data.tags  # type: ignore[attr-defined]
     ds = load_dataset(cfg.data.path)

@@ -39,7 +39,8 @@ from ragsweep.experiment import owners, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
 from ragsweep.experiment.single import Payload, read_measured, read_payload, write_payload
 from ragsweep.provenance import code_version
-from ragsweep.scoring.evaluate import config_hash, evaluate
+from ragsweep.scoring.eval_config import config_hash
+from ragsweep.scoring.evaluate import evaluate
 
 FINISHED, SKIPPED, FAILED = "finished", "skipped", "failed"
 #: evaluated, but the tracking server was gone: the results wait in the sweep folder

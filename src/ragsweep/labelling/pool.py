@@ -53,6 +53,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep.chunking.anchors import coverage
+from ragsweep.config import compose
 from ragsweep.data import Dataset, admits, load_dataset
 from ragsweep.data.schema import Clause
 from ragsweep.errors import DatasetError, UserError
@@ -66,13 +67,8 @@ from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-expor
 )
 from ragsweep.retrieval import pipeline
 from ragsweep.scoring import trec
-from ragsweep.scoring.evaluate import (
-    check_snapshot,
-    chunk_and_filter,
-    compose,
-    select_questions,
-    stage_cache,
-)
+from ragsweep.scoring.eval_config import check_snapshot, select_questions
+from ragsweep.scoring.stages import chunk_and_filter, stage_cache
 
 #: a system's name: it is written as `name@rank`, joined by "; "
 SYSTEM_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
@@ -336,7 +332,7 @@ def _run_system(
 def top_clauses(per_question: pd.DataFrame, depth: int) -> dict[str, dict[str, int]]:
     """qid -> clause id -> rank (1-based) of the best passage covering it in the top `depth`,
     from a scored run's per-question rows (`clauses`: for each ranked passage, best first, the
-    JSON list of clause ids it covers: `ragsweep.scoring.evaluate.score_ranked`)."""
+    JSON list of clause ids it covers: `ragsweep.scoring.ranked.score_ranked`)."""
     out: dict[str, dict[str, int]] = {}
     for qid, covered in zip(per_question["qid"], per_question["clauses"], strict=True):
         best: dict[str, int] = {}

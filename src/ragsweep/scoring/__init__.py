@@ -1,2 +1,2 @@
 """The scoring layer: measures over ranked lists, per-question rows, TREC files, and the
-evaluation of one configuration (`compose`, `evaluate`) that a notebook calls."""
+evaluation of one configuration (`evaluate`) that a notebook calls."""

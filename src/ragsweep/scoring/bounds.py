@@ -27,7 +27,7 @@ from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.scoring.metrics import score_gains
 
-#: per-question columns the bounds need (written by `scoring.evaluate.score_ranked`)
+#: per-question columns the bounds need (written by `scoring.ranked.score_ranked`)
 BOUNDS_COLUMNS: tuple[str, ...] = ("clauses", "labels")
 #: the grade an unjudged clause gets on the optimistic side
 ASSUMED_GRADE = 1

@@ -9,6 +9,7 @@ credit arrays. The same core serves the pipeline (chunks ranked, labels on claus
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -103,3 +104,34 @@ def score_gains(
         else:  # pragma: no cover - Measure.__post_init__ rejects other names
             raise ValueError(f"unsupported measure {m}")
     return out
+
+
+class CreditArrays(Protocol):
+    """Per-rank credit of a set of ranked lists, as `score_gains` reads it: the pipeline's
+    (`ragsweep.chunking.anchors.GainArrays`) or a TREC run's (`scoring.trec.TrecArrays`)."""
+
+    @property
+    def gains(self) -> np.ndarray: ...
+    @property
+    def new_rel(self) -> np.ndarray: ...
+    @property
+    def n_rel(self) -> np.ndarray: ...
+    @property
+    def ideal(self) -> np.ndarray: ...
+    @property
+    def unjudged(self) -> np.ndarray: ...
+
+
+def score_arrays(
+    arrays: CreditArrays, measures: Sequence[Measure], gain: Gain = "exp"
+) -> np.ndarray:
+    """`score_gains` over the credit arrays of a set of ranked lists: (n_queries, n_measures)."""
+    return score_gains(
+        arrays.gains,
+        arrays.new_rel,
+        arrays.n_rel,
+        arrays.ideal,
+        measures,
+        gain,
+        unjudged=arrays.unjudged,
+    )

@@ -8,7 +8,7 @@
 
 Each passage is placed in the snapshot's rendered documents (`ragsweep.chunking.locate`: exact,
 then normalised, then fuzzy; a span given in the run file is taken as it is), becomes a `Chunk`,
-and the ranking is scored by `ragsweep.scoring.evaluate.score_ranked`, the code that scores our
+and the ranking is scored by `ragsweep.scoring.ranked.score_ranked`, the code that scores our
 own pipeline: the coverage rule maps each placed passage to clauses (docs/anchoring.md), the
 counted-once rule credits them. An unlocated passage keeps its rank and credits nothing; a
 question of the split that the run has no line for scores 0 and is counted. What is logged
@@ -45,13 +45,9 @@ from ragsweep.data import Dataset, load_dataset
 from ragsweep.data.passages import PassageRun
 from ragsweep.data.reader import hint
 from ragsweep.errors import UserError
-from ragsweep.scoring.evaluate import (
-    EvalResult,
-    pin_tags,
-    prompt_words,
-    score_ranked,
-    scoring,
-)
+from ragsweep.scoring.eval_config import pin_tags, scoring
+from ragsweep.scoring.evaluate import EvalResult, prompt_words
+from ragsweep.scoring.ranked import score_ranked
 
 #: the config blocks a passages run reads (and may be overridden): the data, how rankings are
 #: scored and compared, where they are logged

@@ -1,0 +1,133 @@
+"""Ranked passages scored: per-question rows (question, slice, one column per measure, what
+each rank holds), the per-slice table with the traffic-weighted headline, and its MLflow
+metric names. The coverage rule and the counted-once rule: docs/anchoring.md, docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ragsweep import conventions as cv
+from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
+from ragsweep.chunking.chunkers import Chunk
+from ragsweep.data import Dataset
+from ragsweep.measures import Measure
+from ragsweep.scoring import bounds
+from ragsweep.scoring.eval_config import Scoring
+from ragsweep.scoring.metrics import score_arrays
+
+
+def summarise(
+    per_question: pd.DataFrame,
+    measures: Sequence[Measure],
+    slices: Sequence[str],
+    weights: dict[str, float],
+) -> pd.DataFrame:
+    """Per-slice means, the mean over all questions, and the traffic-weighted headline."""
+    cols = [str(m) for m in measures]
+    present = [s for s in slices if (per_question["slice"] == s).any()]
+    by_slice = per_question.groupby("slice", sort=False)[cols].mean().reindex(present)
+    table = by_slice.copy()
+    table.loc[cv.ALL] = per_question[cols].mean()
+    w = np.array([weights[s] for s in present])
+    table.loc[cv.WEIGHTED] = (by_slice.to_numpy() * w[:, None]).sum(axis=0)
+    table.index.name = "slice"
+    return table
+
+
+def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str, float]:
+    """MLflow metric names `<measure key>/<slice>` (e.g. recall_at_5/exclusions). Of the
+    diagnostic measures only the first (unjudged@k_prompt, `measures_of`) is a metric: the
+    deeper cutoff's share stays in the per-question rows, and a run page keeps under 150 metrics.
+    """
+    diagnostic = [m for m in measures if m.diagnostic]
+    logged = [m for m in measures if not m.diagnostic] + diagnostic[:1]
+    return {
+        cv.metric_key(m, row): float(summary.loc[row, str(m)])
+        for row in summary.index
+        for m in logged
+    }
+
+
+@dataclass
+class Scored:
+    """Ranked passages scored: what `EvalResult` holds of the scores (see its fields)."""
+
+    per_question: pd.DataFrame
+    summary: pd.DataFrame
+    metrics: dict[str, float]
+    counts: dict[str, int]
+    rankings: dict[str, list[str]]
+    clause_rankings: dict[str, list[str]]
+    qrels: dict[str, dict[str, int]]
+
+
+def stored_depth(measures: Sequence[Measure]) -> int:
+    """How many ranked passages a run's per-question rows keep (`ranked`, `clauses`): the
+    deepest cutoff of its measures, at least 10."""
+    return max([m.k or 10 for m in measures] + [10])
+
+
+def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.ndarray) -> Scored:
+    """Score `ranked` (one row per question of `how.questions`: indices into `chunks`, -1 for
+    padding or a rank that holds nothing scorable) per question and per slice.
+
+    The clause labels reach the chunks by the coverage rule (`ragsweep.chunking.anchors`), and
+    the counted-once rule credits them; a -1 keeps its rank and credits nothing.
+    """
+    questions, measures = how.questions, how.measures
+    cov = coverage(ds.documents, chunks, how.min_overlap)
+    clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
+    arrays = gain_arrays(ranked, cov, clause, grade)
+    scores = score_arrays(arrays, measures, how.gain)
+
+    top = stored_depth(measures)
+    covered = {int(i): cov.chunk_clauses(int(i)) for i in np.unique(ranked[ranked >= 0])}
+    columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
+    columns["ranked"] = [
+        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
+    ]
+    columns["clauses"] = [json.dumps(_rank_clauses(row[:top], covered)) for row in ranked]
+    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
+        qrels.setdefault(qid, {})[cid] = int(g)
+    columns["labels"] = [
+        json.dumps(bounds.labels_needed(qrels.get(q, {}), json.loads(c)), sort_keys=True)
+        for q, c in zip(questions["qid"], columns["clauses"], strict=True)
+    ]
+    per_q = pd.concat(
+        [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
+        axis=1,
+    )
+    rankings: dict[str, list[str]] = {}
+    clause_rankings: dict[str, list[str]] = {}
+    for qid, row in zip(questions["qid"], ranked, strict=True):
+        kept = [int(i) for i in row if i >= 0]
+        rankings[qid] = [chunks[i].chunk_id for i in kept]
+        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
+    summary = summarise(per_q, measures, ds.slices, how.weights)
+    return Scored(
+        per_question=per_q,
+        summary=summary,
+        metrics=metric_dict(summary, measures),
+        counts={s: int((questions["slice"] == s).sum()) for s in how.weights},
+        rankings=rankings,
+        clause_rankings=clause_rankings,
+        qrels=qrels,
+    )
+
+
+def _rank_clauses(row: np.ndarray, covered: dict[int, list[str]]) -> list[list[str]]:
+    """The clause ids each rank's chunk covers, one list per rank (a -1 inside the ranking keeps
+    its place as an empty list; trailing padding is dropped): the `clauses` column, which the
+    bounds (`scoring.bounds`) score again rank by rank."""
+    kept = [int(i) for i in row]
+    while kept and kept[-1] < 0:
+        kept.pop()
+    return [covered[i] if i >= 0 else [] for i in kept]
