@@ -19,8 +19,9 @@ from conftest import cli_in
 from ragsweep.data import load_dataset
 from ragsweep.labelling.agreement import kappa_from_confusion, kappa_interval
 from ragsweep.labelling.assign import assign
+from ragsweep.labelling.labelfiles import CHANGELOG_FILE
 from ragsweep.labelling.pool import SHEET_COLUMNS
-from ragsweep.labelling.sheets import CHANGELOG_FILE, import_sheets
+from ragsweep.labelling.sheets import import_sheets
 
 TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
 AT = "2025-10-01T09:30:00+00:00"
