@@ -14,6 +14,16 @@ from ragsweep.errors import UserError
 from ragsweep.labelling.core import add_failure, freeze, next_qid
 from ragsweep.labelling.labelfiles import CHANGELOG_FILE
 
+#: a production failure on home 3.1 (2025), less its text and reason
+BIKE = {
+    "slice": "exclusions",
+    "product": "home",
+    "version": "2025",
+    "clauses": [("home", "3.1", 2)],
+    "at": AT,
+    "who": "ops",
+}
+
 
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
@@ -72,16 +82,7 @@ def test_add_failure_adds_a_core_question(tiny: Path) -> None:
     ],
 )
 def test_add_failure_refuses_bad_input(tiny: Path, change: dict, says: str) -> None:
-    args = dict(
-        text="Is my bike covered?",
-        slice="exclusions",
-        product="home",
-        version="2025",
-        clauses=[("home", "3.1", 2)],
-        at=AT,
-        who="ops",
-        reason="incident 42",
-    )
+    args = {**BIKE, "text": "Is my bike covered?", "reason": "incident 42"}
     before = digest(tiny)
     with pytest.raises(UserError) as info:
         add_failure(tiny, **{**args, **change})
@@ -95,17 +96,7 @@ def test_add_failure_stores_the_scrubbed_text_and_says_what_was_replaced(tiny: P
         "My name is Sarah Jones, policy number 12345678: is my bike covered? "
         "Call me on 07700 900123"
     )
-    done = add_failure(
-        tiny,
-        text=raw,
-        slice="exclusions",
-        product="home",
-        version="2025",
-        clauses=[("home", "3.1", 2)],
-        at=AT,
-        who="ops",
-        reason="incident 43",
-    )
+    done = add_failure(tiny, **{**BIKE, "text": raw, "reason": "incident 43"})
     expected = (
         "My name is <NAME>, policy number <POLICY_REF>: is my bike covered? Call me on <PHONE>"
     )
