@@ -12,6 +12,7 @@ import itertools
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -64,8 +65,9 @@ def _candidates(folder: Path, name: str) -> tuple[str, Path, Path]:
     return qid, sampled, sheet
 
 
-def _failure(data: Path, text: str) -> str:
-    ran = cli_in(
+def _add_failure(data: Path, text: str) -> Any:
+    """`labels add-failure` of `text` as a limits question answered by home/4.4 (2025)."""
+    return cli_in(
         data.parent,
         "labels",
         "add-failure",
@@ -82,7 +84,11 @@ def _failure(data: Path, text: str) -> str:
         "--clause",
         "home/4.4=2",
     ).ok()
-    return ran.out.split("core question ")[1].split()[0]
+
+
+def _failure(data: Path, text: str) -> str:
+    """The qid `labels add-failure` gave `text`."""
+    return _add_failure(data, text).out.split("core question ")[1].split()[0]
 
 
 #: every place two failures can take among two candidate imports (c1 before c2: the two
@@ -172,23 +178,7 @@ def test_a_candidate_text_is_scrubbed_as_it_joins(dataset_copy: Path, tmp_path: 
 
 def test_add_failure_prints_what_the_scrubber_replaced(dataset_copy: Path) -> None:
     raw = "My name is Sarah Jones, policy number 12345678, is my excess 350? Call 07700 900123"
-    ran = cli_in(
-        dataset_copy.parent,
-        "labels",
-        "add-failure",
-        "--data",
-        str(dataset_copy),
-        "--text",
-        raw,
-        "--slice",
-        "limits",
-        "--product",
-        "home",
-        "--version",
-        "2025",
-        "--clause",
-        "home/4.4=2",
-    ).ok()
+    ran = _add_failure(dataset_copy, raw)
     assert ran.out.strip() == (
         "added the production failure as core question q0401 with 1 label(s); personal data "
         "scrubbed from its text: NAME 1, PHONE 1, POLICY_REF 1"

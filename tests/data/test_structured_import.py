@@ -27,13 +27,8 @@ from ragsweep.data.importers.wordings.convert import read_wordings
 from ragsweep.data.importers.wordings.markdown import blocks_of
 from ragsweep.data.importers.wordings.structure import structure
 from ragsweep.data.split import assign
-from ragsweep.labelling.upkeep import (
-    SAME_TEXT_MIN_RATIO,
-    Blocked,
-    Carry,
-    check_labels,
-    normalise,
-)
+from ragsweep.labelling.sameclause import SAME_TEXT_MIN_RATIO, normalise
+from ragsweep.labelling.upkeep import Blocked, Carry, check_labels
 from wording_files import W_URI, W, write_docx, write_pdf
 
 FIX = Path(__file__).parents[1] / "fixtures" / "wordings"

@@ -6,37 +6,26 @@ Label Studio round trip, and every malformed input one line, exit 2, the dataset
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from label_folder import AT, copy_tiny, digest
 
 from conftest import cli_in
 from ragsweep.data import load_dataset
 from ragsweep.labelling.agreement import kappa_from_confusion, kappa_interval
 from ragsweep.labelling.assign import assign
+from ragsweep.labelling.labelfiles import CHANGELOG_FILE
 from ragsweep.labelling.pool import SHEET_COLUMNS
-from ragsweep.labelling.sheets import CHANGELOG_FILE, import_sheets
-
-TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
-AT = "2025-10-01T09:30:00+00:00"
+from ragsweep.labelling.sheets import import_sheets
 
 
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(TINY, tmp_path / "tiny"))
-
-
-def digest(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
+    return copy_tiny(tmp_path)
 
 
 def sheet(path: Path, rows: list[tuple[str, str, str, str, str, str]]) -> Path:

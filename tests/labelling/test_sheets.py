@@ -5,43 +5,22 @@ byte-identical after a refusal), conflicts between sheets, the manifest refreshe
 from __future__ import annotations
 
 import csv
-import hashlib
-import json
 import shutil
 from pathlib import Path
 
 import pytest
+from label_folder import AT, copy_tiny, digest, jsonl, lab, log_row
 
 from ragsweep.data import load_dataset, sample_path
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.sheets import (
-    CHANGELOG_FIELDS,
-    CHANGELOG_FILE,
-    SHEET_COLUMNS,
-    ImportResult,
-    add_failure,
-    import_sheets,
-    next_qid,
-)
-
-TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
-AT = "2025-10-01T09:30:00+00:00"
+from ragsweep.labelling.labelfiles import CHANGELOG_FILE
+from ragsweep.labelling.sheetfile import SHEET_COLUMNS
+from ragsweep.labelling.sheets import ImportResult, import_sheets
 
 
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
-    """A fresh copy of the tiny fixture (10 questions, 16 labels, review files for q02, q04,
-    q08), never the fixture itself."""
-    return Path(shutil.copytree(TINY, tmp_path / "tiny"))
-
-
-def digest(folder: Path) -> dict[str, str]:
-    """sha256 of every file below `folder`, by relative path."""
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
+    return copy_tiny(tmp_path)
 
 
 def row(qid: str, document: str, section: str, clause_version: str, grade: str, **cells: str):
@@ -60,26 +39,6 @@ def write_sheet(path: Path, rows: list[dict[str, str]], columns=SHEET_COLUMNS) -
         w.writeheader()
         w.writerows(rows)
     return path
-
-
-def jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def lab(qid: str, document: str, section: str, version: str, grade: int) -> dict:
-    return {
-        "qid": qid,
-        "document": document,
-        "section": section,
-        "version": version,
-        "grade": grade,
-    }
-
-
-def log_row(kind: str, who: str, qid: str, clause, old, new, reason, source, note=None) -> dict:
-    document, section, version = clause if clause else (None, None, None)
-    values = (AT, kind, who, qid, document, section, version, old, new, reason, source, note)
-    return dict(zip(CHANGELOG_FIELDS, values, strict=True))
 
 
 # ----------------------------------------------------------------------------- import
@@ -334,130 +293,6 @@ def test_folder_off_its_manifest_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"MANIFEST\.sha256:\d+: sha256 of query_log\.jsonl"):
         import_sheets(ds_dir, [sheet], judge="bob", at=AT)
     assert digest(ds_dir) == before
-
-
-# ----------------------------------------------------------------------------- add_failure
-
-
-def test_add_failure_adds_a_core_question(tiny: Path) -> None:
-    done = add_failure(
-        tiny,
-        text="Is my bike in the shed covered for theft?",
-        slice="exclusions",
-        product="home",
-        version="2025",
-        clauses=[("home", "3.1", 1), ("home", "2.1", 2), ("home", "1.1", 0)],
-        at=AT,
-        who="ops",
-        reason="incident 42: bot answered from the wrong clause",
-    )
-    assert (done.qid, done.scrubbed) == ("q11", {})
-    assert jsonl(tiny / "questions.jsonl")[-1] == {
-        "qid": "q11",
-        "text": "Is my bike in the shed covered for theft?",
-        "slice": "exclusions",
-        "product": "home",
-        "version": "2025",
-        "subset": "core",
-        "added": "2025-10-01",
-    }
-    assert jsonl(tiny / "labels.jsonl")[-3:] == [
-        lab("q11", "home", "2.1", "2025", 2),
-        lab("q11", "home", "3.1", "2025", 1),
-        lab("q11", "home", "1.1", "2025", 0),
-    ]
-    reason = "incident 42: bot answered from the wrong clause"
-    assert jsonl(tiny / CHANGELOG_FILE) == [
-        log_row("question", "ops", "q11", None, None, None, reason, None),
-        log_row("add", "ops", "q11", ("home", "3.1", "2025"), None, 1, reason, None),
-        log_row("add", "ops", "q11", ("home", "2.1", "2025"), None, 2, reason, None),
-        log_row("add", "ops", "q11", ("home", "1.1", "2025"), None, 0, reason, None),
-    ]
-    ds = load_dataset(tiny)
-    assert ds.questions.set_index("qid").loc["q11", "subset"] == "core"
-
-
-@pytest.mark.parametrize(
-    ("change", "says"),
-    [
-        ({"slice": "limit"}, "field 'slice': unknown slice 'limit'; did you mean 'limits'?"),
-        ({"version": "2026"}, "field 'version': no wording of product 'home' has version"),
-        ({"text": "  "}, "field 'text': is empty"),
-        ({"clauses": [("home", "9.9", 2)]}, "field 'clauses[0]': clause home/9.9@2025 is not"),
-        ({"clauses": [("home", "2.1", 3)]}, "field 'clauses[0]': grade 3 is not 0, 1 or 2"),
-        ({"clauses": [("home", "2.1", 0)]}, "field 'clauses': no clause has grade >= 1"),
-        ({"clauses": []}, "field 'clauses': is empty"),
-        ({"who": ""}, "field 'who': is empty"),
-    ],
-)
-def test_add_failure_refuses_bad_input(tiny: Path, change: dict, says: str) -> None:
-    args = dict(
-        text="Is my bike covered?",
-        slice="exclusions",
-        product="home",
-        version="2025",
-        clauses=[("home", "3.1", 2)],
-        at=AT,
-        who="ops",
-        reason="incident 42",
-    )
-    before = digest(tiny)
-    with pytest.raises(UserError) as info:
-        add_failure(tiny, **{**args, **change})
-    assert says in str(info.value)
-    assert str(info.value).startswith("add_failure: ")
-    assert digest(tiny) == before
-
-
-def test_add_failure_stores_the_scrubbed_text_and_says_what_was_replaced(tiny: Path) -> None:
-    raw = (
-        "My name is Sarah Jones, policy number 12345678: is my bike covered? "
-        "Call me on 07700 900123"
-    )
-    done = add_failure(
-        tiny,
-        text=raw,
-        slice="exclusions",
-        product="home",
-        version="2025",
-        clauses=[("home", "3.1", 2)],
-        at=AT,
-        who="ops",
-        reason="incident 43",
-    )
-    expected = (
-        "My name is <NAME>, policy number <POLICY_REF>: is my bike covered? Call me on <PHONE>"
-    )
-    assert done.text == expected
-    assert done.scrubbed == {"NAME": 1, "POLICY_REF": 1, "PHONE": 1}
-    stored = jsonl(tiny / "questions.jsonl")[-1]
-    assert stored["text"] == expected
-    written = ("questions.jsonl", "labels.jsonl", CHANGELOG_FILE)
-    everything = b"".join((tiny / rel).read_bytes() for rel in written)
-    for value in ("Sarah", "Jones", "12345678", "07700", "900123"):
-        assert value.encode() not in everything, value
-
-
-def test_next_qid_keeps_the_numbering() -> None:
-    assert next_qid(["q0001", "q0400", "q0007"]) == "q0401"
-    assert next_qid(["q98", "q99"]) == "q100"
-    assert next_qid([]) == "q0001"
-    assert next_qid(["s3fa12bc0de", "s9b1d2e3f4a"]) == "q0001"  # sampled ids only
-
-
-def test_next_qid_follows_the_set_numbering_among_other_ids() -> None:
-    # sampled questions keep their content-hash ids; hand-made ids stay as they are
-    qids = ["q0001", "q0002", "s3fa12bc0de", "s3fa12bc012", "s1234567890", "a02", "q0400"]
-    assert next_qid(qids) == "q0401"
-    # the prefix most qids share; equally many: the shorter prefix, then alphabetical
-    assert next_qid(["q01", "a02"]) == "a03"
-    assert next_qid(["qa7", "q1"]) == "q2"
-    assert next_qid(["x5", "x6", "q9"]) == "x7"
-    # never an id the set has
-    for qids in (["q0009", "q9", "q10"], ["t1-0001", "t1-0009"], ["7", "12"]):
-        assert next_qid(qids) not in qids
-    assert next_qid(["t1-0001", "t1-0009"]) == "t1-0010"
-    assert next_qid(["7", "12"]) == "13"
 
 
 # ----------------------------------------------------------------------------- same text

@@ -4,37 +4,29 @@ fixture, with exact reports, files and changelog rows."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from label_folder import AT, copy_tiny, digest, jsonl
 from rapidfuzz import fuzz
 
 from ragsweep.data import load_dataset, sample_path
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.sheets import CHANGELOG_FIELDS, CHANGELOG_FILE
+from ragsweep.labelling.labelfiles import CHANGELOG_FIELDS, CHANGELOG_FILE
+from ragsweep.labelling.sameclause import SAME_TEXT_MIN_RATIO, normalise
 from ragsweep.labelling.upkeep import (
-    SAME_TEXT_MIN_RATIO,
     Blocked,
     Carry,
     CheckResult,
     Retired,
     Unanswered,
     Vanished,
-    apply_check,
     check_labels,
-    figure_changes,
-    figures,
-    freeze,
-    normalise,
-    text_ratio,
-    version_key,
 )
+from ragsweep.labelling.upkeep_apply import apply_check
 
-TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny"
-AT = "2025-10-01T09:30:00+00:00"
 #: motor 3.1 rewritten in 2025, so a 2024 label on it is not carried
 REWRITTEN = "Cover applies only to drivers named in your schedule who hold a full UK licence."
 MOTOR_31_2024 = (
@@ -46,18 +38,6 @@ REVIEWED = (
     "question is graded in review/reviewer2.jsonl, which must keep exactly the pairs "
     "labels.jsonl judges; label it by hand or take it out of review/"
 )
-
-
-def digest(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
-def jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> None:
@@ -81,7 +61,7 @@ def retarget(folder: Path, versions: dict[str, str]) -> None:
 
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(TINY, tmp_path / "tiny"))
+    return copy_tiny(tmp_path)
 
 
 @pytest.fixture
@@ -244,45 +224,6 @@ def test_apply_refuses_a_stale_result(modified: Path) -> None:
     assert digest(modified) == before
 
 
-def test_freeze_listed_and_all_rolling(tiny: Path) -> None:
-    assert freeze(tiny, ["q02", "q01"], at=AT, who="lead") == ("q02",)  # q01 is core already
-    assert freeze(tiny, "all-rolling", at=AT, who="lead", reason="2025 refresh") == (
-        "q06",
-        "q09",
-        "q10",
-    )
-    subsets = {q["qid"]: q["subset"] for q in jsonl(tiny / "questions.jsonl")}
-    assert set(subsets.values()) == {"core"}
-    log = jsonl(tiny / CHANGELOG_FILE)
-    assert [(r["kind"], r["qid"], r["who"], r["reason"]) for r in log] == [
-        ("freeze", "q02", "lead", "frozen into the core set"),
-        ("freeze", "q06", "lead", "2025 refresh"),
-        ("freeze", "q09", "lead", "2025 refresh"),
-        ("freeze", "q10", "lead", "2025 refresh"),
-    ]
-    assert all(r["document"] is None and r["new_grade"] is None for r in log)
-    load_dataset(tiny)
-    before = digest(tiny)
-    assert freeze(tiny, "all-rolling", at=AT, who="lead") == ()
-    with pytest.raises(UserError, match=r"no question q2 in .*; did you mean 'q02'\?"):
-        freeze(tiny, ["q2"], at=AT, who="lead")
-    with pytest.raises(UserError, match="neither a list of qids nor 'all-rolling'"):
-        freeze(tiny, "q02", at=AT, who="lead")
-    assert digest(tiny) == before
-
-
-def test_same_clause_rule() -> None:
-    from ragsweep.data import Clause
-
-    a = Clause("home", "2024", "2.2", "Standard  Excess", "You must pay £250.", "2", "limits")
-    b = Clause("home", "2025", "2.3", "standard excess", "You  must pay £350.", "2", "limits")
-    c = Clause("home", "2025", "2.2", "Excess", "You must pay £250.", "2", "limits")
-    assert normalise(" You\n must  PAY ") == "you must pay"
-    assert text_ratio(a, b) == fuzz.ratio("you must pay £250.", "you must pay £350.")
-    assert text_ratio(a, c) is None  # heading changed
-    assert sorted(["v10", "2025", "v9", "2024"], key=version_key) == ["2024", "2025", "v9", "v10"]
-
-
 def test_a_changed_figure_blocks_the_carry_and_shows_the_change(modified: Path, capsys) -> None:
     """home 4.1 in 2025 now says 14 days where 2024 said 30: the texts stay above the ratio (a
     label would have been carried as 'the same'), but a duration that changed is the difference
@@ -306,16 +247,6 @@ def test_a_changed_figure_blocks_the_carry_and_shows_the_change(modified: Path, 
     out = capsys.readouterr().out
     assert "not carried: q05 home/4.1 2024 -> 2025: figures changed: 30 days -> 14 days" in out
     assert "% the same" not in out
-
-
-def test_figures_and_their_changes() -> None:
-    text = "Up to £1,500 per item (10% of the sum insured), 20 per cent, within 3 months of 1 May."
-    assert figures(text) == ["£1,500", "10%", "20 per cent", "3 months", "1", "May"]
-    assert figure_changes("an excess of £50.", "an excess of £75.") == ["£50 -> £75"]
-    assert figure_changes("from 1 March", "from 1 April") == ["March -> April"]
-    assert figure_changes("£50 and £100", "£100") == ["£50 -> (gone)"]
-    assert figure_changes("within 48 hours", "within 48 hours or 2 days") == ["(new) -> 2 days"]
-    assert figure_changes("You must pay £250.", "You  must PAY £250.") == []
 
 
 def test_a_renumbered_clause_is_carried_to_its_new_number(tiny: Path, capsys) -> None:

@@ -15,20 +15,18 @@ from pathlib import Path
 import pandas as pd
 
 from ragsweep.data import Dataset, clause_id
-from ragsweep.labelling.sheetfile import clause_key, clause_text, write_sheet_frame
+from ragsweep.labelling.sheetfile import (
+    CLAUSE_COLUMNS,
+    clause_key,
+    clause_text,
+    write_sheet_frame,
+)
 from ragsweep.labelling.sheets import Dispute
 
 #: the adjudication sheet's columns: the judging sheet's key columns, the two judges' grades,
 #: then the decision columns
 COLUMNS = (
-    "qid",
-    "question",
-    "slice",
-    "version",
-    "document",
-    "section",
-    "clause_version",
-    "clause_text",
+    *CLAUSE_COLUMNS,
     "existing_grade",
     "existing_judge",
     "other_grade",

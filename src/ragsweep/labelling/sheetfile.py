@@ -66,6 +66,9 @@ SHEET_COLUMNS = (
     "clause_key",
     "same_text_clauses",
 )
+#: the columns that show a row's question and clause, first on every sheet (and the
+#: adjudication sheet's)
+CLAUSE_COLUMNS = SHEET_COLUMNS[:8]
 #: columns an older sheet may lack: read as empty, written empty
 OPTIONAL_COLUMNS = ("clause_key", "same_text_clauses")
 #: the columns that hold ids: a spreadsheet must never reformat them
@@ -475,6 +478,40 @@ def check_ids(sheet: Sheet, dataset: Dataset) -> None:
                     "clause_text",
                 )
             _refuse_moved(sheet, i, named, _closest(named, owners), "clause_text")
+
+
+def read_judging_sheet(
+    path: Path, needs: tuple[str, ...], dataset: Dataset | None = None, known: bool = False
+) -> pd.DataFrame:
+    """A judging sheet (`read_sheet`: CSV or .xlsx; with `dataset`, each row's clause verified,
+    and with `known` each one a clause of its corpus) as text columns, with the columns `needs`
+    and at least one row; a grade or prelabel cell that is not 0, 1, 2 or empty is refused.
+    Problems are one line."""
+    if not path.is_file():
+        raise UserError(f"{path}: no such judging sheet; write one with `labels pool`")
+    sheet = read_sheet(path, dataset=dataset)
+    sheet.require([c for c in needs if c not in OPTIONAL_COLUMNS])
+    frame = sheet.rows
+    if frame.empty:
+        raise UserError(
+            f"{path}: has a header but no row; write a judging sheet with `labels pool`"
+        )
+    for column in ("grade", "prelabel"):
+        if column in frame.columns:
+            bad = ~frame[column].isin(["", "0", "1", "2"])
+            if bad.any():
+                i = int(bad.to_numpy().nonzero()[0][0])
+                sheet.fail(
+                    f"{frame[column].iloc[i]!r} is not a grade; write 0, 1 or 2, or leave it "
+                    "empty (not judged)",
+                    i,
+                    column,
+                )
+    if known:
+        if dataset is None:
+            raise ValueError("read_judging_sheet: known=True needs the dataset")
+        require_clauses(sheet, dataset)
+    return frame
 
 
 def require_clauses(sheet: Sheet, dataset: Dataset) -> None:

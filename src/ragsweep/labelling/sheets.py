@@ -1,147 +1,51 @@
-"""Judged sheets into labels.jsonl, production failures into the core set, and the label changelog.
+"""Judged sheets into labels.jsonl: `import_sheets` merges the `grade` column of judging sheets
+(CSV or .xlsx, read and their clauses verified by `ragsweep.labelling.sheetfile.read_sheet`),
+a further judge's grades as confirmations or disputes, sampled candidates joining the set
+(docs/labelling.md, "3. Judge, then import" and "5. Two judges").
 
-`import_sheets` merges the `grade` column of judging sheets (CSV or .xlsx, `SHEET_COLUMNS`,
-read and their clauses verified by `ragsweep.labelling.sheetfile.read_sheet`) into labels.jsonl;
-`add_failure` turns a confirmed production failure into a new core question with its labels.
-Both are all or nothing: every input is checked first, and the first problem raises a one-line
+All or nothing: every input is checked first, and the first problem raises a one-line
 `UserError` (`<sheet>:<line>: field '<field>': <what>; <fix>`, exit code 2) before any file is
-written, so a refused call leaves every byte of the dataset as it was.
-
-Conventions shared with `ragsweep.labelling.upkeep`:
-
-- **Changelog**: every change is one row of `CHANGELOG_FILE` (`CHANGELOG_FIELDS`, all present,
-  null where they do not apply), appended in the order the changes are made. `kind` is one of
-  `KINDS`: `add` (new label, `old_grade` null), `change` (grade changed), `remove` (label
-  dropped, `new_grade` null), `carry` (label carried to a newer wording version), `move` (label
-  moved to the clause's new section number), `question` (a new question), `freeze` (rolling
-  question into core), `retire` (a question taken out of the set, its labels each logged as
-  a `remove`) and `version` (a question now asks about `version`); the last four have no
-  clause and no grades. `source` is the sheet's file
-  name for imports, the clause a carried or moved label came from, else null. Three kinds
-  record a further judge of a pair already labelled (`import_sheets`): `confirm` (the same
-  grade), `dispute` (another grade: `old_grade` the label's, `new_grade` the judge's; the label
-  is kept) and `adjudicate` (the final grade a third person set on a disputed pair).
-  The changelog sits in a `history/` subfolder: the loader refuses unknown `.jsonl` files at the
-  top of a dataset folder (`schema.ROOT_FILES`), and an unknown subfolder is allowed.
-- **Order of labels.jsonl**: by the question's position in questions.jsonl, then grade
-  descending, ties in their previous file order with new labels after them (the order the
-  sample and the importers write). Rows are written as `json.dumps(row, ensure_ascii=False)`.
-- **Manifest**: a dataset with MANIFEST.sha256 is loaded (and so its manifest checked) before
-  anything changes, so only a folder that matched its manifest is touched; the entries of the
-  files written are then refreshed, the others kept. The labelled-set hash changes by design.
-- **Writing**: the folder as it would be written is loaded first (a staged copy), so a write
-  never leaves a folder `load_dataset` refuses; then every new file is written to a temporary
-  sibling, and each is moved into place with `os.replace` (labels and questions first, the
-  changelog and the manifest last), so no file is ever half-written. (The files are replaced
-  one by one: a crash between two renames can leave labels updated and the changelog not.)
+written (`ragsweep.labelling.labelfiles.write_dataset_files`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
+import csv
 import re
-import secrets
-import shutil
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ragsweep.data import Dataset, admits, clause_id, load_dataset
-from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint, known
-from ragsweep.data.schema import GRADES, LABELS_FILE, MANIFEST_FILE, QUESTIONS_FILE, REVIEW_FILES
-from ragsweep.errors import DatasetError, UserError
-from ragsweep.labelling.scrub import Scrubber
-from ragsweep.labelling.sheetfile import (  # noqa: F401 (SHEET_COLUMNS re-exported)
-    SHEET_COLUMNS,
-    clause_text,
-    read_sheet,
-    same_text,
+from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE
+from ragsweep.errors import UserError
+from ragsweep.labelling.graded import read_graded
+from ragsweep.labelling.labelfiles import (
+    CHANGELOG_FILE,
+    SETTING_KINDS,
+    Change,
+    Key,
+    check_stamp,
+    find_file,
+    jsonl_bytes,
+    order_labels,
+    read_rows,
+    reviewed,
+    write_dataset_files,
 )
+from ragsweep.labelling.sampling import read_candidates
+from ragsweep.labelling.scrub import Scrubber
+from ragsweep.labelling.sheetfile import clause_text, read_sheet, same_text
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
 REQUIRED_COLUMNS = ("qid", "document", "section", "clause_version", "grade")
-#: the label changelog, relative to the dataset folder
-CHANGELOG_FILE = "history/labels_changelog.jsonl"
-#: the fields of a changelog row, in order
-CHANGELOG_FIELDS = (
-    "at",
-    "kind",
-    "who",
-    "qid",
-    "document",
-    "section",
-    "version",
-    "old_grade",
-    "new_grade",
-    "reason",
-    "source",
-    "note",
-)
-KINDS = (
-    "add",
-    "change",
-    "remove",
-    "carry",
-    "move",
-    "question",
-    "freeze",
-    "retire",
-    "version",
-    "confirm",
-    "dispute",
-    "adjudicate",
-)
-#: the kinds whose `who` set the grade a label now has (the label's judge)
-SETTING_KINDS = ("add", "change", "carry", "move", "adjudicate")
 
 _GRADE_RE = re.compile(r"[+-]?\d+")
-_QID_NUMBER_RE = re.compile(r"(?P<prefix>.*?)(?P<number>\d+)")
-#: the first qid of a set with no numbered qid (`next_qid`)
-QID_START = "q0001"
-
-Key = tuple[str, str, str, str]  # (qid, document, section, version)
-
-
-@dataclass(frozen=True)
-class Change:
-    """One changelog entry before it is stamped with its time (see the module docstring)."""
-
-    kind: str
-    who: str
-    qid: str
-    document: str | None = None
-    section: str | None = None
-    version: str | None = None
-    old_grade: int | None = None
-    new_grade: int | None = None
-    reason: str = ""
-    source: str | None = None
-    note: str | None = None
-
-    def row(self, at: str) -> dict[str, Any]:
-        """The changelog row, `CHANGELOG_FIELDS` in order."""
-        return {
-            "at": at,
-            "kind": self.kind,
-            "who": self.who,
-            "qid": self.qid,
-            "document": self.document,
-            "section": self.section,
-            "version": self.version,
-            "old_grade": self.old_grade,
-            "new_grade": self.new_grade,
-            "reason": self.reason,
-            "source": self.source,
-            "note": self.note,
-        }
 
 
 @dataclass(frozen=True)
@@ -172,16 +76,6 @@ class ImportResult:
 
 
 @dataclass(frozen=True)
-class AddedFailure:
-    """What `add_failure` added: the new question's qid, its text as stored (scrubbed) and the
-    personal items the scrubber replaced in it (kind -> count; never the values)."""
-
-    qid: str
-    text: str
-    scrubbed: Mapping[str, int]
-
-
-@dataclass(frozen=True)
 class Dispute:
     """A pair two judges graded differently: the label's grade and judge (None: a label older
     than the changelog), and the further judge's grade, sheet and line."""
@@ -193,137 +87,6 @@ class Dispute:
     other_judge: str
     sheet: str
     line: int
-
-
-# ----------------------------------------------------------------------------- shared helpers
-
-
-def check_stamp(at: str, who: str | None, what: str) -> None:
-    """`at` must be an ISO 8601 timestamp and `who` a name: every changelog row has both."""
-    try:
-        datetime.fromisoformat(at)
-    except (TypeError, ValueError) as err:
-        raise UserError(
-            f"{what}: field 'at': {at!r} is not an ISO 8601 timestamp; write e.g. "
-            "2025-03-31T12:00:00+00:00"
-        ) from err
-    if who is not None and not who.strip():
-        raise UserError(f"{what}: field 'who': is empty; name who made the change")
-
-
-def read_rows(root: Path, rel: str) -> list[dict[str, Any]]:
-    """The objects of a JSON Lines file of the dataset, in file order (checked by the loader
-    before; a file that went missing since is reported as such)."""
-    f = DataFile(root, rel)
-    return f.jsonl(f.read("a file of the dataset"))
-
-
-def order_labels(rows: Iterable[dict[str, Any]], qids: Sequence[str]) -> list[dict[str, Any]]:
-    """Labels in the file order: question position in `qids`, then grade descending, ties in
-    the order given (stable)."""
-    position = {q: i for i, q in enumerate(qids)}
-    return sorted(rows, key=lambda r: (position[r["qid"]], -r["grade"]))
-
-
-def jsonl_bytes(rows: Iterable[Mapping[str, Any]]) -> bytes:
-    """JSON Lines as the dataset files are written: one `json.dumps` object per line."""
-    return "".join(json.dumps(dict(r), ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
-
-
-def reviewed(root: Path) -> dict[str, str]:
-    """qid -> the first review file grading it (`review/<name>.jsonl`); such questions must
-    keep exactly the pairs labels.jsonl judges for them."""
-    out: dict[str, str] = {}
-    for name in REVIEW_FILES:
-        rel = f"review/{name}.jsonl"
-        path = root / rel
-        if path.is_file():
-            for row in DataFile(root, rel).jsonl(path.read_bytes()):
-                out.setdefault(row["qid"], rel)
-    return out
-
-
-def write_dataset_files(
-    root: Path, files: Mapping[str, bytes], changes: Sequence[Change], at: str
-) -> None:
-    """Write `files` (relative path -> bytes), append `changes` to the changelog (untouched when
-    there are none) and refresh the manifest's entries for what was written, each file
-    atomically (see the module docstring).
-
-    The would-be folder is loaded first (a copy in a temporary folder with the new files in
-    place), so a write never leaves a folder `load_dataset` refuses; the callers' own checks
-    come before and name the input, this is the safety net.
-    """
-    out = dict(files)
-    log = root / CHANGELOG_FILE
-    if changes:
-        old_log = log.read_bytes() if log.is_file() else b""
-        out[CHANGELOG_FILE] = old_log + jsonl_bytes(c.row(at) for c in changes)
-    manifest = root / MANIFEST_FILE
-    if manifest.is_file():
-        out[MANIFEST_FILE] = _refreshed_manifest(manifest.read_bytes(), out)
-    _check_staged(root, out)
-    token = secrets.token_hex(4)
-    temps: list[tuple[Path, Path]] = []
-    try:
-        for rel in sorted(out, key=_write_order):
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.parent / f".{target.name}.tmp-{token}"
-            temps.append((tmp, target))
-            with open(tmp, "wb") as fh:
-                fh.write(out[rel])
-                fh.flush()
-                os.fsync(fh.fileno())
-        for tmp, target in temps:
-            os.replace(tmp, target)
-    finally:
-        for tmp, _ in temps:
-            tmp.unlink(missing_ok=True)
-
-
-def _write_order(rel: str) -> tuple[int, str]:
-    """Data files first, then the changelog, the manifest last."""
-    return ({CHANGELOG_FILE: 1, MANIFEST_FILE: 2}.get(rel, 0), rel)
-
-
-def _check_staged(root: Path, files: Mapping[str, bytes]) -> None:
-    """Load a copy of `root` with `files` in place; a problem is reported against `root`."""
-    with tempfile.TemporaryDirectory(prefix="ragsweep-stage-") as tmp:
-        stage = Path(tmp) / root.name
-        shutil.copytree(root, stage)
-        for rel, data in files.items():
-            (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-            (stage / rel).write_bytes(data)
-        try:
-            load_dataset(stage, pool=True)  # as `data check` reads it, review/pool.jsonl too
-        except DatasetError as err:
-            rel = (
-                Path(err.path).relative_to(stage) if Path(err.path).is_relative_to(stage) else None
-            )
-            where = root / rel if rel is not None else err.path
-            raise DatasetError(
-                where,
-                f"{err.detail} (in the folder as it would be written: nothing was changed)",
-                line=err.line,
-                field=err.field,
-            ) from err
-
-
-def _refreshed_manifest(old: bytes, written: Mapping[str, bytes]) -> bytes:
-    """MANIFEST.sha256 with the entries of `written` set to their new hashes (added if new),
-    sorted by path, in sha256sum format."""
-    entries: dict[str, str] = {}
-    for line in old.decode("utf-8").splitlines():
-        digest, path = line.split(maxsplit=1)
-        entries[path.lstrip("*").lstrip()] = digest
-    for rel, data in written.items():
-        if rel != MANIFEST_FILE:
-            entries[rel] = hashlib.sha256(data).hexdigest()
-    return "".join(f"{entries[p]}  {p}\n" for p in sorted(entries)).encode("utf-8")
-
-
-# ----------------------------------------------------------------------------- import_sheets
 
 
 @dataclass(frozen=True)
@@ -433,13 +196,10 @@ def import_sheets(
     new_rows: list[dict[str, Any]] = []
     for g in graded.values():
         qid, doc, sec, ver = g.key
-        base = Change(
-            kind="add",
-            who=g.who,
-            qid=qid,
-            document=doc,
-            section=sec,
-            version=ver,
+        base = Change.on(
+            "add",
+            g.who,
+            g.key,
             new_grade=g.grade,
             reason=reason,
             source=g.sheet.path.name,
@@ -531,6 +291,73 @@ def import_sheets(
         sum(1 for g in graded.values() if g.twin_of is not None),
         sum(1 for k in zeroed if k in graded and graded[k].twin_of is not None),
     )
+
+
+def import_files(
+    dataset_dir: str | Path,
+    names: Sequence[str],
+    *,
+    judge: str | None,
+    at: str,
+    reason: str = "judged sheet",
+    candidates: Path | None = None,
+    limit: int = 0,
+    adjudicated: bool = False,
+) -> ImportResult:
+    """`import_sheets` of the files `names` (as given, else in the dataset folder: `find_file`):
+    judged sheets, reviewers' label files (JSONL) and Label Studio JSON exports alike, each
+    file that is not a sheet imported as its equivalent sheet (`as_sheet`); `candidates`: the
+    file of sampled questions the sheets grade (`dataset_candidates`, at most `limit` per
+    slice)."""
+    root = Path(dataset_dir)
+    with tempfile.TemporaryDirectory(prefix="ragsweep-import-") as tmp:
+        sheets = [as_sheet(find_file(name, root), Path(tmp)) for name in names]
+        extra = None if candidates is None else dataset_candidates(root, candidates, limit)
+        return import_sheets(
+            root,
+            sheets,
+            judge=judge,
+            at=at,
+            reason=reason,
+            candidates=extra,
+            adjudicated=adjudicated,
+        )
+
+
+def as_sheet(path: Path, folder: Path) -> Path:
+    """A judged sheet CSV as given; a label JSONL (a reviewer's file) or a Label Studio JSON
+    export (one row per annotation, its annotator the judge) as the equivalent sheet, written
+    into `folder`."""
+    if path.suffix not in (".jsonl", ".json"):
+        return path
+    frame = read_graded(path, "grade")
+    twice = frame[frame.duplicated(["qid", "document", "section", "version"], keep=False)]
+    if not twice.empty:
+        r = twice.iloc[0]
+        who = ", ".join(sorted(set(twice["judge"][twice["qid"] == r.qid])))
+        raise UserError(
+            f"{path}: field 'judge': question {r.qid!r} and clause {r.document}/{r.section}@"
+            f"{r.version} are graded more than once ({who}); import one annotator's grades at a "
+            "time (export per annotator): a later judge's differing grades go to adjudication"
+        )
+    sheet = folder / f"{path.stem}.csv"
+    with sheet.open("w", encoding="utf-8", newline="") as out:
+        w = csv.writer(out)
+        w.writerow(["qid", "document", "section", "clause_version", "grade", "judge"])
+        for r in frame.itertuples(index=False):
+            w.writerow([r.qid, r.document, r.section, r.version, r.grade, r.judge])
+    return sheet
+
+
+def dataset_candidates(dataset_dir: str | Path, path: Path, limit: int = 0) -> pd.DataFrame:
+    """The questions `labels sample` wrote (`sampling.read_candidates`, checked against the
+    dataset's products), at most `limit` per slice (0: all)."""
+    ds = load_dataset(dataset_dir)
+    products = sorted({d.product for d in ds.documents if d.product is not None})
+    frame = read_candidates(path, products)
+    if limit:
+        frame = frame.groupby("slice", sort=False).head(limit)
+    return frame
 
 
 def _relevance_rule(
@@ -751,115 +578,3 @@ def _twins(g: _Graded, cell: str, clauses: Mapping[str, Any]) -> list[_Graded]:
         note = said if g.note is None else f"{said}; {g.note}"
         out.append(replace(g, key=key, note=note, twin_of=g.key))
     return out
-
-
-# ----------------------------------------------------------------------------- add_failure
-
-
-def add_failure(
-    dataset_dir: str | Path,
-    *,
-    text: str,
-    slice: str,  # noqa: A002 - the schema's field name
-    product: str | None,
-    version: str,
-    clauses: Sequence[tuple[str, str, int]],
-    at: str,
-    who: str,
-    reason: str,
-) -> AddedFailure:
-    """Add a confirmed production failure as a permanent core question.
-
-    `text` goes through `scrub.scrub` (the scrubber `labels sample` uses) and the scrubbed text
-    is stored; the result says what was replaced. The qid is `next_qid` of the set's qids (one
-    more than the highest of the set's numbering, whatever else the set holds). `clauses` are
-    its labels as (document, section, grade) in the question's `version`; at least one needs
-    grade >= 1. `added` is the date of `at`. The changelog gets a `question` row, then an `add`
-    row per label.
-    """
-    root = Path(dataset_dir)
-    check_stamp(at, who, "add_failure")
-    if not reason.strip():
-        raise UserError("add_failure: field 'reason': is empty; say what failed in production")
-    ds = load_dataset(root)
-    qid = next_qid(list(ds.questions["qid"]))
-    clean = Scrubber.for_dataset(root).scrub(text)
-    question = {
-        "qid": qid,
-        "text": clean.text,
-        "slice": slice,
-        "product": product,
-        "version": version,
-        "subset": "core",
-        "added": datetime.fromisoformat(at).date().isoformat(),
-    }
-    qrows = [*read_rows(root, QUESTIONS_FILE), question]
-    questions_raw = jsonl_bytes(qrows)
-    try:
-        load_questions(root, questions_raw, ds.slices, ds.documents)
-    except DatasetError as err:
-        raise UserError(f"add_failure: field '{err.field}': {err.detail}") from err
-    if not clauses:
-        raise UserError("add_failure: field 'clauses': is empty; give the clause(s) that answer it")
-    sections = {(d.document, d.version): {c.section for c in d.clauses} for d in ds.documents}
-    new_labels: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
-    for i, (doc, sec, grade) in enumerate(clauses):
-        where = f"add_failure: field 'clauses[{i}]'"
-        if (doc, version) not in sections or sec not in sections[(doc, version)]:
-            raise UserError(
-                f"{where}: clause {clause_id(doc, sec, version)} is not in the corpus snapshot; "
-                "give a (document, section) of the question's version"
-            )
-        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in GRADES:
-            raise UserError(f"{where}: grade {grade!r} is not 0, 1 or 2")
-        if (doc, sec) in seen:
-            raise UserError(f"{where}: clause {clause_id(doc, sec, version)} is given twice")
-        seen.add((doc, sec))
-        new_labels.append(
-            {"qid": qid, "document": doc, "section": sec, "version": version, "grade": grade}
-        )
-    if not any(lab["grade"] >= 1 for lab in new_labels):
-        raise UserError(
-            "add_failure: field 'clauses': no clause has grade >= 1; grade the answer 2"
-        )
-    labels = order_labels([*read_rows(root, LABELS_FILE), *new_labels], [q["qid"] for q in qrows])
-    files = {QUESTIONS_FILE: questions_raw, LABELS_FILE: jsonl_bytes(labels)}
-    changes = [Change(kind="question", who=who, qid=qid, reason=reason)]
-    changes += [
-        Change(
-            kind="add",
-            who=who,
-            qid=qid,
-            document=lab["document"],
-            section=lab["section"],
-            version=version,
-            new_grade=lab["grade"],
-            reason=reason,
-        )
-        for lab in new_labels
-    ]
-    write_dataset_files(root, files, changes, at)
-    return AddedFailure(qid, clean.text, dict(clean.counts))
-
-
-def next_qid(qids: Sequence[str]) -> str:
-    """The next id of the set's own numbering; never refuses, never renumbers.
-
-    A qid `<prefix><digits>` belongs to the numbering of its prefix (the digits are its trailing
-    run: `q0400` is prefix `q`, number 400). The set's numbering is the prefix most qids share
-    (ties: the shorter prefix, then the alphabetically first); the next id is one more than its
-    highest number, zero-padded like that number: `q0401` after `q0400`, `q100` after `q99`.
-    Ids outside it (a sampled question's content hash `s3fa12bc0de`, a hand-made id) are left
-    alone and cannot collide: an equal id would be of the same numbering, and so lower. A set
-    with no numbered qid starts at `QID_START`."""
-    families: dict[str, list[tuple[int, int]]] = {}
-    for qid in qids:
-        m = _QID_NUMBER_RE.fullmatch(qid)
-        if m is not None:
-            families.setdefault(m["prefix"], []).append((int(m["number"]), len(m["number"])))
-    if not families:
-        return QID_START
-    prefix = min(families, key=lambda p: (-len(families[p]), len(p), p))
-    number, width = max(families[prefix])
-    return f"{prefix}{str(number + 1).zfill(width)}"
