@@ -16,7 +16,8 @@ import pytest
 
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
-from ragsweep.labelling.sampling import LogEntry, draw_sample
+from ragsweep.labelling.logreader import LogEntry
+from ragsweep.labelling.sampling import draw_sample
 from ragsweep.labelling.scrub import scrub, scrub_all
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
