@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ragsweep.errors import UserError
+from ragsweep.labelling.jsonl import json_objects, kind_of
 from ragsweep.labelling.slicerules import UNKNOWN
 
 #: the injected scrubber: raw text in, text without personal data out
@@ -60,16 +60,6 @@ def _decode(path: Path) -> str:
         raise UserError(f"{path}:{line}: not UTF-8 text; save the log as UTF-8") from None
 
 
-def _kind(value: Any) -> str:
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
 class _Fields:
     """Reads the named fields of one raw record into a LogEntry (scrubbing the text first)."""
 
@@ -92,7 +82,7 @@ class _Fields:
     def entry(self, line: int, record: Mapping[str, Any]) -> LogEntry:
         raw = record.get(self.text_field)
         if not isinstance(raw, str):
-            got = "missing" if raw is None else f"{_kind(raw)}, not a string"
+            got = "missing" if raw is None else f"{kind_of(raw)}, not a string"
             raise self.fail(
                 line, self.text_field, f"{got}; name the question field with --text-field"
             )
@@ -120,7 +110,7 @@ class _Fields:
         if self.slice_field is not None:
             value = record.get(self.slice_field)
             if value is not None and not isinstance(value, str):
-                raise self.fail(line, self.slice_field, f"{_kind(value)}, not a slice name")
+                raise self.fail(line, self.slice_field, f"{kind_of(value)}, not a slice name")
             label = value.strip() if value and value.strip() else UNKNOWN
             if label != UNKNOWN and self.known is not None:
                 if label not in self.known:
@@ -174,21 +164,7 @@ def read_log(
         except csv.Error:
             raise UserError(f"{path}:{reader.line_num}: not valid CSV; fix the quoting") from None
         return _some(path, _entries(fields, records), text_field)
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise UserError(
-                f"{path}:{number}: not valid JSON (column {e.colno}); write one JSON object a line"
-            ) from None
-        if not isinstance(record, dict):
-            raise UserError(
-                f"{path}:{number}: {_kind(record)}, not a JSON object; write one object a line"
-            )
-        records.append((number, record))
-    return _some(path, _entries(fields, records), text_field)
+    return _some(path, _entries(fields, json_objects(path, text)), text_field)
 
 
 def _entries(fields: _Fields, records: Sequence[tuple[int, Mapping[str, Any]]]) -> list[LogEntry]:
