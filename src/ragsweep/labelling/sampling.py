@@ -128,7 +128,7 @@ class Cluster:
 
 @dataclass(frozen=True)
 class SampleResult:
-    """What `draw_sample` did. Counts follow the pipeline of the module docstring:
+    """What `draw_sample` did. Counts follow its steps:
     `entries_in` -> `after_since` -> minus `exact_duplicates`, `near_duplicates` and
     `already_in_set` -> per slice `available`. `unknown` counts entries after `since` (traffic),
     `unknown_available` those left after dedupe and exclusion; neither is drawn. `shares` are
@@ -179,12 +179,16 @@ def draw_sample(
     slices: Sequence[str] | None = None,
     source: str = "log",
 ) -> SampleResult:
-    """The pipeline of the module docstring on entries read by `read_log`. `existing`: the
-    texts of the current labelled set (scrubbed here too, so like is compared with like).
-    `slices`: the known slices, in report order (default: the classifier's); an entry's own
-    slice (from the log's column, `UNKNOWN` when empty) is used when there is a slice column,
-    the classifier otherwise. Rows come
-    out by slice, then time."""
+    """`labels sample`'s steps on entries read by `read_log`, each counted in `SampleResult`:
+    the entries at or after `since` (`parse_when`: a date is midnight UTC); their slices (an
+    entry's own, from the log's slice column, `UNKNOWN` when empty, else the classifier's;
+    `UNKNOWN` is counted, never drawn); traffic shares over the known slices, before dedupe;
+    exact duplicates (same `normalise`d text) and near-duplicates (`near_duplicates`) out, the
+    earliest entry (timestamp, then line) kept; a cluster any of whose texts is in `existing`
+    (the labelled set's texts, scrubbed here too, so like is compared with like) out; then up
+    to `target` per slice without replacement, one numpy Generator per slice seeded by (seed,
+    CRC-32 of the slice name), so a slice's draw depends on nothing else. `slices`: the known
+    slices, in report order (default: the classifier's). Rows come out by slice, then time."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise UserError(f"seed must be a whole number >= 0, got {seed!r}")
     classifier = classifier or load_classifier()
