@@ -18,12 +18,13 @@ Labelled pairs come from two places:
   apart (storm vs flood damage, END-HM-12 vs END-HM-14, 2024 vs 2025, a question and the same
   question with "abroad").
 
-Methods: `ragsweep.labelling.sampling` as it stands (candidates by token_sort_ratio, decided
-word by word by `same_question`), the same before this change (`--old FILE`: a copy of the
-module before), character n-gram TF-IDF cosine (scikit-learn, `char_wb` 2-4 grams, one
-threshold) and rapidfuzz's ratio on the key with its spaces removed. Timing: `near_duplicates`
-on the distinct texts of a 10,000-line log (this log and the start of the next seed's), one
-thread.
+Methods: `ragsweep.labelling.dedup` as it stands (candidates by token_sort_ratio, decided
+word by word by `same_question`, on `dedup_key.near_key`), the same before a change (`--old
+FILE`: one module holding `near_key`, `_candidates`, `same_question`, `near_duplicates` and
+`matches_any`, e.g. a copy of `labelling/sampling.py` from before issue 30 split it), character
+n-gram TF-IDF cosine (scikit-learn, `char_wb` 2-4 grams, one threshold) and rapidfuzz's ratio
+on the key with its spaces removed. Timing: `near_duplicates` on the distinct texts of a
+10,000-line log (this log and the start of the next seed's), one thread.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -44,8 +45,19 @@ from rapidfuzz import fuzz, process
 from ragsweep.data.samplegen import querylog
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
-from ragsweep.labelling import sampling
+from ragsweep.labelling import dedup as near
+from ragsweep.labelling import dedup_key, sampling
+from ragsweep.labelling.logreader import LogEntry
 from ragsweep.labelling.scrub import Scrubber, scrub
+
+#: today's near-duplicate detection, as the one module `--old` gives for the old one
+NOW = SimpleNamespace(
+    near_key=dedup_key.near_key,
+    _candidates=near._candidates,
+    same_question=near.same_question,
+    near_duplicates=near.near_duplicates,
+    matches_any=near.matches_any,
+)
 
 #: (a, b, same question?) written by hand: the forms an unseen log showed, and their opposites
 HARD_PAIRS: tuple[tuple[str, str, bool], ...] = (
@@ -116,14 +128,14 @@ def load_old(path: Path) -> ModuleType:
     return module
 
 
-def _keys(module: ModuleType, texts: Sequence[str]) -> list[str]:
+def _keys(module: Any, texts: Sequence[str]) -> list[str]:
     """The keys `module` compares (marked where its `near_key` marks them)."""
     if "mark" in module.near_key.__code__.co_varnames:
         return [module.near_key(t, mark=True) for t in texts]
     return [module.near_key(t) for t in texts]
 
 
-def word_check(module: ModuleType) -> Decide:
+def word_check(module: Any) -> Decide:
     """Pairs `module`'s candidates propose and its `same_question` accepts, each pair decided
     on its own."""
 
@@ -139,7 +151,7 @@ def word_check(module: ModuleType) -> Decide:
     return decide
 
 
-def clusters(module: ModuleType) -> Decide:
+def clusters(module: Any) -> Decide:
     """Every pair within one cluster of `module.near_duplicates`: what `labels sample` merges
     (pairs joined through a third text included)."""
 
@@ -157,7 +169,7 @@ def char_ngrams(threshold: float) -> Decide:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
-        keys = [sampling.near_key(t) for t in texts]
+        keys = [dedup_key.near_key(t) for t in texts]
         m = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4)).fit_transform(keys)
         sim = (m @ m.T).tocoo()
         return {
@@ -176,7 +188,7 @@ def embeddings(threshold: float) -> Decide:
     model = load_minilm(None)
 
     def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
-        emb = st_encode(model, [sampling.near_key(t) for t in texts], 64)
+        emb = st_encode(model, [dedup_key.near_key(t) for t in texts], 64)
         sim = emb @ emb.T
         return {
             (int(i), int(j)) for i, j in zip(*np.nonzero(sim >= threshold), strict=True) if i < j
@@ -187,7 +199,7 @@ def embeddings(threshold: float) -> Decide:
 
 def joined_ratio(threshold: int) -> Decide:
     def decide(texts: Sequence[str]) -> set[tuple[int, int]]:
-        keys = [sampling.near_key(t).replace(" ", "") for t in texts]
+        keys = [dedup_key.near_key(t).replace(" ", "") for t in texts]
         scores = process.cdist(keys, keys, scorer=fuzz.ratio, score_cutoff=threshold, workers=1)
         return {(int(i), int(j)) for i, j in zip(*np.nonzero(scores), strict=True) if i < j}
 
@@ -244,7 +256,7 @@ def log_pairs(seed: int) -> tuple[list[str], set[tuple[int, int]], set[tuple[int
         if c is None:
             continue
         scrubbed = scrub(entry["text"]).text
-        key = sampling.normalise(scrubbed)
+        key = dedup_key.normalise(scrubbed)
         if key not in first:
             first[key] = scrubbed
             ask_of[scrubbed] = (c.templates, tuple(sorted(c.values.items())))
@@ -281,7 +293,7 @@ def hard_score(decide: Decide) -> dict[str, int]:
     return {"hard_right": right, "hard_total": len(HARD_PAIRS)}
 
 
-def pii_log_draw(module: ModuleType, seed: int) -> dict[str, int]:
+def pii_log_draw(module: Any, seed: int) -> dict[str, int]:
     """`labels sample`'s draw (80 per slice) on the PII test log (`pii_log.py`, scrubbed), with
     `module`'s near-duplicate keys and clusters: how many questions were drawn, how many
     distinct questions they are (the log's own `question` ids), and how many clusters hold two
@@ -293,7 +305,7 @@ def pii_log_draw(module: ModuleType, seed: int) -> dict[str, int]:
     rows = pii_log.build(seed)
     texts = [s.text for s in Scrubber().scrub_many([r["text"] for r in rows])]
     log = [
-        sampling.LogEntry(n, text, dt.datetime.fromisoformat(r["ts"]), None)
+        LogEntry(n, text, dt.datetime.fromisoformat(r["ts"]), None)
         for n, (r, text) in enumerate(zip(rows, texts, strict=True), 1)
     ]
     saved = sampling.near_key, sampling.near_duplicates, sampling.matches_any
@@ -323,10 +335,10 @@ def timing(seed: int) -> dict[str, float]:
     entries = build_query_log(build_corpus(seed), seed).entries
     entries += build_query_log(build_corpus(seed + 1), seed + 1).entries
     texts = [scrub(e["text"]).text for e in entries[:10_000]]
-    distinct = list(dict.fromkeys(sampling.normalise(t) for t in texts))
+    distinct = list(dict.fromkeys(dedup_key.normalise(t) for t in texts))
     start = time.perf_counter()
-    keys = [sampling.near_key(t, mark=True) for t in distinct]
-    dup = sampling.near_duplicates(keys)
+    keys = [dedup_key.near_key(t, mark=True) for t in distinct]
+    dup = near.near_duplicates(keys)
     return {
         "lines": len(texts),
         "distinct": len(distinct),
@@ -338,7 +350,7 @@ def timing(seed: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--old", type=Path, help="a copy of sampling.py before the change")
+    ap.add_argument("--old", type=Path, help="the dedup code before a change (one module)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--embeddings", action="store_true", help="also all-MiniLM-L6-v2 cosine")
     args = ap.parse_args(argv)
@@ -347,8 +359,8 @@ def main(argv: list[str] | None = None) -> int:
         old = load_old(args.old)
         methods["before: pairs"] = word_check(old)
         methods["before: clusters"] = clusters(old)
-    methods["pairs: candidates + same_question"] = word_check(sampling)
-    methods["clusters: near_duplicates (what labels sample merges)"] = clusters(sampling)
+    methods["pairs: candidates + same_question"] = word_check(NOW)
+    methods["clusters: near_duplicates (what labels sample merges)"] = clusters(NOW)
     for t in (0.8, 0.9):
         methods[f"char 2-4 gram tf-idf cosine>={t}"] = char_ngrams(t)
     for t in (90, 95):
@@ -382,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     sys.path.insert(0, str(Path(__file__).parent))
-    pii = {"now": pii_log_draw(sampling, args.seed)}
+    pii = {"now": pii_log_draw(NOW, args.seed)}
     if args.old:
         pii["before"] = pii_log_draw(load_old(args.old), args.seed)
     for name, d in pii.items():

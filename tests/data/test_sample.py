@@ -25,7 +25,8 @@ from ragsweep.data.samplegen.review import cohen_kappa
 from ragsweep.data.samplegen.wordings import build_corpus
 from ragsweep.errors import UserError
 from ragsweep.labelling import sample_build
-from ragsweep.labelling.sampling import near_duplicates, near_key
+from ragsweep.labelling.dedup import near_duplicates
+from ragsweep.labelling.dedup_key import near_key
 from ragsweep.labelling.scrub import scrub
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ragsweep" / "data" / "sample"

@@ -1,104 +1,27 @@
-"""Sampling questions from a raw log: reading, scrubbing first, dedupe, since, exclusion of the
-labelled set, unknown bucket, stratified draw, traffic shares, one-line errors."""
+"""The draw of `labels sample` (ragsweep.labelling.sampling): scrubbing first, exact duplicates,
+since, exclusion of the labelled set, the unknown bucket, the seeded stratified draw, clusters and
+the summary."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import re
-import sys
-from pathlib import Path
 
 import pytest
-import yaml
-from omegaconf import OmegaConf
-from rapidfuzz import fuzz
+from sample_logs import SLICES, entries, scrub
 
 from ragsweep.errors import UserError
+from ragsweep.labelling.dedup_key import normalise
+from ragsweep.labelling.logreader import LogEntry, parse_when
 from ragsweep.labelling.sampling import (
-    NEAR_THRESHOLD,
-    UNKNOWN,
-    LogEntry,
-    classifier_accuracy,
     clusters_path,
     draw_sample,
-    load_classifier,
-    near_duplicates,
-    near_key,
-    normalise,
-    parse_when,
     question_id,
-    read_log,
     render_summary,
-    same_question,
-    sample_log,
-    traffic_shares,
     write_clusters,
-    write_rules,
-    write_weights,
     zero_reasons,
 )
-from ragsweep.scoring.weights import slice_weights
-
-QUESTIONS = Path(__file__).parents[2] / "src/ragsweep/data/sample/questions.jsonl"
-SLICES = ("identifiers", "definitions", "procedures", "limits", "exclusions")
-
-
-def scrub(text: str) -> str:
-    """Stand-in scrubber: e-mail addresses and long digit runs."""
-    return re.sub(r"\d{6,}", "<PHONE>", re.sub(r"\S+@\S+", "<EMAIL>", text))
-
-
-def entries(*texts: str, month: int = 1) -> list[LogEntry]:
-    """One entry a text, a minute apart, in the given order."""
-    return [
-        LogEntry(i + 1, scrub(t), parse_when(f"2025-{month:02d}-01T09:{i:02d}:00Z"), None)
-        for i, t in enumerate(texts)
-    ]
-
-
-def write_jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-# ----------------------------------------------------------------------------- near-duplicates
-
-#: the key `same_question` and `near_duplicates` compare
-key = functools.partial(near_key, mark=True)
-
-
-def test_typos_and_reordered_words_are_near_duplicates_and_the_earliest_stays():
-    keys = [
-        key("How much is the excess for storm damage?"),
-        key("how mcuh is the excess for strom damage"),  # two typos
-        key("The excess for storm damage: how much is it?"),  # an extra word: another
-        key("hi there, how much is the excess for storm damage? thx"),  # filler only
-        key("how much is the excess for storm damage, call me on <PHONE>"),
-    ]
-    assert near_duplicates(keys) == [None, 0, None, 0, 0]
-    reordered = [key("is my bike covered abroad"), key("abroad, is my bike covered")]
-    assert near_duplicates(reordered) == [None, 0]
-
-
-def test_questions_sharing_a_template_are_kept_apart():
-    storm = "how much is the excess for storm damage"
-    flood = "how much is the excess for flood damage"
-    assert near_duplicates([key(storm), key(flood)]) == [None, None]
-    # a long question passes the score cutoff; the word check still keeps them apart
-    long_storm = "on my home policy how much is the excess for storm damage to the garden fence"
-    long_flood = long_storm.replace("storm", "flood")
-    assert fuzz.token_sort_ratio(long_storm, long_flood) >= NEAR_THRESHOLD
-    assert not same_question(key(long_storm), key(long_flood))
-    # ids and years differ by a digit: never a typo
-    assert not same_question(
-        key("What does exclusion EXC-TR-12 say?"),
-        key("What does exclusion EXC-TR-14 say?"),
-    )
-    assert not same_question(key("bought in 2024"), key("bought in 2025"))
-    # a question inside a longer one is a different question
-    assert not same_question(key("is my bike covered"), key("is my bike covered abroad"))
+from ragsweep.labelling.slicerules import UNKNOWN, load_classifier
 
 
 def test_exact_duplicates_by_normalised_text_keep_the_earliest():
@@ -113,9 +36,6 @@ def test_exact_duplicates_by_normalised_text_keep_the_earliest():
     digest = hashlib.sha1(b"is my bike covered").hexdigest()
     assert r.rows[0].id == question_id("Is my bike covered?") == "s" + digest[:10]
     assert normalise(" What's  the EXCESS? ") == "what s the excess"
-
-
-# ----------------------------------------------------------------------------- since, set
 
 
 def test_since_keeps_entries_at_or_after_the_date():
@@ -159,9 +79,6 @@ def test_questions_already_in_the_set_are_never_drawn():
         assert (r.near_duplicates, r.already_in_set) == (1, 1)
 
 
-# ----------------------------------------------------------------------------- slices
-
-
 def test_unknown_bucket_is_counted_never_drawn_nor_in_the_shares():
     log = entries("what does END-HM-14 change", "xyzzy plugh", "lorem ipsum dolor")
     r = draw_sample(log, scrub, target=5)
@@ -169,37 +86,6 @@ def test_unknown_bucket_is_counted_never_drawn_nor_in_the_shares():
     assert [row.slice for row in r.rows] == ["identifiers"]
     assert UNKNOWN not in r.shares and r.shares["identifiers"] == 1.0
     assert "unknown slice              2 entries" in render_summary(r)
-
-
-def test_default_classifier_precedence_and_accuracy_on_the_labelled_questions():
-    c = load_classifier()
-    assert c.slices == SLICES
-    assert c.classify("My claim was rejected under EXC-MT-04. What does that exclusion say?") == (
-        "identifiers"
-    )
-    assert c.classify("Can you explain section 4.11?") == "identifiers"
-    assert c.classify("What does excess mean when I claim?") == "definitions"
-    assert c.classify("How much notice do you give if you cancel my policy?") == "procedures"
-    assert c.classify("What's the excess on my travel insurance?") == "limits"
-    assert c.classify("Is nuclear contamination covered?") == "exclusions"
-    assert c.classify("xyzzy") == UNKNOWN
-    rows = [json.loads(line) for line in QUESTIONS.read_text().splitlines()]
-    acc = classifier_accuracy(c, [q["text"] for q in rows], [q["slice"] for q in rows])
-    assert acc["all"].n == 400 and acc["all"].accuracy >= 0.9
-    assert all(acc[s].accuracy >= 0.75 for s in SLICES)
-
-
-def test_rules_file_errors_name_the_file_and_field(tmp_path):
-    bad = tmp_path / "rules.yaml"
-    bad.write_text("slices:\n  - name: limits\n    patterns: ['(unclosed']\n")
-    with pytest.raises(UserError, match=r"rules.yaml: limits.patterns\[0\]: invalid regex"):
-        load_classifier(bad)
-    bad.write_text("slices:\n  - name: unknown\n")
-    with pytest.raises(UserError, match=r"slices\[0\].name"):
-        load_classifier(bad)
-
-
-# ----------------------------------------------------------------------------- the draw
 
 
 def many_limits(n: int) -> list[str]:
@@ -234,104 +120,6 @@ def test_a_short_slice_gives_all_it_has_and_reports_the_shortfall():
     assert [row.slice for row in r.rows] == ["identifiers", "limits", "limits", "limits"]
 
 
-def test_traffic_shares_count_volume_before_dedupe_and_sum_to_one(tmp_path):
-    log = entries(
-        "how much is the excess", "how much is the excess", "how much is the excess",
-        "what does END-HM-14 change", "xyzzy",
-    )  # fmt: skip
-    r = draw_sample(log, scrub, target=5)
-    assert r.exact_duplicates == 2
-    assert r.shares["limits"] == 3 / 4 and r.shares["identifiers"] == 1 / 4
-    assert sum(r.shares.values()) == 1.0
-    thirds = traffic_shares(["limits", "exclusions", "procedures", UNKNOWN], SLICES)
-    out = tmp_path / "weights.yaml"
-    written = write_weights(out, thirds, comment="from query_log.jsonl\nunknown: 1 entry")
-    loaded = yaml.safe_load(out.read_text())
-    assert loaded == written
-    assert written["limits"] + written["exclusions"] + written["procedures"] == 1.0
-    assert sorted(written.values()) == [0, 0, 0.3333, 0.3333, 0.3334]
-    assert out.read_text().startswith("# from query_log.jsonl\n# unknown: 1 entry\n")
-    cfg = OmegaConf.create({"eval": {"traffic_weights": loaded}})
-    assert slice_weights(cfg, ["limits", "exclusions", "procedures"], SLICES) == pytest.approx(
-        {"limits": 1 / 3, "exclusions": 1 / 3, "procedures": 1 / 3}, abs=1e-3
-    )
-
-
-# ----------------------------------------------------------------------------- reading
-
-
-def test_jsonl_and_csv_with_custom_field_names_scrub_first(tmp_path):
-    rows = [
-        {
-            "when": "2025-02-01T10:00:00+01:00",
-            "question": "Is my bike covered? me@x.org",
-            "cat": "",
-        },
-        {"when": "2025-02-02", "question": "what is the excess", "cat": "limits"},
-    ]
-    jsonl = write_jsonl(tmp_path / "log.jsonl", rows)
-    csv_path = tmp_path / "log.csv"
-    csv_path.write_text(
-        "question,cat,when\n"
-        '"Is my bike covered? me@x.org",,2025-02-01T10:00:00+01:00\n'
-        "what is the excess,limits,2025-02-02\n",
-        encoding="utf-8",
-    )
-    for path in (jsonl, csv_path):
-        got = read_log(
-            path, scrub, text_field="question", ts_field="when", slice_field="cat",
-            known_slices=SLICES,
-        )  # fmt: skip
-        assert [e.text for e in got] == ["Is my bike covered? <EMAIL>", "what is the excess"]
-        assert [e.slice for e in got] == [UNKNOWN, "limits"]
-        assert [e.ts.isoformat() for e in got] == [
-            "2025-02-01T09:00:00+00:00",
-            "2025-02-02T00:00:00+00:00",
-        ]
-        assert [e.line for e in got] == [1, 2] if path == jsonl else [2, 3]
-    r = sample_log(jsonl, scrub, text_field="question", ts_field="when", slice_field="cat")
-    assert [(row.slice, row.text) for row in r.rows] == [("limits", "what is the excess")]
-    assert r.unknown == 1  # the empty slice column is unknown, not classified
-    assert "me@x.org" not in repr(r) + render_summary(r)
-
-
-SECRET = "Jane Doe 07700900123 jane@example.com"
-
-
-@pytest.mark.parametrize(
-    ("suffix", "content", "kw", "expected"),
-    [
-        (".jsonl", '{"text": "ok", "ts": "2025-01-01"}\n{"text": "' + SECRET + '", "ts": ',
-         {}, r"log.jsonl:2: not valid JSON \(column \d+\)"),
-        (".jsonl", json.dumps({"body": SECRET, "ts": "2025-01-01"}) + "\n", {},
-         r"log.jsonl:1: field 'text': missing; name the question field with --text-field"),
-        (".jsonl", json.dumps({"text": SECRET, "ts": SECRET}) + "\n", {},
-         r"log.jsonl:1: field 'ts': missing or not an ISO 8601 timestamp"),
-        (".jsonl", json.dumps({"text": SECRET, "ts": "2025-01-01", "s": SECRET}) + "\n",
-         {"slice_field": "s", "known_slices": SLICES}, r"log.jsonl:1: field 's': not one of"),
-        (".jsonl", json.dumps({"text": 5, "ts": "2025-01-01"}) + "\n", {},
-         r"log.jsonl:1: field 'text': a number, not a string"),
-        (".csv", f"text,ts\n{SECRET},2025-01-01\n", {"ts_field": "when"},
-         r"log.csv:1: no column 'when' \(columns: text, ts\); name the column with --ts-field"),
-        (".csv", f"text,ts\n{SECRET},not a date\n", {},
-         r"log.csv:2: field 'ts': missing or not an ISO 8601"),
-        (".txt", SECRET, {}, r"log.txt: unknown log format '.txt'; give a .jsonl or .csv file"),
-    ],
-)  # fmt: skip
-def test_bad_input_is_one_line_naming_line_and_field_never_the_text(
-    tmp_path, suffix, content, kw, expected
-):
-    path = tmp_path / f"log{suffix}"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(UserError) as info:
-        read_log(path, scrub, **kw)
-    message = str(info.value)
-    assert re.search(expected, message), message
-    assert "\n" not in message
-    for part in SECRET.split():
-        assert part not in message
-
-
 def test_scrub_runs_before_anything_sees_the_text():
     seen: list[str] = []
 
@@ -343,77 +131,6 @@ def test_scrub_runs_before_anything_sees_the_text():
     r = draw_sample(log, recording, existing=["what about bob@c.co"], target=5)
     assert seen == ["what about bob@c.co"]  # existing questions are scrubbed too
     assert [row.text for row in r.rows] == ["how much is the excess, mail me at <EMAIL>"]
-
-
-# ----------------------------------------------------------------------------- issue 27: dedupe
-
-# the forms an unseen log showed: a placeholder and the words that introduce it go
-LEAD_INS = [
-    "dob <DOB> is storm damage covered",
-    "DOB: <DOB>, is storm damage covered",
-    "D.O.B. <DOB>. Is storm damage covered?",
-    "is storm damage covered, reg <VEHICLE_REG>",
-    "pol no <POLICY_REF> - is storm damage covered",
-    "policy number: <POLICY_REF>. is storm damage covered",
-    "is storm damage covered signed <NAME>",
-    "is storm damage covered. Kind regards Mr <NAME>",
-    "my nhs number is <NHS_NUMBER>, is storm damage covered",
-    "acc <BANK_ACCOUNT> is storm damage covered",
-    "is storm damage covered my email is <EMAIL>",
-    "is storm damage covered call me on <PHONE>",
-    "<NAME> here - is storm damage covered",
-    "Hi, I'm <NAME>. is storm damage covered",
-    "is storm damage covered - car is <VEHICLE_REG>",
-    "is storm damage covered I live in <POSTCODE> tel <PHONE> thank you!",
-    "my name's <NAME>, is storm damage covered",
-    "is storm damage covered (<CLAIM_REF>)",
-]
-
-
-@pytest.mark.parametrize("text", LEAD_INS)
-def test_placeholders_go_with_the_words_that_introduce_them(text):
-    assert near_key(text) == "is storm damage covered"
-
-
-def test_a_noun_the_question_is_about_stays_before_a_placeholder():
-    assert near_key("is my car <VEHICLE_REG> covered abroad") == "is my car covered abroad"
-    assert near_key("does my policy <POLICY_REF> cover storms") == "does my policy cover storms"
-    assert near_key("<NAME>") == "name"  # never empty: the step that would empty it is skipped
-
-
-def test_the_marked_key_shows_placeholders_and_what_may_be_contact_wording():
-    assert (
-        key("my tiktok is <URL> is storm damage covered")
-        == "~my ~tiktok ~is § ~is storm damage covered"
-    )
-    # a contact segment, a lead-in cut off by its full stop, and the question's own words
-    assert key("is scuba - mob <PHONE> - diving covered. D.O.B. <DOB>") == (
-        "is scuba ~mob § diving covered ~d ~o ~b §"
-    )
-    assert key("is my car <VEHICLE_REG> covered") == "~is ~my ~car § covered"  # one segment
-    assert near_key("is my car <VEHICLE_REG> covered") == "is my car covered"
-
-
-def test_clusters_join_through_a_third_text_in_any_order():
-    texts = [
-        "hat is classed as a storm",
-        "whta is classed as a storm",
-        "what is classed as a storm",
-    ]
-    assert not same_question(key(texts[0]), key(texts[1]))  # two edits apart
-    for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2]):
-        assert near_duplicates([key(texts[i]) for i in order]) == [None, 0, 0]
-
-
-# the hand-written hard pairs benchmarks/dedup.py measures (benchmarks/ is a folder of scripts)
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from dedup import HARD_PAIRS  # noqa: E402
-
-
-@pytest.mark.parametrize(("a", "b", "same"), HARD_PAIRS)
-def test_merged_split_and_short_word_typos_are_one_question_and_subjects_stay_apart(a, b, same):
-    assert same_question(key(a), key(b)) is same
-    assert near_duplicates([key(a), key(b)]) == [None, 0 if same else None]
 
 
 def test_clusters_list_the_kept_question_and_what_it_absorbed_scrubbed():
@@ -502,14 +219,3 @@ def test_a_slice_the_log_column_never_names_says_so():
     assert r.rules is None
     assert zero_reasons(r)["limits"] == "no entry of the log's slice column names it"
     assert "slices by the log's slice column" in render_summary(r)
-
-
-def test_write_rules_copies_the_built_in_rules_and_never_overwrites(tmp_path):
-    out = write_rules(tmp_path / "rules" / "slices.yaml")
-    assert (
-        out.read_text()
-        == (Path(__file__).parents[2] / "src/ragsweep/labelling/slices.yaml").read_text()
-    )
-    assert load_classifier(out).slices == SLICES
-    with pytest.raises(UserError, match=r"slices.yaml: already exists; give another file name"):
-        write_rules(out)

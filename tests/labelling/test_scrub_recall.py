@@ -16,8 +16,9 @@ import pytest
 
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
-from ragsweep.labelling.sampling import LogEntry, draw_sample
-from ragsweep.labelling.scrub import scrub, scrub_all
+from ragsweep.labelling.logreader import LogEntry
+from ragsweep.labelling.sampling import draw_sample
+from ragsweep.labelling.scrub import KINDS, scrub, scrub_all
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 
@@ -71,6 +72,10 @@ def test_generator_is_deterministic_and_covers_every_kind(rows) -> None:
     negatives = [r for r in rows if r["set"] == "negative"]
     assert all(r["subjects"] and not r["items"] for r in negatives)
     assert len({s["kind"] for r in negatives for s in r["subjects"]}) >= 10
+
+
+def test_the_log_plants_every_kind_the_scrubber_emits() -> None:
+    assert sorted(pii_log.KINDS) == sorted(KINDS)
 
 
 def test_placeholders_are_fictional(rows) -> None:

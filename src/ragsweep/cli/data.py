@@ -34,7 +34,7 @@ def _check(args: argparse.Namespace) -> int:
 
     stats = check_dataset(args.dir)
     if args.dir is not None:
-        from ragsweep.labelling.scrub import load_rules, rules_path
+        from ragsweep.labelling.scrub_rules import load_rules, rules_path
 
         own = rules_path(args.dir)
         if own is not None:  # a broken copy is named now, not at the first command that scrubs

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ragsweep.errors import UserError
+from ragsweep.labelling.jsonl import json_objects
 from ragsweep.labelling.sheetfile import read_sheet
 
 #: the columns of the rows `read_graded` returns
@@ -72,17 +73,7 @@ def _grade(where: str, value: Any, field: str) -> int:
 
 def _jsonl(path: Path, text: str) -> list[dict[str, Any]]:
     rows = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise UserError(
-                f"{path}:{n}: invalid JSON ({err.msg}); each line must be one label object"
-            ) from None
-        if not isinstance(obj, dict):
-            raise UserError(f"{path}:{n}: expected one JSON object per line, got {obj!r:.40}")
+    for n, obj in json_objects(path, text):
         for field in ("qid", "document", "section", "version", "grade"):
             if field not in obj:
                 raise UserError(

@@ -20,23 +20,26 @@ def _iso(ts: Any) -> str | None:
 def _sample(args: argparse.Namespace) -> int:
     from ragsweep.data import load_dataset
     from ragsweep.labelling import sampling
+    from ragsweep.labelling.logreader import parse_when
     from ragsweep.labelling.scrub import Counting, Scrubber
+    from ragsweep.labelling.slicerules import load_classifier, write_rules
+    from ragsweep.labelling.traffic import write_weights
 
     if args.write_rules:
-        out = sampling.write_rules(Path(args.write_rules))
+        out = write_rules(Path(args.write_rules))
         print(
             f'wrote the built-in slice rules to {out}: edit them (docs/labelling.md, "Slice '
             f'rules"), then `ragsweep labels sample --rules {out}`'
         )
         return 0
     if args.since is not None:
-        sampling.parse_when(args.since)  # a bad date is refused before the log is read
+        parse_when(args.since)  # a bad date is refused before the log is read
     data = data_dir(args)
     log = find_file(args.log, data)
     scrubbed = Counting(Scrubber.for_dataset(data))
 
     existing = [] if args.no_existing else list(load_dataset(data).questions["text"])
-    classifier = sampling.load_classifier(args.rules) if args.rules else None
+    classifier = load_classifier(args.rules) if args.rules else None
     result = sampling.sample_log(
         log,
         scrubbed,
@@ -54,7 +57,7 @@ def _sample(args: argparse.Namespace) -> int:
         for r in result.rows
     ]
     out, weights = Path(args.out), Path(args.weights)
-    sampling.write_weights(  # first: it refuses shares that do not sum to 1 before writing
+    write_weights(  # first: it refuses shares that do not sum to 1 before writing
         weights, result.shares, comment=f"traffic shares of {log.name}: eval.traffic_weights"
     )
     clusters = sampling.write_clusters(result, sampling.clusters_path(out))
@@ -71,7 +74,7 @@ def _sample(args: argparse.Namespace) -> int:
 
 def _scrub_rules(args: argparse.Namespace) -> int:
     from ragsweep.labelling.labelfiles import write_dataset_files
-    from ragsweep.labelling.scrub import RULES_FILE, builtin_rules_text, load_rules
+    from ragsweep.labelling.scrub_rules import RULES_FILE, builtin_rules_text, load_rules
 
     root = writable(args)
     path = root / RULES_FILE
