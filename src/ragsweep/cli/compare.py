@@ -24,7 +24,7 @@ import yaml
 from ragsweep.compare.stats import CORRECTIONS
 from ragsweep.config import packaged_default
 from ragsweep.conventions import ALL, UNJUDGED_CHOICES, decision_measure, unjudged_measures
-from ragsweep.data.importers.common import read_slices, read_text
+from ragsweep.data.importers.reading import read_slices, read_text
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.measures import GAINS, Measure, parse_measures
 from ragsweep.scoring import trec
