@@ -20,7 +20,7 @@ import pytest
 from conftest import cli_in
 from ragsweep.cli import data_import as cli
 from ragsweep.data import load_dataset
-from ragsweep.data.importers.convert import MAX_ID, safe_document_ids
+from ragsweep.data.importers.docids import MAX_ID, safe_document_ids
 from ragsweep.data.importers.grades import CRANFIELD_RULE, THRESHOLD_RULE, parse_grade_map
 from ragsweep.data.importers.reading import read_slices
 from ragsweep.data.importers.smart import read_smart, read_smart_collection

@@ -1,8 +1,9 @@
 """Map a source `Collection` onto the dataset schema (docs/schema.md, docs/importing.md, "What
 maps to what"); nothing is written here (`write.write_dataset` does that).
 
-- every source document becomes one wording `<safe id>@1` with one part (kind `other`) holding
-  one clause, section `1`: heading = the source title (whitespace collapsed), text = the body;
+- every source document becomes one wording `<safe id>@1` (`docids`) with one part (kind
+  `other`) holding one clause, section `1`: heading = the source title (whitespace collapsed),
+  text = the body;
 - every judgement becomes a label anchored to `(<safe id>, "1", "1")`, its grade given by the
   collection's `GradeRule`;
 - every query with at least one label of grade >= 1 becomes a question (product and version null,
@@ -25,6 +26,7 @@ from typing import Any
 
 from ragsweep import __version__
 from ragsweep.conventions import ALL
+from ragsweep.data.importers.docids import safe_document_ids
 from ragsweep.data.importers.grades import GradeRule
 from ragsweep.data.importers.reading import Slicing, one_line
 from ragsweep.data.importers.records import Collection, Judgement, SourceDoc, SourceQuery
@@ -44,11 +46,7 @@ DEFAULT_ADDED = "1970-01-01"
 ALL_SLICE = ALL  # one slice for an unsliced collection
 #: `generator.name` in dataset.json
 GENERATOR = "ragsweep data import"
-#: longest document id written; longer safe ids are cut and given a hash suffix
-MAX_ID = 100
 
-_SAFE_ID = re.compile(r"[a-z0-9][a-z0-9_.-]*")
-_UNSAFE_RUN = re.compile(r"[^a-z0-9_.-]+")
 _WHITESPACE = re.compile(r"\s")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -62,46 +60,6 @@ def check_date(text: str) -> str:
     if not ok:
         raise UserError(f"--added {text!r} is not a date; write YYYY-MM-DD, e.g. 2025-03-31")
     return text
-
-
-# --------------------------------------------------------------------------------------------
-# Document ids
-
-
-def _short_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
-
-
-def _clean(docid: str) -> str:
-    s = _UNSAFE_RUN.sub("_", docid.lower())
-    if not _SAFE_ID.match(s):
-        s = "d" + s
-    if len(s) > MAX_ID:
-        s = f"{s[: MAX_ID - 9]}-{_short_hash(docid)}"
-    return s
-
-
-def safe_document_ids(docids: Sequence[str]) -> dict[str, str]:
-    """Map source document ids to schema document ids (`[a-z0-9][a-z0-9_.-]*`), one to one.
-
-    An id that already fits (and is at most `MAX_ID` characters) is kept. Otherwise it is
-    lower-cased, every run of other characters becomes `_`, a `d` is put in front when it would
-    not start with a letter or digit, and an id longer than `MAX_ID` is cut and ends with `-` and
-    8 hex digits of its sha256. When that form equals another document's id, it gets the same
-    `-<8 hex>` suffix. Depends only on the set of ids, never on their order.
-    """
-    distinct = sorted(set(docids))
-    kept = {d for d in distinct if _SAFE_ID.fullmatch(d) and len(d) <= MAX_ID}
-    cleaned = {d: _clean(d) for d in distinct if d not in kept}
-    counts = Counter(cleaned.values())
-    out: dict[str, str] = {d: d for d in kept}
-    for d, s in cleaned.items():
-        if s in kept or counts[s] > 1:
-            s = f"{s[: MAX_ID - 9]}-{_short_hash(d)}"
-        out[d] = s
-    if len(set(out.values())) != len(out):  # pragma: no cover - a sha256 prefix collision
-        raise UserError("two document ids map to the same safe id; rename one in the source")
-    return {d: out[d] for d in docids}
 
 
 @dataclass(frozen=True)
