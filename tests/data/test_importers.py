@@ -20,14 +20,9 @@ import pytest
 from conftest import cli_in
 from ragsweep.cli import data_import as cli
 from ragsweep.data import load_dataset
-from ragsweep.data.importers.common import (
-    CRANFIELD_RULE,
-    MAX_ID,
-    THRESHOLD_RULE,
-    parse_grade_map,
-    read_slices,
-    safe_document_ids,
-)
+from ragsweep.data.importers.docids import MAX_ID, safe_document_ids
+from ragsweep.data.importers.grades import CRANFIELD_RULE, THRESHOLD_RULE, parse_grade_map
+from ragsweep.data.importers.reading import read_slices
 from ragsweep.data.importers.smart import read_smart, read_smart_collection
 from ragsweep.data.importers.trecfiles import read_trec_docs, read_trec_topics
 from ragsweep.errors import DatasetError, UserError

@@ -1,17 +1,11 @@
 """`ragsweep data`: work with dataset folders (docs/schema.md).
 
-Subcommands:
-- `check [DIR] [--format table|json]`: validate a dataset folder (default: the built-in sample)
-  and print its statistics; when no label is a grade 0, also the share of a BM25 top k that
-  nobody judged (`first_stage_unjudged`).
-- `manifest DIR`: write DIR/MANIFEST.sha256 again for the files as they are (after a deliberate
-  edit, e.g. a corpus wording replaced).
-- `sample ...`: write a generated sample dataset (`ragsweep.cli.data_sample`; all arguments are
-  passed through, so `ragsweep data sample --help` shows that command's own options).
-
-`import` and `export-run` (later issues) get their own entry in `_SUBCOMMANDS` and a parser
-builder below. A `DatasetError` propagates as a `UserError`: the top-level CLI prints it on one
-line and exits with code 2.
+Subcommands: `check [DIR]` validates a folder (default: the built-in sample) and prints its
+statistics; `manifest DIR` writes its MANIFEST.sha256 again after a deliberate edit; `split`
+finds a stratified dev / held-out salt; `export-run` writes a logged run as a TREC run file;
+`sample` and `import` hand all their arguments to their own modules (`ragsweep.cli.data_sample`,
+`ragsweep.cli.data_import`). A `DatasetError` is a `UserError`: the top-level CLI prints it on
+one line and exits with code 2.
 """
 
 from __future__ import annotations
@@ -65,17 +59,37 @@ def _manifest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(
+    sub: Any, name: str, run: Callable[[argparse.Namespace], int], *, help: str, description: str
+) -> argparse.ArgumentParser:
+    """The parser of `ragsweep data NAME`, whose parsed arguments go to `run`."""
+    p = sub.add_parser(name, prog=f"{PROG} {name}", help=help, description=description)
+    p.set_defaults(run=run)
+    return p
+
+
+def _optional_dir(p: argparse.ArgumentParser) -> None:
+    """The optional DIR argument of the subcommands that default to the built-in sample."""
+    p.add_argument(
+        "dir",
+        nargs="?",
+        default=None,
+        metavar="DIR",
+        help="dataset folder (default: the built-in sample)",
+    )
+
+
 def _add_manifest(sub: Any) -> None:
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "manifest",
-        prog=f"{PROG} manifest",
+        _manifest,
         help="write a dataset folder's MANIFEST.sha256 again after a deliberate edit",
         description="Write DIR/MANIFEST.sha256 for every file below DIR as it is now (sha256sum "
         "format), after a deliberate edit such as a corpus wording replaced. It blesses whatever "
         "is there: run it only on edits you mean, then `ragsweep data check DIR`.",
     )
     p.add_argument("dir", metavar="DIR", help="dataset folder (the built-in sample is not edited)")
-    p.set_defaults(run=_manifest)
 
 
 #: subcommands with their own command-line parser: every argument is passed through
@@ -101,27 +115,21 @@ def _delegate(command: str, argv: list[str]) -> int:
 
 
 def _add_check(sub: Any) -> None:
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "check",
-        prog=f"{PROG} check",
+        _check,
         help="validate a dataset folder and print its statistics",
         description="Validate a dataset folder against docs/schema.md and print its statistics. "
         "The first problem found is reported on one line (file, line, field, fix); exit code 2.",
     )
-    p.add_argument(
-        "dir",
-        nargs="?",
-        default=None,
-        metavar="DIR",
-        help="dataset folder (default: the built-in sample)",
-    )
+    _optional_dir(p)
     p.add_argument(
         "--format",
         choices=("table", "json"),
         default="table",
         help="table: aligned text; json: one JSON object (default: table)",
     )
-    p.set_defaults(run=_check)
 
 
 def _add_sample(sub: Any) -> None:
@@ -178,9 +186,10 @@ def _export_run(args: argparse.Namespace) -> int:
 
 
 def _add_export_run(sub: Any) -> None:
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "export-run",
-        prog=f"{PROG} export-run",
+        _export_run,
         help="write a logged run's ranked lists as a TREC run file",
         description="Write a logged configuration run's ranking as a TREC run file, to check "
         "its numbers with trec_eval, ranx or `ragsweep score`.",
@@ -200,7 +209,6 @@ def _add_export_run(sub: Any) -> None:
         metavar="URI",
         help="MLflow store (default: $MLFLOW_TRACKING_URI, else ./mlruns/mlflow.db)",
     )
-    p.set_defaults(run=_export_run)
 
 
 def _split(args: argparse.Namespace) -> int:
@@ -221,28 +229,22 @@ def _split(args: argparse.Namespace) -> int:
 
 
 def _add_split(sub: Any) -> None:
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "split",
-        prog=f"{PROG} split",
+        _split,
         help="find a salt that holds out the same share of every slice",
         description="Print a dev / held-out split salt that holds out --heldout of every slice "
         "to within one question (or, with --salt, the counts of a given salt). Put it in the "
         "config (data.split.salt) once; adding questions later never moves the old ones.",
     )
-    p.add_argument(
-        "dir",
-        nargs="?",
-        default=None,
-        metavar="DIR",
-        help="dataset folder (default: the built-in sample)",
-    )
+    _optional_dir(p)
     p.add_argument("--heldout", type=float, default=0.25, help="held-out share (0.25)")
     p.add_argument("--base", default=None, help="salt prefix (default: the dataset's name)")
     p.add_argument("--salt", default=None, help="show the counts of this salt instead")
-    p.set_defaults(run=_split)
 
 
-#: subcommand -> parser builder; `import` and `export-run` will join here
+#: subcommand -> parser builder
 _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "check": _add_check,
     "sample": _add_sample,

@@ -1,82 +1,76 @@
 """`ragsweep data import`: convert a BEIR, TREC or SMART collection, or a folder of policy
 wordings (Markdown, HTML, Word, PDF) with a labelled set, into a dataset folder.
 
-    ragsweep data import --format markdown --source wordings/ --questions questions.jsonl \\
-        --labels labels.jsonl --out data/home
-    ragsweep data import --format pdf --source wordings/ --dry-run
     ragsweep data import --format beir --source scifact/ --out data/scifact
-    ragsweep data import --format trec --docs docs.trec --topics topics.txt --qrels qrels.txt \\
-        --out data/mytrec
     ragsweep data import --format smart --docs cran.all.1400 --queries cran.qry \\
         --qrels cranqrel --qrels-format cranfield --slice-by best-code --out data/cranfield
+    ragsweep data import --format pdf --source wordings/ --dry-run
 
-Bad input raises `UserError` / `DatasetError` (one line: file, line, fix); the `ragsweep` script
-turns it into exit code 2. docs/importing.md describes every mapping rule. The query texts of a
-BEIR, TREC or SMART collection go through the scrubber (`labelling.scrub`, the one `labels
-sample` uses) before anything else sees them: a user's queries may come from a live log.
+The formats and their options come from the importers' own declarations
+(`ragsweep.data.importers.registry`). Bad input raises `UserError` / `DatasetError` (one line:
+file, line, fix; exit code 2). A collection's query texts go through the scrubber
+(`labelling.scrub`) before anything else sees them: a user's queries may come from a live log.
+docs/importing.md describes every rule.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from ragsweep.cli.labels import scrubbed_kinds
-from ragsweep.data.importers.common import (
-    DEFAULT_ADDED,
-    Collection,
-    check_date,
-    check_out,
-    convert,
-    parse_grade_map,
-    read_slices,
-    write_dataset,
+from ragsweep.data.importers.convert import DEFAULT_ADDED, check_date, convert
+from ragsweep.data.importers.grades import parse_grade_map
+from ragsweep.data.importers.reading import read_slices
+from ragsweep.data.importers.records import Collection
+from ragsweep.data.importers.registry import (
+    MAPPING_OPTIONS,
+    Importer,
+    Option,
+    dataset_name,
+    load_importers,
 )
+from ragsweep.data.importers.write import check_out, write_dataset
 from ragsweep.errors import UserError
 
 PROG = "ragsweep data import"
-#: wording formats: a folder of policy wordings whose clauses are found from their structure
-STRUCTURED = ("markdown", "html", "docx", "pdf")
-FORMATS = ("beir", "trec", "smart", *STRUCTURED)
-_WORDINGS = (("source", "questions", "labels"), ("manifest", "dry_run"))
-#: the input options each format takes (required ones first), for clear errors
-_INPUTS = {
-    "beir": (("source",), ("split", "grade_map", "slices", "slice_by", "added")),
-    "trec": (
-        ("docs", "queries", "qrels"),
-        ("topic_field", "grade_map", "slices", "slice_by", "added"),
-    ),
-    "smart": (
-        ("docs", "queries", "qrels"),
-        ("qrels_format", "grade_map", "slices", "slice_by", "added"),
-    ),
-    **{fmt: _WORDINGS for fmt in STRUCTURED},
-}
-_FLAGS = {
-    "source": "--source",
-    "split": "--split",
-    "docs": "--docs",
-    "queries": "--topics/--queries",
-    "qrels": "--qrels",
-    "topic_field": "--topic-field",
-    "qrels_format": "--qrels-format",
-    "questions": "--questions",
-    "labels": "--labels",
-    "manifest": "--manifest",
-    "dry_run": "--dry-run",
-    "grade_map": "--grade-map",
-    "slices": "--slices",
-    "slice_by": "--slice-by",
-    "added": "--added",
-}
-#: options whose default is not None: "given" means different from this
-_DEFAULTS = {"dry_run": False}
+#: the dests of the options every format takes (not checked per format)
+_OWN = ("format", "out", "name", "force")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `ragsweep data import` argument parser."""
+def _declarations(importers: Mapping[str, Importer]) -> dict[str, list[tuple[str, Option]]]:
+    """Each option's dest -> (format, option) for every format declaring it, in order; an
+    option shared by several formats must be declared alike (else TypeError, a bug)."""
+    found: dict[str, list[tuple[str, Option]]] = {}
+    for name, importer in importers.items():
+        for option in importer.all_options():
+            if option.dest in _OWN:
+                raise TypeError(f"importer {name!r} declares {option.flags[0]}, a common option")
+            found.setdefault(option.dest, []).append((name, option))
+    for dest, declared in found.items():
+        if len({repr(o.shape) for _, o in declared}) > 1:
+            names = ", ".join(n for n, _ in declared)
+            raise TypeError(f"importers {names} declare the option {dest!r} differently")
+    return found
+
+
+def _help(declared: list[tuple[str, Option]]) -> str:
+    """The mapping options' own help; a format's input option says which formats use it how:
+    `trec: <DOC> SGML ...; smart: .I/.T/.W records`."""
+    if declared[0][1] in MAPPING_OPTIONS:
+        return declared[0][1].help
+    by_help: dict[str, list[str]] = {}
+    for name, option in declared:
+        by_help.setdefault(option.help, []).append(name)
+    return "; ".join(f"{', '.join(names)}: {text}" for text, names in by_help.items())
+
+
+def build_parser(importers: Mapping[str, Importer] | None = None) -> argparse.ArgumentParser:
+    """The `ragsweep data import` argument parser, built from the importers' declarations."""
+    importers = load_importers() if importers is None else importers
     p = argparse.ArgumentParser(
         prog=PROG,
         description="Convert a BEIR folder, TREC files or a SMART collection (e.g. Cranfield) "
@@ -87,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         "clauses, the numbers being the clause ids, and --questions/--labels (JSON Lines in the "
         "schema, anchored to those ids) the labelled set. docs/importing.md has every rule.",
     )
-    p.add_argument("--format", required=True, choices=FORMATS, help="source format")
+    p.add_argument("--format", required=True, choices=tuple(importers), help="source format")
     p.add_argument(
         "--out",
         type=Path,
@@ -95,104 +89,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="dataset folder to write (must not exist or be empty, unless --force); required "
         "except with --dry-run",
     )
-    src = p.add_argument_group("inputs")
-    src.add_argument(
-        "--source",
-        type=Path,
-        metavar="DIR",
-        help="beir: folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv; markdown, html, "
-        "docx, pdf: folder of wording files (and manifest.yaml)",
-    )
-    src.add_argument(
-        "--manifest",
-        type=Path,
-        metavar="FILE",
-        help="wordings: yaml naming each file's document, version, product and effective date "
-        "(default: manifest.yaml in --source; Markdown may use front matter instead)",
-    )
-    src.add_argument(
-        "--questions",
-        type=Path,
-        metavar="FILE",
-        help="wordings: questions.jsonl of the labelled set (docs/schema.md), copied as given",
-    )
-    src.add_argument(
-        "--labels",
-        type=Path,
-        metavar="FILE",
-        help="wordings: labels.jsonl anchored to the imported clause ids, copied as given",
-    )
-    src.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="wordings: print every clause id found, with its heading and place, and write "
-        "nothing (no --out, --questions or --labels needed)",
-    )
-    src.add_argument("--split", default=None, help="beir: qrels split to import (default: test)")
-    src.add_argument(
-        "--docs",
-        type=Path,
-        metavar="FILE",
-        help="trec: <DOC> SGML or docid<TAB>text; smart: .I/.T/.W records",
-    )
-    src.add_argument(
-        "--topics",
-        "--queries",
-        dest="queries",
-        type=Path,
-        metavar="FILE",
-        help="trec: <top> SGML or qid<TAB>text; smart: .I/.W records",
-    )
-    src.add_argument(
-        "--qrels",
-        type=Path,
-        metavar="FILE",
-        help="trec: qid iter docid grade; smart: see --qrels-format",
-    )
-    src.add_argument(
-        "--topic-field",
-        default=None,
-        choices=("title", "desc", "title+desc"),
-        help="trec: which SGML topic field is the question (default: title)",
-    )
-    src.add_argument(
-        "--qrels-format",
-        default=None,
-        choices=("plain", "trec", "rel", "cranfield"),
-        help="smart: plain = 'qid docid [code]' (default); trec = 'qid iter docid "
-        "grade'; rel = 'qid docid 0 0.000000' (the .REL layout of CISI, CACM: listed "
-        "means relevant); cranfield = 'qid docid code' with qid the query's position and "
-        "codes 1 (best) .. 4, -1",
-    )
-    out = p.add_argument_group("mapping")
-    out.add_argument(
-        "--grade-map",
-        metavar="SPEC",
-        help="override the grade rule: CODE=GRADE pairs, e.g. '1=2,2=2,3=1,4=0,"
-        "-1=drop' (GRADE 0, 1, 2 or drop; every code in the qrels must be "
-        "named; write --grade-map=SPEC when SPEC starts with '-')",
-    )
-    sl = out.add_mutually_exclusive_group()
-    sl.add_argument(
-        "--slices",
-        type=Path,
-        metavar="FILE",
-        help="qid<TAB>slice file (qids as written to questions.jsonl); default: one slice 'all'",
-    )
-    sl.add_argument(
-        "--slice-by",
-        choices=("best-code",),
-        help="best-code: slice by each question's best relevance code (to exercise "
-        "per-slice reporting on an unsliced collection)",
-    )
-    out.add_argument("--name", help="dataset name (default: the --out folder's name)")
-    out.add_argument(
-        "--added",
-        default=None,
-        metavar="YYYY-MM-DD",
-        help=f"date written as every question's 'added' (default {DEFAULT_ADDED}, meaning unknown)",
-    )
-    out.add_argument(
+    inputs, mapping = p.add_argument_group("inputs"), p.add_argument_group("mapping")
+    exclusive: dict[str, argparse._MutuallyExclusiveGroup] = {}
+    declarations = list(_declarations(importers).values())
+    # the formats' inputs first, then the mapping options
+    for declared in sorted(declarations, key=lambda d: d[0][1] in MAPPING_OPTIONS):
+        option = declared[0][1]
+        group = mapping if option in MAPPING_OPTIONS else inputs
+        if option.exclusive:
+            if option.exclusive not in exclusive:
+                exclusive[option.exclusive] = group.add_mutually_exclusive_group()
+            group = exclusive[option.exclusive]
+        group.add_argument(*option.flags, help=_help(declared), **option.argparse)
+    mapping.add_argument("--name", help="dataset name (default: the --out folder's name)")
+    mapping.add_argument(
         "--force",
         action="store_true",
         help="replace --out if it is a dataset folder (holds dataset.json)",
@@ -200,61 +110,54 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _given(args: argparse.Namespace, key: str) -> bool:
-    return getattr(args, key) != _DEFAULTS.get(key)
+def check_options(args: argparse.Namespace, importers: Mapping[str, Importer]) -> Importer:
+    """The importer of `--format`, once its needed options are given and no other format's."""
+    importer = importers[args.format]
+    declared = _declarations(importers)
+    flags = {"out": "--out"} | {d: "/".join(o[0][1].flags) for d, o in declared.items()}
 
+    def given(dest: str) -> bool:
+        default = declared[dest][0][1].default if dest in declared else None
+        return getattr(args, dest) != default
 
-def _check_inputs(args: argparse.Namespace) -> None:
-    """Each format's required inputs present, other formats' inputs absent."""
-    required, optional = _INPUTS[args.format]
-    if args.format in STRUCTURED and args.dry_run:
-        required = ("source",)  # a dry run only reads the wordings
-    missing = [_FLAGS[k] for k in required if not _given(args, k)]
-    if args.out is None and not (args.format in STRUCTURED and args.dry_run):
-        missing.append("--out")
+    missing = [flags[dest] for dest in importer.needed(args) if not given(dest)]
     if missing:
         raise UserError(f"--format {args.format} needs {', '.join(missing)}; see `{PROG} --help`")
-    for key in sorted(_FLAGS):
-        if key not in required and key not in optional and _given(args, key):
-            owners = [f for f, (r, o) in _INPUTS.items() if key in r or key in o]
+    own = {o.dest for o in importer.all_options()}
+    for dest in sorted(declared):
+        if dest not in own and given(dest):
+            owners = "/".join(name for name, _ in declared[dest])
             raise UserError(
-                f"{_FLAGS[key]} is an option of --format {'/'.join(owners)}, not "
-                f"{args.format}; remove it"
+                f"{flags[dest]} is an option of --format {owners}, not {args.format}; remove it"
             )
+    return importer
 
 
-def read_collection(args: argparse.Namespace) -> Collection:
-    """Read the source files the parsed arguments name."""
-    if args.format == "beir":
-        from ragsweep.data.importers.beir import read_beir
-
-        return read_beir(args.source, args.split or "test")
-    if args.format == "trec":
-        from ragsweep.data.importers.trecfiles import read_trec
-
-        return read_trec(args.docs, args.queries, args.qrels, args.topic_field or "title")
-    from ragsweep.data.importers.smart import read_smart_collection
-
-    return read_smart_collection(args.docs, args.queries, args.qrels, args.qrels_format or "plain")
-
-
-def run(args: argparse.Namespace) -> str:
+def run(args: argparse.Namespace, importers: Mapping[str, Importer] | None = None) -> str:
     """Import as the parsed arguments say; return what to print: the summary of what was
-    written, or for a dry run of wordings the clause ids found."""
-    _check_inputs(args)
-    if args.format in STRUCTURED:
-        return run_wordings(args)
+    written (or what the format's own `run` returns, e.g. a dry run's clause ids)."""
+    importers = load_importers() if importers is None else importers
+    importer = check_options(args, importers)
+    if importer.read is not None:
+        return import_collection(importer.read, args)
+    return importer.run(args)  # exactly one of read and run is set
+
+
+def import_collection(
+    read: Callable[[argparse.Namespace], Collection], args: argparse.Namespace
+) -> str:
+    """Read a collection, scrub its query texts, map it onto the schema and write it."""
     added = args.added if args.added is not None else DEFAULT_ADDED
     check_date(added)
-    out: Path = args.out
-    name = args.name if args.name is not None else out.resolve().name
-    check_out(out, args.force)  # refuse early, before reading a large collection
-    collection, found = scrub_queries(read_collection(args))
+    check_out(args.out, args.force)  # refuse early, before reading a large collection
+    collection, found = scrub_queries(read(args))
     if args.grade_map is not None:
         collection = replace(collection, rule=parse_grade_map(args.grade_map, collection.rule))
     slicing = read_slices(args.slices) if args.slices is not None else None
-    converted = convert(collection, name=name, added=added, slicing=slicing, slice_by=args.slice_by)
-    summary = write_dataset(converted, out, force=args.force).summary()
+    converted = convert(
+        collection, name=dataset_name(args), added=added, slicing=slicing, slice_by=args.slice_by
+    )
+    summary = write_dataset(converted, args.out, force=args.force).summary()
     return f"{summary}\npersonal data scrubbed from the query texts: {scrubbed_kinds(found)}"
 
 
@@ -268,43 +171,16 @@ def scrub_queries(collection: Collection) -> tuple[Collection, Counter[str]]:
     return replace(collection, queries=queries), found
 
 
-def run_wordings(args: argparse.Namespace) -> str:
-    """Import a folder of wordings (`ragsweep.data.importers.wordings`); the summary, or the
-    clause outline for --dry-run."""
-    from ragsweep.data.importers.wordings.convert import (
-        convert_wordings,
-        outline,
-        read_wordings,
-        write_wordings,
-    )
-    from ragsweep.data.importers.wordings.manifest import find_manifest
-
-    if not args.dry_run:
-        check_out(args.out, args.force)  # refuse early, before reading the wordings
-    wordings = read_wordings(args.format, args.source, args.manifest)
-    if args.dry_run:
-        return outline(wordings)
-    name = args.name if args.name is not None else args.out.resolve().name
-    converted = convert_wordings(
-        wordings,
-        name=name,
-        fmt=args.format,
-        questions=args.questions,
-        labels=args.labels,
-        manifest=find_manifest(args.source, args.manifest),
-    )
-    return write_wordings(converted, args.out, force=args.force).summary()
-
-
 def main(argv: list[str]) -> int:
     """Run `ragsweep data import ...`; returns the exit code (argparse usage errors give 2).
 
     Bad input raises `UserError`, which the `ragsweep` script prints on one line (exit 2).
     """
+    importers = load_importers()
     try:
-        args = build_parser().parse_args(list(argv))
+        args = build_parser(importers).parse_args(list(argv))
     except SystemExit as exit_:  # --help (0) or a usage error (2), already printed
         code = exit_.code
         return code if isinstance(code, int) else 2
-    print(run(args))
+    print(run(args, importers))
     return 0

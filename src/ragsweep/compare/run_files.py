@@ -12,7 +12,7 @@ from typing import Any
 
 from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
-from ragsweep.data.importers.common import read_slices
+from ragsweep.data.importers.reading import read_slices
 from ragsweep.errors import UserError
 from ragsweep.measures import parse_measures
 from ragsweep.scoring.run_files import Note, score_runs

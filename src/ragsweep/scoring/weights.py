@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from omegaconf import DictConfig, OmegaConf
 
-from ragsweep.data.importers.common import read_text
+from ragsweep.data.importers.reading import read_text
 from ragsweep.errors import DatasetError, UserError
 
 #: Where a sweep's traffic weights are configured (messages name it and its fixes).

@@ -15,15 +15,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ragsweep.data.importers.common import (
-    THRESHOLD_RULE,
-    Collection,
-    Judgement,
-    SourceDoc,
-    SourceQuery,
-    numbered_lines,
-    read_text,
-)
+from ragsweep.data.importers.grades import THRESHOLD_RULE
+from ragsweep.data.importers.reading import numbered_lines, read_text
+from ragsweep.data.importers.records import Collection, Judgement, SourceDoc, SourceQuery
+from ragsweep.data.importers.registry import Importer, Option, path_option
 from ragsweep.errors import DatasetError
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
@@ -150,3 +145,20 @@ def read_beir(source: str | Path, split: str = "test") -> Collection:
         sources=(("corpus", corpus_path), ("queries", queries_path), ("qrels", qrels_path)),
         details={"split": split, "queries_outside_split": len(all_queries) - len(queries)},
     )
+
+
+IMPORTERS = (
+    Importer(
+        "beir",
+        options=(
+            path_option(
+                "--source",
+                help="folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv",
+                metavar="DIR",
+                required=True,
+            ),
+            Option(("--split",), "qrels split to import (default: test)"),
+        ),
+        read=lambda args: read_beir(args.source, args.split or "test"),
+    ),
+)

@@ -29,17 +29,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragsweep.data.importers.common import (
-    CRANFIELD_RULE,
-    THRESHOLD_RULE,
-    Collection,
-    Judgement,
-    SourceDoc,
-    SourceQuery,
-    numbered_lines,
-    read_text,
+from ragsweep.data.importers.grades import CRANFIELD_RULE, THRESHOLD_RULE
+from ragsweep.data.importers.reading import numbered_lines, read_text
+from ragsweep.data.importers.records import Collection, Judgement, SourceDoc, SourceQuery
+from ragsweep.data.importers.registry import Importer, Option
+from ragsweep.data.importers.trecfiles import (
+    input_files,
+    normalise_qid,
+    read_trec_judgements,
 )
-from ragsweep.data.importers.trecfiles import normalise_qid, read_trec_judgements
 from ragsweep.errors import DatasetError, UserError
 
 QRELS_FORMATS = ("plain", "trec", "rel", "cranfield")
@@ -285,3 +283,24 @@ def read_smart_collection(
         sources=(("docs", docs_p), ("queries", queries_p), ("qrels", qrels_p)),
         details=details,
     )
+
+
+IMPORTERS = (
+    Importer(
+        "smart",
+        options=(
+            *input_files(".I/.T/.W records", ".I/.W records", "see --qrels-format"),
+            Option(
+                ("--qrels-format",),
+                "plain = 'qid docid [code]' (default); trec = 'qid iter docid grade'; rel = 'qid "
+                "docid 0 0.000000' (the .REL layout of CISI, CACM: listed means relevant); "
+                "cranfield = 'qid docid code' with qid the query's position and codes 1 (best) "
+                ".. 4, -1",
+                argparse={"choices": QRELS_FORMATS},
+            ),
+        ),
+        read=lambda args: read_smart_collection(
+            args.docs, args.queries, args.qrels, args.qrels_format or "plain"
+        ),
+    ),
+)

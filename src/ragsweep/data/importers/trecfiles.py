@@ -23,17 +23,13 @@ import bisect
 import gzip
 import html
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
-from ragsweep.data.importers.common import (
-    THRESHOLD_RULE,
-    Collection,
-    Judgement,
-    SourceDoc,
-    SourceQuery,
-    numbered_lines,
-    read_text,
-)
+from ragsweep.data.importers.grades import THRESHOLD_RULE
+from ragsweep.data.importers.reading import numbered_lines, read_text
+from ragsweep.data.importers.records import Collection, Judgement, SourceDoc, SourceQuery
+from ragsweep.data.importers.registry import Importer, Option, path_option
 from ragsweep.data.trec import read_qrels
 from ragsweep.errors import DatasetError
 
@@ -94,23 +90,34 @@ def _check_gap(path: Path, text: str, start: int, end: int, line_of: _Lines, wha
         )
 
 
-def _read_sgml_docs(path: Path, text: str) -> list[SourceDoc]:
+def _sgml_records(
+    path: Path, text: str, record: re.Pattern[str], opening: re.Pattern[str], tag: str
+) -> Iterator[tuple[int, str]]:
+    """(line, body) of each `<tag>...</tag>` record of `text`; text between records and a
+    record opened inside another are errors (the `<DOC>` one names the next record's line)."""
     line_of = _Lines(text)
-    docs: list[SourceDoc] = []
+    what = f"<{tag}>...</{tag}>"
     pos = 0
-    for m in _DOC.finditer(text):
-        _check_gap(path, text, pos, m.start(), line_of, "<DOC>...</DOC>")
+    for m in record.finditer(text):
+        _check_gap(path, text, pos, m.start(), line_of, what)
         pos = m.end()
         line = line_of(m.start())
         body = m.group(1)
-        inner = _DOC_OPEN.search(body)
+        inner = opening.search(body)
         if inner is not None:
+            where = f" (line {line_of(m.start(1) + inner.start())})" if tag == "DOC" else ""
             raise DatasetError(
                 path,
-                "this <DOC> is not closed before the next <DOC> (line "
-                f"{line_of(m.start(1) + inner.start())}); add </DOC>",
+                f"this <{tag}> is not closed before the next <{tag}>{where}; add </{tag}>",
                 line=line,
             )
+        yield line, body
+    _check_gap(path, text, pos, len(text), line_of, what)
+
+
+def _read_sgml_docs(path: Path, text: str) -> list[SourceDoc]:
+    docs: list[SourceDoc] = []
+    for line, body in _sgml_records(path, text, _DOC, _DOC_OPEN, "DOC"):
         docnos = _DOCNO.findall(body)
         if len(docnos) != 1:
             raise DatasetError(
@@ -135,7 +142,6 @@ def _read_sgml_docs(path: Path, text: str) -> list[SourceDoc]:
                 rest = rest.replace(title_m.group(0), " ", 1)
             main = _clean(rest)
         docs.append(SourceDoc(docid, title, main.strip(), str(path), line))
-    _check_gap(path, text, pos, len(text), line_of, "<DOC>...</DOC>")
     return docs
 
 
@@ -175,18 +181,8 @@ def read_trec_docs(path: str | Path) -> list[SourceDoc]:
 
 
 def _read_sgml_topics(path: Path, text: str, field: str) -> list[SourceQuery]:
-    line_of = _Lines(text)
     out: list[SourceQuery] = []
-    pos = 0
-    for m in _TOP.finditer(text):
-        _check_gap(path, text, pos, m.start(), line_of, "<top>...</top>")
-        pos = m.end()
-        line = line_of(m.start())
-        body = m.group(1)
-        if _TOP_OPEN.search(body):
-            raise DatasetError(
-                path, "this <top> is not closed before the next <top>; add </top>", line=line
-            )
+    for line, body in _sgml_records(path, text, _TOP, _TOP_OPEN, "top"):
         fields: dict[str, str] = {}
         for f in _FIELD.finditer(body):
             tag = f.group(1).lower()
@@ -206,7 +202,6 @@ def _read_sgml_topics(path: Path, text: str, field: str) -> list[SourceQuery]:
         parts = ("title", "desc") if field == "title+desc" else (field,)
         query = " ".join(fields.get(p, "") for p in parts).strip()
         out.append(SourceQuery(normalise_qid(num), query, str(path), line))
-    _check_gap(path, text, pos, len(text), line_of, "<top>...</top>")
     if not out and _is_sgml(text):
         raise DatasetError(
             path,
@@ -261,3 +256,33 @@ def read_trec(
         sources=(("docs", docs_p), ("topics", topics_p), ("qrels", qrels_p)),
         details={"topic_field": field},
     )
+
+
+def input_files(docs: str, queries: str, qrels: str) -> tuple[Option, ...]:
+    """`--docs`, `--topics/--queries` and `--qrels`, the three files TREC and SMART both read,
+    each with what it holds in that format."""
+    return (
+        path_option("--docs", help=docs, required=True),
+        path_option("--topics", "--queries", help=queries, required=True, dest="queries"),
+        path_option("--qrels", help=qrels, required=True),
+    )
+
+
+IMPORTERS = (
+    Importer(
+        "trec",
+        options=(
+            *input_files(
+                "<DOC> SGML or docid<TAB>text", "<top> SGML or qid<TAB>text", "qid iter docid grade"
+            ),
+            Option(
+                ("--topic-field",),
+                "which SGML topic field is the question (default: title)",
+                argparse={"choices": TOPIC_FIELDS},
+            ),
+        ),
+        read=lambda args: read_trec(
+            args.docs, args.queries, args.qrels, args.topic_field or "title"
+        ),
+    ),
+)

@@ -24,7 +24,7 @@ from typing import Any
 
 from ragsweep import __version__
 from ragsweep.conventions import reserved_slice
-from ragsweep.data.importers.common import GENERATOR, check_out
+from ragsweep.data.importers.convert import GENERATOR
 from ragsweep.data.importers.wordings.blocks import Block
 from ragsweep.data.importers.wordings.manifest import (
     WordingMeta,
@@ -34,6 +34,7 @@ from ragsweep.data.importers.wordings.manifest import (
     read_manifest,
 )
 from ragsweep.data.importers.wordings.structure import Structure, structure
+from ragsweep.data.importers.write import check_out
 from ragsweep.data.schema import LABELS_FILE, QUESTIONS_FILE, clause_id, version_key
 from ragsweep.errors import DatasetError, UserError
 

@@ -16,7 +16,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ragsweep.data.importers.common import read_text
+from ragsweep.data.importers.reading import read_text
 from ragsweep.data.importers.wordings.blocks import Block, Line, make_line
 from ragsweep.data.importers.wordings.manifest import load_yaml, split_front_matter
 from ragsweep.data.importers.wordings.structure import starts_numbered
