@@ -31,7 +31,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ragsweep.errors import UserError, first_line
+from ragsweep.errors import UserError, first_line, not_yaml
 
 #: the working folder's own sweep files: `./<USER_SWEEPS>/NAME.yaml`
 USER_SWEEPS = "sweeps"
@@ -185,14 +185,6 @@ def _hydra_error(err: BaseException) -> str:
     return "; ".join(lines[:2]) if lines else type(err).__name__
 
 
-def _yaml_error(err: yaml.YAMLError) -> str:
-    """A YAML error in one line: the file, the line and what is wrong."""
-    mark = getattr(err, "problem_mark", None)
-    where = "a config file" if mark is None else f"{mark.name}, line {mark.line + 1}"
-    problem = getattr(err, "problem", None) or str(err).strip().splitlines()[0]
-    return f"{where} is not valid YAML ({problem}); fix it (a list is [a, b], a mapping key: value)"
-
-
 def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
     """The resolved config for `overrides`, as `ragsweep [overrides]` builds it.
 
@@ -211,7 +203,7 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
             f"bad override: {_hydra_error(err)} (see `ragsweep --cfg job` for the keys)"
         ) from None
     except yaml.YAMLError as err:  # a config or sweep file of the user's that is not YAML
-        raise UserError(_yaml_error(err)) from None
+        raise not_yaml(None, err, "fix it (a list is [a, b], a mapping key: value)") from None
     missing = _missing(cfg)
     if missing:
         raise UserError(

@@ -51,6 +51,19 @@ class DatasetError(UserError):
         super().__init__(f"{where}: {what}{message}")
 
 
+def not_yaml(
+    path: str | Path | None, err: Exception, fix: str, *, starts_at: int = 1
+) -> DatasetError:
+    """A YAML parse error as one `DatasetError`: the file (`path`, else the file PyYAML names),
+    the line (the YAML starting at line `starts_at` of the file, for front matter), what is
+    wrong, and `fix`."""
+    mark = getattr(err, "problem_mark", None)
+    source = path if path is not None else getattr(mark, "name", None) or "a YAML file"
+    line = None if mark is None else mark.line + starts_at
+    problem = getattr(err, "problem", None) or first_line(err)
+    return DatasetError(source, f"not valid YAML ({problem}); {fix}", line=line)
+
+
 def first_line(err: BaseException) -> str:
     """The first line of an error's message, else its type's name."""
     text = str(err).strip()

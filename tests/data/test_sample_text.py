@@ -235,7 +235,7 @@ def test_a_table_of_the_wrong_shape_is_refused_in_one_line(monkeypatch) -> None:
 def test_yaml_that_does_not_parse_is_refused_with_its_line() -> None:
     with pytest.raises(UserError) as err:
         texts.parse("home.yaml", "document: home\ncode: [HM\n")
-    assert str(err.value).startswith("home.yaml: line 3: not valid YAML (")
+    assert str(err.value).startswith("home.yaml:3: not valid YAML (")
     assert str(err.value).endswith("); fix the syntax")
 
 

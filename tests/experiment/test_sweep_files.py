@@ -24,7 +24,7 @@ def sweep_file(head: str = HEAD, **keys: str) -> str:
     ("text", "says"),
     [
         (sweep_file(factor=None), "sweep file mine (sweeps/mine.yaml) has no factor under `sweep"),
-        (sweep_file(values="[10, 60"), "sweeps/mine.yaml, line 6 is not valid YAML ("),
+        (sweep_file(values="[10, 60"), "sweeps/mine.yaml:6: not valid YAML ("),
         (sweep_file(head=""), "sweep file mine (sweeps/mine.yaml) lacks its first line `# @pa"),
         (sweep_file(values="[]"), "sweep file mine (sweeps/mine.yaml): values must be a list"),
         (sweep_file(values="[10, 10, 60]"), "the values of fusion.k list 10 more than once"),

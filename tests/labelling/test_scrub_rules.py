@@ -14,7 +14,7 @@ from ragsweep.labelling.scrub_rules import load_rules
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("keep: [1", "not valid yaml"),
+        ("keep: [1", "not valid YAML"),
         ("keep: ['(']", "field 'keep[0]': invalid regex"),
         ("phone_regions: [XX]", "field 'phone_regions'"),
         ("- a list", "needs a mapping"),

@@ -13,7 +13,7 @@ from pathlib import Path
 import phonenumbers
 import yaml
 
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, not_yaml
 
 #: the rules file beside this module, and the name of a dataset's own copy
 RULES_FILE = "scrub.yaml"
@@ -57,8 +57,8 @@ def load_rules(path: str | Path | None = None) -> Rules:
             raise UserError(f"{source}: cannot read the scrubbing rules ({reason})") from None
     try:
         doc = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise UserError(f"{source}: not valid yaml; fix the scrubbing rules") from None
+    except yaml.YAMLError as e:
+        raise not_yaml(source, e, "fix the scrubbing rules") from None
     if not isinstance(doc, dict):
         raise UserError(f"{source}: needs a mapping (phone_regions, policy_ref, claim_ref, keep)")
     regions = doc.get("phone_regions", ["GB"])

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from ragsweep.conventions import ALL
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, not_yaml
 from ragsweep.labelling.dedup_key import normalise
 
 #: the slice of an entry no rule matched (or with an empty slice column)
@@ -86,9 +86,7 @@ def load_classifier(path: str | Path | None = None) -> SliceClassifier:
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{source}:{mark.line + 1}" if mark is not None else source
-        raise UserError(f"{where}: not valid yaml; fix the slice rules") from None
+        raise not_yaml(source, e, "fix the slice rules") from None
     items = doc.get("slices") if isinstance(doc, dict) else None
     if not isinstance(items, list) or not items:
         raise UserError(f"{source}: needs `slices:`, a list of {{name, keywords, patterns}}")

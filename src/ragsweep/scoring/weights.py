@@ -13,7 +13,7 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 
 from ragsweep.data.importers.reading import read_text
-from ragsweep.errors import DatasetError, UserError
+from ragsweep.errors import UserError, not_yaml
 
 #: Where a sweep's traffic weights are configured (messages name it and its fixes).
 CONFIG_WEIGHTS = "eval.traffic_weights"
@@ -120,10 +120,5 @@ def read_weights(path: str | Path, slices: list[str]) -> dict[str, float]:
     try:
         loaded = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise DatasetError(
-            path,
-            "is not a YAML mapping 'slice: share'; write one 'slice: share' per line",
-            line=None if mark is None else mark.line + 1,
-        ) from None
+        raise not_yaml(path, err, "write one 'slice: share' per line") from None
     return check_shares(loaded, slices, slices, where=str(path))

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from ragsweep.data.samplegen.spec import ClauseDef, PartDef, ProductDef
-from ragsweep.errors import UserError
+from ragsweep.errors import UserError, not_yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -141,10 +141,7 @@ def parse(name: str, text: str) -> Any:
     try:
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = "" if mark is None else f" line {mark.line + 1}:"
-        problem = getattr(err, "problem", None) or type(err).__name__
-        raise UserError(f"{name}:{line} not valid YAML ({problem}); fix the syntax") from None
+        raise not_yaml(name, err, "fix the syntax") from None
 
 
 def load(name: str, key: str, tp: Any) -> Any:

@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from ragsweep.data.schema import DOCUMENT_RE, VERSION_RE, version_key
-from ragsweep.errors import DatasetError
+from ragsweep.errors import DatasetError, not_yaml
 
 #: the fields of a wording's description; `file` only in the manifest
 FIELDS = ("file", "document", "version", "product", "effective", "form_code", "title")
@@ -126,10 +126,7 @@ def load_yaml(text: str, path: str, first_line: int = 1) -> Any:
             line=dup.line + first_line - 1,
         ) from None
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = None if mark is None else mark.line + first_line
-        problem = getattr(err, "problem", None) or "not valid YAML"
-        raise DatasetError(path, f"invalid YAML: {problem}; fix the syntax", line=line) from None
+        raise not_yaml(path, err, "fix the syntax", starts_at=first_line) from None
 
 
 def split_front_matter(text: str) -> tuple[str | None, str]:
