@@ -304,10 +304,14 @@ def test_cli_writes_refuses_and_forces(tmp_path: Path, capsys: pytest.CaptureFix
     assert sample_cli.main(["--out", str(out), "--force"]) == 0
 
 
-def test_cli_never_replaces_a_folder_that_is_not_a_dataset(tmp_path: Path) -> None:
+def test_cli_never_replaces_a_folder_that_is_not_a_dataset(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="no dataset.json"):
         sample_cli.main(["--out", str(tmp_path), "--force"])
+    # a new seed takes minutes to build: the folder is refused before any of it
+    monkeypatch.setattr(sample_build, "generate", lambda *a, **k: pytest.fail("built anyway"))
+    with pytest.raises(UserError, match="no dataset.json, so --force will not replace it"):
+        sample_cli.main(["--out", str(tmp_path), "--force", "--seed", "3"])
     assert (tmp_path / "notes.txt").read_text() == "mine"
     (tmp_path / "file").write_text("x")
     with pytest.raises(UserError, match="not a folder"):

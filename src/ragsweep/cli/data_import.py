@@ -33,7 +33,8 @@ from ragsweep.data.importers.registry import (
     dataset_name,
     load_importers,
 )
-from ragsweep.data.importers.write import check_out, write_dataset
+from ragsweep.data.importers.write import write_dataset
+from ragsweep.data.write import check_out
 from ragsweep.errors import UserError
 
 PROG = "ragsweep data import"

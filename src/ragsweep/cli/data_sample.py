@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ragsweep.errors import UserError
+from ragsweep.data.write import check_out
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,11 +39,7 @@ def main(argv: list[str]) -> int:
     """Parse `argv`, generate, print one line saying what was written; `UserError` if refused."""
     args = _parser().parse_args(argv)
     out: Path = args.out
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.force:
-        raise UserError(
-            f"{out}: already exists and is not empty; pass --force to replace it, or choose"
-            " another --out"
-        )
+    check_out(out, args.force)  # before the minutes a new seed takes to build
     if args.seed == 0:
         _copy_builtin(out)
     else:

@@ -1,5 +1,6 @@
 """Writing all-or-nothing: one file (`replace_file`, every file ragsweep writes in place) and a
-dataset folder (`swap_in_folder`: `ragsweep data sample`, `ragsweep data import`)."""
+dataset folder (`swap_in_folder`: `ragsweep data sample`, `ragsweep data import`), and when an
+existing folder may be replaced by one (`check_out`)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,29 @@ def replace_file(target: Path, content: bytes | str | Callable[[Path], None]) ->
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def check_out(out: Path, force: bool) -> None:
+    """Refuse an --out that is a file, or a non-empty folder without --force; with --force,
+    replace only an empty folder or a dataset folder (one holding dataset.json)."""
+    from ragsweep.errors import UserError
+
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise UserError(f"{out}: exists and is not a folder; choose another --out")
+    if not any(out.iterdir()):
+        return
+    if not force:
+        raise UserError(
+            f"{out}: already exists and is not empty; pass --force to replace it, "
+            "or choose another --out"
+        )
+    if not (out / "dataset.json").is_file():
+        raise UserError(
+            f"{out}: is not empty and holds no dataset.json, so --force will not "
+            "replace it; choose another --out"
+        )
 
 
 def swap_in_folder(

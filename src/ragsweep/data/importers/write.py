@@ -1,5 +1,5 @@
-"""Writing an imported dataset folder all or nothing: `check_out` says whether `--out` may be
-written (or replaced with `--force`), `write_dataset` swaps a converted collection into place
+"""Writing an imported dataset folder all or nothing: `write_dataset` checks that `--out` may be
+written (`data.write.check_out`), then swaps a converted collection into place
 once `load_dataset` accepts it (docs/importing.md, "What maps to what").
 """
 
@@ -9,28 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragsweep.data.importers.convert import Converted, ImportReport
+from ragsweep.data.write import check_out
 from ragsweep.errors import DatasetError, UserError
-
-
-def check_out(out: Path, force: bool) -> None:
-    """Refuse an --out that is a file, or a non-empty folder without --force; with --force,
-    replace only an empty folder or a dataset folder (one holding dataset.json)."""
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise UserError(f"{out}: exists and is not a folder; choose another --out")
-    if not any(out.iterdir()):
-        return
-    if not force:
-        raise UserError(
-            f"{out}: already exists and is not empty; pass --force to replace it, "
-            "or choose another --out"
-        )
-    if not (out / "dataset.json").is_file():
-        raise UserError(
-            f"{out}: is not empty and holds no dataset.json, so --force will not "
-            "replace it; choose another --out"
-        )
 
 
 def write_dataset(converted: Converted, out: str | Path, *, force: bool = False) -> ImportReport:

@@ -12,7 +12,7 @@ from ragsweep.data.samplegen.querylog import QueryLog
 from ragsweep.data.samplegen.review import PRELABEL_MODEL, Review
 from ragsweep.data.samplegen.spec import SLICES, VERSIONS
 from ragsweep.data.samplegen.wordings import Corpus
-from ragsweep.errors import UserError
+from ragsweep.data.write import check_out
 
 GENERATOR_NAME = "ragsweep.sample"
 #: bump when the generator's output for a given seed changes (not tied to the package version,
@@ -196,11 +196,5 @@ def write_dataset(out: Path, files: dict[str, bytes]) -> None:
     a half-written dataset. An existing `out` is replaced only if it is empty or a dataset folder
     (holds `dataset.json`)."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out}: exists and is not a folder; choose another output folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / "dataset.json").is_file():
-        raise UserError(
-            f"{out}: folder is not empty and holds no dataset.json, so it will not be replaced;"
-            " choose another output folder"
-        )
+    check_out(out, force=True)
     swap_in_folder(out, files)

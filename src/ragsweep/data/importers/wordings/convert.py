@@ -34,8 +34,8 @@ from ragsweep.data.importers.wordings.manifest import (
     read_manifest,
 )
 from ragsweep.data.importers.wordings.structure import Structure, structure
-from ragsweep.data.importers.write import check_out
 from ragsweep.data.schema import LABELS_FILE, QUESTIONS_FILE, clause_id, version_key
+from ragsweep.data.write import check_out
 from ragsweep.errors import DatasetError, UserError
 
 #: format name -> the file name endings it reads (each format's module has a `read_blocks`)

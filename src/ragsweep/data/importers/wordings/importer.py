@@ -16,7 +16,7 @@ from ragsweep.data.importers.wordings.convert import (
     write_wordings,
 )
 from ragsweep.data.importers.wordings.manifest import find_manifest
-from ragsweep.data.importers.write import check_out
+from ragsweep.data.write import check_out
 
 
 def run_wordings(args: argparse.Namespace) -> str:
