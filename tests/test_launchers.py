@@ -14,7 +14,7 @@ from omegaconf import OmegaConf
 
 from conftest import ragsweep
 from ragsweep.config import compose
-from ragsweep.experiment import cluster, warm
+from ragsweep.experiment.lifecycle import cluster, warm
 from toy import TOY
 
 NO_RAY = "hydra/launcher=ray needs the [ray] extra (hydra_plugins.hydra_ray_launcher)"

@@ -112,8 +112,9 @@ def password_store(tmp_path_factory):
     """An MLflow server on a free loopback port over a store in its own folder (what `ragsweep
     ui` runs); it ignores the credentials a URI carries, which MLflow's client sends along.
     Yields (its URI with a password inside, its folder)."""
-    from ragsweep.cli.ui import answers, build_command, server_env, stop_group
+    from ragsweep.cli.ui import build_command, server_env
     from ragsweep.experiment import tracking
+    from ragsweep.experiment.lifecycle import answers, stop_group
     from served import free_port
 
     folder = tmp_path_factory.mktemp("server")

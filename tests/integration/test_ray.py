@@ -232,7 +232,7 @@ def _watching(owner: str, gone_flag: str) -> int:
     """In a Ray worker: watch `owner` as a sweep's job watches its launcher, the store's
     heartbeat (asked every 0.2 s here) standing for an owner on another host as "alive until
     `gone_flag` exists"; return this worker's pid."""
-    from ragsweep.experiment import owners
+    from ragsweep.experiment.lifecycle import owners
 
     owners.BEAT_SECONDS = 0.2
     owners.watch(owner, lambda: not Path(gone_flag).exists())
@@ -240,7 +240,7 @@ def _watching(owner: str, gone_flag: str) -> int:
 
 
 def _gone_within(pid: int, start: str | None, seconds: float) -> bool:
-    from ragsweep.experiment.owners import _start_time
+    from ragsweep.experiment.lifecycle.owners import _start_time
 
     deadline = time.monotonic() + seconds
     while _start_time(pid) == start:
@@ -273,7 +273,7 @@ def _watched_by_a_ray_worker(ray, host: str, flag: Path) -> None:
     """A stand-in launcher (a `sleep`) on `host`, watched by a Ray worker: the worker lives
     while it does, and exits once it is gone (killed, when on this host; its heartbeat stale,
     `flag`, when on another)."""
-    from ragsweep.experiment.owners import _start_time
+    from ragsweep.experiment.lifecycle.owners import _start_time
 
     launcher = subprocess.Popen(["sleep", "600"])
     owner = f"{host}:{launcher.pid}:{_start_time(launcher.pid)}"

@@ -243,7 +243,8 @@ def test_two_sweeps_from_two_machines_at_once_both_land(server, tmp_path):
 
 
 def test_the_store_lock_admits_one_holder_at_a_time(server):
-    from ragsweep.experiment import storelock, tracking
+    from ragsweep.experiment import tracking
+    from ragsweep.experiment.lifecycle import storelock
 
     store = tracking.Store(server.url, None)
     spans: list[tuple[float, float]] = []
@@ -274,7 +275,8 @@ def test_the_store_lock_admits_one_holder_at_a_time(server):
 
 def test_a_dead_owners_claim_is_withdrawn_and_a_live_one_makes_a_waiter_refuse(server):
     from ragsweep.errors import UserError
-    from ragsweep.experiment import owners, storelock, tracking
+    from ragsweep.experiment import tracking
+    from ragsweep.experiment.lifecycle import owners, storelock
 
     store = tracking.Store(server.url, None)
     mc = server.client()

@@ -35,7 +35,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -44,8 +43,9 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ragsweep.cli.ui import port_free, port_number, signal_group, stop_group
+from ragsweep.cli.ui import port_number
 from ragsweep.errors import UserError, first_line
+from ragsweep.experiment.lifecycle import free_port, port_free, signal_group, stop_tree
 from ragsweep.secrets import REDACTED, mask_text
 
 #: the environment variable holding the database URI (instead of `--db`)
@@ -123,12 +123,6 @@ def check_database(uri: str, source: str) -> None:
             f"({masked(first, password_of(uri))[:200]}); start PostgreSQL there or fix the URI "
             f"({URI_FORM})"
         ) from None
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return int(probe.getsockname()[1])
 
 
 # ----------------------------------------------------------------------------- local PostgreSQL
@@ -352,28 +346,6 @@ def artifacts_destination(value: str) -> str:
     path = Path(value).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
     return str(path)
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def stop_tree(proc: subprocess.Popen[bytes], grace: float = 15.0) -> None:
-    """Stop the server and every process of its group: SIGTERM, then SIGKILL after `grace`
-    seconds. Its uvicorn workers outlive the main process by up to ~10 s after SIGTERM, so
-    this waits for the group, not only for the process."""
-    stop_group(proc, grace)
-    deadline = time.monotonic() + grace
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if _group_alive(proc.pid):
-        signal_group(proc, signal.SIGKILL)
 
 
 def _relay(stream: object, password: str | None) -> None:

@@ -8,7 +8,7 @@ the time (docs/benchmarks.md, "ragsweep ui"); `--workers N` and `--jobs` restore
 A folder with no store is refused in one line (an empty store would be created otherwise), and
 so is a port another server holds (its pages would show another store). Stopping `ragsweep ui`
 (Ctrl-C, SIGTERM) stops the whole server process tree: the server runs in its own process
-group, which is what gets the signal.
+group, which is what gets the signal (`ragsweep.experiment.lifecycle`).
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ import argparse
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Mapping
 
 from ragsweep.errors import UserError
 from ragsweep.experiment import landing, tracking
+from ragsweep.experiment.lifecycle import answers, port_free, signal_group, stop_group
 from ragsweep.secrets import mask_text
 
 #: MLflow's switches for its background job runner (a huey consumer and its workers) and its
@@ -78,52 +77,11 @@ def port_number(text: str) -> int:
     return port
 
 
-def port_free(host: str, port: int) -> bool:
-    """Whether `port` on `host` can be bound now (another server holds it otherwise). As the
-    server binds it (SO_REUSEADDR): a connection of a server stopped a moment ago, still in
-    TIME_WAIT, does not hold it."""
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
 def link_host(host: str) -> str:
     """The host a browser on this machine opens for a server bound to `host`."""
     if host in ("0.0.0.0", "::", ""):
         return "127.0.0.1"
     return f"[{host}]" if ":" in host else host
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:  # noqa: S310 (the server we started)
-            return bool(r.status == 200)
-    except OSError:
-        return False
-
-
-def signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
-    try:
-        os.killpg(proc.pid, sig)
-    except ProcessLookupError:
-        pass
-
-
-def stop_group(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
-    """Stop the server and every process it started (uvicorn workers): SIGTERM to its process
-    group, SIGKILL after `grace` seconds."""
-    if proc.poll() is not None:
-        return
-    signal_group(proc, signal.SIGTERM)
-    try:
-        proc.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        signal_group(proc, signal.SIGKILL)
-        proc.wait()
 
 
 def positive(text: str) -> int:

@@ -24,9 +24,8 @@ from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
 from ragsweep.errors import Exhausted, UserError, first_line, stop_name, stop_of, stop_status
-from ragsweep.experiment import owners, tracking
+from ragsweep.experiment import lifecycle, tracking
 from ragsweep.experiment.judges import judge_notes
-from ragsweep.experiment.launch import SweepLock
 from ragsweep.experiment.logged import log_comparison
 from ragsweep.experiment.plan import Plan, read_stages
 from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED, UNLOGGED
@@ -34,7 +33,7 @@ from ragsweep.measures import Measure
 from ragsweep.secrets import mask_text
 
 
-def finish(plan: Plan, lock: SweepLock, interrupted: BaseException | None = None) -> int:
+def finish(plan: Plan, lock: lifecycle.SweepLock, interrupted: BaseException | None = None) -> int:
     """Summarise the sweep, close its parent run, release the lock; return the exit code.
 
     A resource that ran out (a full disk: `interrupted` by it, or meeting it here) ends the
@@ -64,7 +63,7 @@ def _exhaustion(plan: Plan, err: BaseException) -> Exhausted | None:
     return tracking.exhaustion(err, plan.store, plan.sweep_dir)
 
 
-def _exhausted(plan: Plan, stop: Exhausted, lock: SweepLock) -> int:
+def _exhausted(plan: Plan, stop: Exhausted, lock: lifecycle.SweepLock) -> int:
     """The end of a sweep a resource stopped: the summary of what finished, the parent run
     FAILED and this launch's runs still RUNNING marked KILLED (in the space the launch
     reserved, on a full disk), no report (a relaunch makes it), and the resource's one line."""
@@ -103,7 +102,7 @@ def _stopped_finishing(plan: Plan, stop: KeyboardInterrupt) -> int:
     why = f"the sweep was stopped ({stop_name(stop)}) during its finish step"
     mc = tracking.client(plan.store)
     if mc.get_run(plan.parent_run_id).info.status == "RUNNING":
-        owners.mark_killed(mc, plan.parent_run_id, why)
+        lifecycle.mark_killed(mc, plan.parent_run_id, why)
     _kill_orphans(plan, why)
     print(
         f"sweep {plan.launch or plan.name}: stopped ({stop_name(stop)}) while reporting; the "
@@ -137,21 +136,9 @@ def _statuses(plan: Plan) -> dict[str, dict[str, Any]]:
 def _kill_orphans(plan: Plan, why: str) -> list[str]:
     """Mark this launch's configuration runs still RUNNING (their worker died) as KILLED;
     return their names."""
-    mc = tracking.client(plan.store)
-    running = mc.search_runs(
-        [plan.experiment_id],
-        filter_string=(
-            f"tags.`mlflow.parentRunId` = '{plan.parent_run_id}' and attributes.status = 'RUNNING'"
-        ),
-        max_results=5000,
+    return lifecycle.kill_orphans(
+        plan.store, plan.experiment_id, plan.parent_run_id, plan.owner, why
     )
-    names = []
-    for run in running:
-        if run.data.tags.get(owners.OWNER_TAG) != plan.owner:
-            continue
-        owners.mark_killed(mc, run.info.run_id, why)
-        names.append(str(run.info.run_name))
-    return names
 
 
 def _why_stopped(interrupted: BaseException | None) -> str:

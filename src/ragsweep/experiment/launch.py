@@ -6,10 +6,10 @@ lock, then does what must happen once and before any worker starts:
    corrupts a brand-new sqlite store migrated by several processes, and loses runs to the
    Default experiment when processes race to create one), reusing the parent of an earlier
    launch of the same sweep (resume);
-2. under the store's lock (`storelock`: a file beside a sqlite store, a claim recorded in a
-   tracking server), refuses the sweep if a live launch of it owns its parent run (from
-   any folder sharing the store), marks runs whose owner is gone as KILLED (`owners`), and
-   claims the parent run; then keeps a heartbeat on the runs it owns;
+2. under the store's lock (a file beside a sqlite store, a claim recorded in a tracking
+   server), refuses the sweep if a live launch of it owns its parent run (from any folder
+   sharing the store), marks runs whose owner is gone as KILLED, and claims the parent run;
+   then keeps a heartbeat on the runs it owns (`ragsweep.experiment.lifecycle`);
 3. writes the plan and the dataset it loaded into the sweep folder, where every worker reads
    them (and the launcher watches: workers exit when it dies);
 4. builds the stages all configurations share into the stage cache (chunks, indexes, and the
@@ -17,7 +17,7 @@ lock, then does what must happen once and before any worker starts:
 Hydra's launcher gets the values most expensive first (`execution_order`), so the last worker
 to start does not start the longest job.
 Meanwhile Hydra's joblib workers start and import what a configuration needs, MLflow included
-(`ragsweep.experiment.warm`), so no configuration waits for that; each watches this process
+(`lifecycle.Warmup`), so no configuration waits for that; each watches this process
 from its first instant and exits when it dies. A launch stopped before Hydra's launcher starts
 (Ctrl-C, SIGTERM, SIGHUP: `ragsweep.errors.Stopped`) marks the parent run it claimed KILLED.
 It returns the plan, the argv Hydra's launcher runs, and the lock (released by `finish`).
@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import fcntl
 import gc
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -39,7 +37,7 @@ from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError, stop_name, stop_of
-from ragsweep.experiment import cluster, owners, storelock, tracking
+from ragsweep.experiment import lifecycle, tracking
 from ragsweep.experiment.plan import (
     Draft,
     Plan,
@@ -49,91 +47,19 @@ from ragsweep.experiment.plan import (
     quote,
     share_dataset,
 )
-from ragsweep.experiment.warm import Warmup, watch_workers
 from ragsweep.retrieval.cache import key_of
 from ragsweep.scoring.eval_config import measures_of
 from ragsweep.scoring.stages import prebuild, stage_cache
 from ragsweep.secrets import mask_overrides, mask_uri, unmask_uri
 
 
-class SweepLock:
-    """What a launch holds for the sweep's lifetime: an exclusive lock per sweep in this folder
-    (a second launch of a running sweep is refused at once instead of 'recovering' the first
-    one's live runs) and, once the runs are claimed, the heartbeat on them in the store (which is
-    what launches from other folders or machines sharing the store go by), and the space kept
-    for marking them on a full disk (`tracking.Reserve`)."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = open(path, "a+")  # noqa: SIM115 (held for the sweep's lifetime)
-        self.heartbeat: owners.Heartbeat | None = None
-        self.reserve: tracking.Reserve | None = None
-        #: when the launch began, and this process's seconds in MLflow by then
-        self.began = (time.perf_counter(), tracking.seconds_in_mlflow())
-        try:
-            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.handle.close()
-            raise UserError(
-                f"this sweep is already running (lock {path}); wait for it or stop it first"
-            ) from None
-
-    def release(self) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.stop()
-        if self.reserve is not None:
-            self.reserve.free()
-        fcntl.flock(self.handle, fcntl.LOCK_UN)
-        self.handle.close()
-
-
 def experiment_name(name: str) -> str:
     return f"sweep:{name}"
-
-
-def _running(mc: Any, experiment_id: str) -> list[Any]:
-    from mlflow.entities import ViewType
-
-    return list(
-        mc.search_runs(
-            [experiment_id],
-            filter_string="attributes.status = 'RUNNING'",
-            run_view_type=ViewType.ACTIVE_ONLY,
-            max_results=5000,
-        )
-    )
 
 
 def _is_parent_of(run: Any, sweep_key: str) -> bool:
     tags = run.data.tags
     return tags.get(cv.TAG_STAGE) == cv.STAGE_SWEEP and tags.get(cv.tag("sweep_key")) == sweep_key
-
-
-def _recover(mc: Any, running: list[Any], sweep_key: str) -> int:
-    """Mark the RUNNING runs whose owner is gone (a launch killed with -9, a machine lost) as
-    KILLED; runs of a live launch, from any folder or machine, are left alone, and so is this
-    sweep's own parent run, which this launch takes over (resume)."""
-    orphaned = [
-        r for r in running if not owners.alive(r.data.tags) and not _is_parent_of(r, sweep_key)
-    ]
-    for run in orphaned:
-        who = owners.describe(run.data.tags)
-        owners.mark_killed(
-            mc, run.info.run_id, f"found RUNNING at the next launch, its owner ({who}) gone"
-        )
-    return len(orphaned)
-
-
-def _refuse_if_live(running: list[Any], sweep_key: str) -> None:
-    """Another launch of this very sweep is alive (from another folder or machine sharing the
-    store): refuse, rather than run its configurations twice."""
-    for run in running:
-        tags = run.data.tags
-        if _is_parent_of(run, sweep_key) and owners.alive(tags):
-            raise UserError(
-                f"this sweep is already running (parent run {run.info.run_id}, launched by "
-                f"{owners.describe(tags)}); wait for it, or stop that process first"
-            )
 
 
 def launch_name(d: Draft, number: int) -> str:
@@ -167,8 +93,8 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
     )
     if found:
         run_id = found[0].info.run_id
-        mc.set_tag(run_id, owners.OWNER_TAG, owners.me())
-        mc.set_tag(run_id, owners.HEARTBEAT_TAG, f"{time.time():.0f}")
+        for key, value in lifecycle.owner_tags().items():
+            mc.set_tag(run_id, key, value)
         mc.update_run(run_id, status="RUNNING")
         return str(run_id), str(found[0].info.run_name or d.name)
     launches = mc.search_runs(
@@ -200,29 +126,8 @@ def _parent(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str)
 def _claim(store: tracking.Store, experiment_id: str, d: Draft, sweep_key: str) -> tuple[str, str]:
     """Under the store's lock: refuse if this sweep runs elsewhere, mark orphaned runs KILLED,
     and take (or create) the parent run; return its id and name."""
-    mc = tracking.client(store)
-    # the store's lock, on a tracking server too: launches from other folders or machines that
-    # read the RUNNING runs at the same instant would both create (or both take) the parent
-    with storelock.claim_lock(store, f"claim:{experiment_id}"):
-        running = _running(mc, experiment_id)
-        _refuse_if_live(running, sweep_key)
-        recovered = _recover(mc, running, sweep_key)
-        if recovered:
-            print(f"marked {recovered} run(s) left RUNNING by an interrupted launch as KILLED")
+    with lifecycle.taking_over(store, experiment_id, lambda run: _is_parent_of(run, sweep_key)):
         return _parent(store, experiment_id, d, sweep_key)
-
-
-def _beat_on(mc: Any, experiment_id: str, me: str) -> Callable[[], list[str]]:
-    """The RUNNING runs of `experiment_id` this process owns (the heartbeat's list)."""
-
-    def runs() -> list[str]:
-        return [
-            r.info.run_id
-            for r in _running(mc, experiment_id)
-            if r.data.tags.get(owners.OWNER_TAG) == me
-        ]
-
-    return runs
 
 
 def _sweep_dir(args: Sequence[str], name: str) -> str:
@@ -266,7 +171,7 @@ def _check_workers_find(base_cfg: Any) -> None:
         )
 
 
-def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
+def launch(args: Sequence[str]) -> tuple[Plan, list[str], lifecycle.SweepLock]:
     """Check and prepare a sweep; return the plan, Hydra's argv, and the sweep's lock."""
     d = draft(args)
     base_cfg = d.baseline_cfg
@@ -277,8 +182,8 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker); each
     # worker watches this process from its first instant (exits when it dies)
-    watch_workers()
-    warmup = Warmup(args).start()
+    lifecycle.watch_workers()
+    warmup = lifecycle.Warmup(args).start()
     try:
         launched = _launch(args, d, warmup)
     except BaseException as err:
@@ -302,10 +207,12 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], SweepLock]:
 def _stopped(store: tracking.Store, parent: str, stop: KeyboardInterrupt) -> None:
     """A launch stopped before Hydra's launcher started: its parent run is KILLED."""
     why = f"the launch was stopped ({stop_name(stop)}) before its configurations ran"
-    owners.mark_killed(tracking.client(store), parent, why)
+    lifecycle.mark_killed(tracking.client(store), parent, why)
 
 
-def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[str], SweepLock]:
+def _launch(
+    args: Sequence[str], d: Draft, warmup: lifecycle.Warmup
+) -> tuple[Plan, list[str], lifecycle.SweepLock]:
     base_cfg = d.baseline_cfg
     sweep_key = key_of(d.sweep_key)
     cache_dir = OmegaConf.select(base_cfg, "cache.dir", default=None)
@@ -313,18 +220,17 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
     lock_name = cv.metric_safe(experiment_name(d.name)).replace(" ", "_").replace(":", "_")
     sweep_dir = _sweep_dir(args, d.name)
     store = tracking.configured_store(base_cfg.tracking)
-    lock = SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
+    lock = lifecycle.SweepLock(Path(cache_dir or ".ragsweep_cache") / "locks" / f"{lock_name}.lock")
     parent: str | None = None
     claimed: tuple[tracking.Store, str] | None = None  # the store and the parent run, once taken
     try:
-        cluster.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
+        lifecycle.check_workers(d.fixed, base_cfg, sweep_dir)  # on Ray: every node reaches it all
         experiment_id = tracking.prepare(store, experiment_name(d.name))
         warmup.store_ready(store)
         parent, launch = _claim(store, experiment_id, d, sweep_key)
         lock.reserve = tracking.Reserve(store, lock_name)
         claimed = (store, parent)
-        mc = tracking.client(store)
-        lock.heartbeat = owners.Heartbeat(mc, _beat_on(mc, experiment_id, owners.me())).start()
+        lock.beat(store, experiment_id)
         plan = Plan(
             name=d.name,
             factor=d.factor,
@@ -342,7 +248,7 @@ def _launch(args: Sequence[str], d: Draft, warmup: Warmup) -> tuple[Plan, list[s
             slices=list(d.dataset.slices),
             confirm=bool(OmegaConf.select(base_cfg, "confirm.enabled", default=True)),
             launch_dir=str(Path.cwd()),
-            owner=owners.me(),
+            owner=lifecycle.me(),
             launch=launch,
             tracking_wait=store.wait,
         )

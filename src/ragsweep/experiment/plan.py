@@ -469,7 +469,7 @@ def _launcher_problem(settings: dict[str, Any]) -> str | None:
 def check_launcher(args: Sequence[str]) -> None:
     """Refuse in one line launcher settings no sweep can run with (`hydra.launcher.n_jobs=0`),
     before anything is created."""
-    from ragsweep.experiment.warm import joblib_arguments
+    from ragsweep.experiment.lifecycle import joblib_arguments
 
     settings = joblib_arguments(args)
     problem = None if settings is None else _launcher_problem(settings)

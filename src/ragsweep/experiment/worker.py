@@ -8,7 +8,7 @@ tags and every number it measured in `SweepFolder.status`; per-question rows in
 them; a skipped configuration's are fetched from its finished run. A configuration that raises
 becomes a FAILED child run with its traceback under `error/`, and the others go on; a resource
 that ran out (a full disk) stops the launch instead (`errors.Exhausted`). A worker whose
-launcher dies exits at once (`owners.watch`).
+launcher dies exits at once (`lifecycle.watch`).
 
 A tracking server that stops answering is waited for (`tracking.wait`); one that does not come
 back in time leaves the configuration `unlogged`: its rows and what its run logs stay in the
@@ -35,7 +35,7 @@ from omegaconf import DictConfig, OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.config import use_working_folder
 from ragsweep.errors import Exhausted, UserError, first_line
-from ragsweep.experiment import owners, tracking
+from ragsweep.experiment import lifecycle, tracking
 from ragsweep.experiment.plan import SKIPPED_STAGE, Plan, shared_dataset, write_json
 from ragsweep.experiment.single import Payload, read_measured, read_payload, write_payload
 from ragsweep.provenance import code_version
@@ -126,7 +126,7 @@ def _exhaustion(plan: Plan, cfg: DictConfig, err: BaseException) -> Exhausted | 
 
 def _run_job(plan: Plan, cfg: DictConfig, overrides: Sequence[str], hydra_dir: Path | None) -> str:
     tracking.reached_before(plan.store)  # the launcher reached it: wait through an outage
-    owners.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
+    lifecycle.watch(plan.owner, lambda: _launcher_alive(plan))  # exit if the launcher dies
     # joblib reuses worker processes between launches in one Python process (a notebook, a
     # test run), and a reused worker keeps the folder it started in: resolve paths as planned
     # and the sys.path of the launch before it: make this launch's folder, where the user's own
@@ -309,7 +309,7 @@ def _reopen(plan: Plan, value: str, kept: dict[str, Any]) -> str:
         return _start(plan, value, str(kept["config_hash"]))
     if cv.tag("recovered") in run.data.tags:
         mc.delete_tag(run_id, cv.tag("recovered"))
-    mc.set_tag(run_id, owners.OWNER_TAG, plan.owner)
+    mc.set_tag(run_id, lifecycle.OWNER_TAG, plan.owner)
     mc.update_run(run_id, status="RUNNING")
     return run_id
 
@@ -317,7 +317,7 @@ def _reopen(plan: Plan, value: str, kept: dict[str, Any]) -> str:
 def _launcher_alive(plan: Plan) -> bool:
     """For a worker on another host than its launcher: the parent run's heartbeat is fresh."""
     parent = tracking.client(plan.store).get_run(plan.parent_run_id)
-    return owners.alive(parent.data.tags)
+    return lifecycle.alive(parent.data.tags)
 
 
 def _fail(plan: Plan, cfg: DictConfig, run_id: str, tb: str, message: str) -> Exhausted | None:

@@ -41,14 +41,14 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from omegaconf import DictConfig, OmegaConf
-
-from ragsweep.config import compose
 from ragsweep.errors import UserError, first_line
-from ragsweep.experiment import tracking
+from ragsweep.experiment.tracking.store import Store, local_db, resolve_store
 from ragsweep.secrets import ENV_PREFIX, mask_text
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
 
 RAY_LAUNCHER = "hydra_plugins.hydra_ray_launcher.ray_launcher.RayLauncher"
 #: how long every node has to answer the check (a new worker process imports ragsweep)
@@ -88,6 +88,9 @@ def ray_launcher(fixed: Sequence[str]) -> DictConfig | None:
     """The composed `hydra.launcher` of a sweep's fixed overrides when it is Hydra's Ray
     launcher, else None. Only an override chooses a launcher (`hydra/launcher=ray`): without
     one, nothing is composed (the default is the joblib launcher)."""
+    # Hydra and OmegaConf are imported when a sweep asks: `ragsweep ui` imports this package
+    from ragsweep.config import compose
+
     if not any(o.lstrip("+~").startswith("hydra/launcher=") for o in fixed):
         return None
     launcher = compose(list(fixed), hydra=True).hydra.launcher
@@ -147,10 +150,10 @@ def _resolved(path: str | os.PathLike[str]) -> str:
     return str(Path(path).expanduser().resolve())
 
 
-def _store_needs(store: tracking.Store) -> list[Need]:
+def _store_needs(store: Store) -> list[Need]:
     """The folders a local sqlite store keeps on disk (its database, its artifacts)."""
     out = []
-    db = tracking._local_db(store.uri)
+    db = local_db(store.uri)
     if db is not None:
         out.append(Need("tracking store's folder", _resolved(db.parent), write=True))
     root = store.artifact_root or ""
@@ -160,8 +163,10 @@ def _store_needs(store: tracking.Store) -> list[Need]:
     return out
 
 
-def needs(cfg: DictConfig, sweep_dir: str, store: tracking.Store) -> list[Need]:
+def needs(cfg: DictConfig, sweep_dir: str, store: Store) -> list[Need]:
     """Everything a worker of this sweep must reach (the module docstring), tokens unset."""
+    from omegaconf import OmegaConf
+
     data = OmegaConf.select(cfg, "data.path", default=None)
     cache = OmegaConf.select(cfg, "cache.dir", default=None)
     out = [
@@ -296,7 +301,7 @@ def reach(wanted: Sequence[Mapping[str, Any]], store_uri: str, code: str) -> dic
         problem = _folder_problem(Need(**need))
         if problem is not None:
             problems.append(problem)
-    if tracking._local_db(store_uri) is None:
+    if local_db(store_uri) is None:
         problem = _server_problem(store_uri)
         if problem is not None:
             problems.append(problem)
@@ -360,13 +365,15 @@ def check_workers(fixed: Sequence[str], cfg: DictConfig, sweep_dir: str) -> None
     """On the Ray launcher: start Ray and refuse the sweep (one-line `UserError`) unless every
     node reaches what its configurations need (the module docstring). Any other launcher:
     nothing."""
+    from omegaconf import OmegaConf
+
     launcher = ray_launcher(fixed)
     if launcher is None:
         return
     ray = _import_ray()
     ray_cfg = OmegaConf.to_container(launcher.ray, resolve=True)
     assert isinstance(ray_cfg, dict)
-    store = tracking.resolve_store(OmegaConf.select(cfg, "tracking.uri", default=None))
+    store = resolve_store(OmegaConf.select(cfg, "tracking.uri", default=None))
     prepared = _Prepared()
     try:
         wanted = prepare(needs(cfg, sweep_dir, store), prepared)

@@ -58,6 +58,11 @@ def me() -> str:
     return f"{socket.gethostname()}:{pid}:{_start_time(pid) or 0}"
 
 
+def owner_tags(owner: str | None = None) -> dict[str, str]:
+    """The tags of a run owned by `owner` (default: this process), its heartbeat fresh."""
+    return {OWNER_TAG: owner or me(), HEARTBEAT_TAG: f"{time.time():.0f}"}
+
+
 @dataclass(frozen=True)
 class Owner:
     host: str

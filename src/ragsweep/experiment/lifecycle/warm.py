@@ -24,15 +24,18 @@ sent to the whole process group ends the workers after the launcher has stopped 
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ragsweep.experiment import owners
+from ragsweep.experiment.lifecycle import owners
 
 JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher"
+#: what a configuration job runs (`ragsweep.cli.app` hands each job to it)
+WORKER_MODULE = "ragsweep.experiment.worker"
 
 
 def _import_mlflow() -> None:
@@ -40,8 +43,10 @@ def _import_mlflow() -> None:
 
 
 def _import_worker_modules(_: int) -> int:
-    """In a worker process: import what a configuration job needs."""
-    import ragsweep.experiment.worker  # noqa: F401
+    """In a worker process: import what a configuration job needs. By name: the warm-up loads
+    the job's module ahead of its first job and uses nothing of it (the job imports this
+    package)."""
+    importlib.import_module(WORKER_MODULE)
 
     _import_mlflow()
     return os.getpid()

@@ -13,7 +13,7 @@ import time
 import psutil
 import pytest
 
-from ragsweep.experiment import owners
+from ragsweep.experiment.lifecycle import owners
 
 
 def test_a_live_process_is_alive_and_an_ended_one_is_not():

@@ -32,7 +32,9 @@ from typing import Any
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError
-from ragsweep.experiment import owners, tracking
+from ragsweep.experiment.lifecycle import owners
+from ragsweep.experiment.tracking.opening import client, prepare, store_lock
+from ragsweep.experiment.tracking.store import Store, local_db
 
 #: the experiment holding the claims (one RUNNING run per live claim)
 LOCKS_EXPERIMENT = "ragsweep.locks"
@@ -43,11 +45,11 @@ WAIT_SECONDS = 300.0
 POLL_SECONDS = 0.25
 
 
-def claim_lock(store: tracking.Store, name: str) -> AbstractContextManager[None]:
+def claim_lock(store: Store, name: str) -> AbstractContextManager[None]:
     """The lock named `name` in `store`: the file lock beside a local sqlite store, else a
     lock recorded in the store itself (`store_held`)."""
-    if tracking._local_db(store.uri) is not None:
-        return tracking.store_lock(store)
+    if local_db(store.uri) is not None:
+        return store_lock(store)
     return store_held(store, name)
 
 
@@ -106,7 +108,7 @@ def _take(mc: Any, experiment_id: str, name: str, wait: float, poll: float) -> s
     while True:
         others = _live_others(mc, _claims(mc, experiment_id, name), None)
         if not others:
-            tags = {LOCK_TAG: name, **_owner_tags()}
+            tags = {LOCK_TAG: name, **owners.owner_tags()}
             claim = mc.create_run(experiment_id, run_name=f"lock {name}", tags=tags)
             mine, beat = str(claim.info.run_id), time.monotonic()
             try:
@@ -134,18 +136,14 @@ def _take(mc: Any, experiment_id: str, name: str, wait: float, poll: float) -> s
         time.sleep(poll * random.uniform(1.0, 2.0))
 
 
-def _owner_tags() -> dict[str, str]:
-    return {owners.OWNER_TAG: owners.me(), owners.HEARTBEAT_TAG: f"{time.time():.0f}"}
-
-
 @contextmanager
 def store_held(
-    store: tracking.Store, name: str, wait: float = WAIT_SECONDS, poll: float = POLL_SECONDS
+    store: Store, name: str, wait: float = WAIT_SECONDS, poll: float = POLL_SECONDS
 ) -> Iterator[None]:
     """Hold the lock `name` recorded in `store` (see the module docstring) for the block;
     refuse with a one-line `UserError` after `wait` seconds behind a live holder."""
-    mc = tracking.client(store)
-    experiment_id = tracking.prepare(store, LOCKS_EXPERIMENT)
+    mc = client(store)
+    experiment_id = prepare(store, LOCKS_EXPERIMENT)
     mine = _take(mc, experiment_id, name, wait, poll)
     beat = owners.Heartbeat(mc, lambda: [mine]).start()
     try:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import cli_in
-from ragsweep.experiment import warm
+from ragsweep.experiment.lifecycle import warm
 from toy import TOY
 
 
