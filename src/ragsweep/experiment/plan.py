@@ -130,7 +130,7 @@ class Plan:
     slices: list[str] = field(default_factory=list)  # the dataset's slices, in report order
     confirm: bool = True  # run the confirm stage at the end
     launch_dir: str = ""  # where the sweep was launched: relative paths resolve from here
-    owner: str = ""  # the launching process (`experiment.owners`): workers stop when it is gone
+    owner: str = ""  # the launching process (`experiment.lifecycle`): workers stop when it is gone
     launch: str = ""  # the parent run's name, which tells this launch from other launches
     tracking_wait: float = tracking.WAIT_SECONDS  # seconds through a tracking server's outage
 
