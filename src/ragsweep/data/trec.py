@@ -12,10 +12,10 @@ from __future__ import annotations
 import gzip
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -31,6 +31,20 @@ def _encode(values: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray]:
     index: dict[str, int] = {}
     codes = [index.setdefault(v, len(index)) for v in values]
     return tuple(index), np.array(codes, dtype=np.int64)
+
+
+def _columns(
+    rows: Iterable[tuple[str, str, Any]], cast: Callable[[Any], Any]
+) -> tuple[list[str], list[str], list[Any]]:
+    """(qids, docids, values) of (qid, docid, value) rows: ids as str, values through `cast`."""
+    qids: list[str] = []
+    docids: list[str] = []
+    values: list[Any] = []
+    for qid, docid, value in rows:
+        qids.append(str(qid))
+        docids.append(str(docid))
+        values.append(cast(value))
+    return qids, docids, values
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,13 +65,7 @@ class Qrels:
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[str, str, int]], path: str = "<qrels>") -> Qrels:
         """Judgements from (qid, docid, grade) rows; a repeated (qid, docid) is a DatasetError."""
-        qids: list[str] = []
-        docids: list[str] = []
-        grades: list[int] = []
-        for qid, docid, grade in rows:
-            qids.append(str(qid))
-            docids.append(str(docid))
-            grades.append(int(grade))
+        qids, docids, grades = _columns(rows, int)
         lines = np.arange(1, len(grades) + 1)
         return _checked_qrels(qids, docids, grades, lines, path, "row")
 
@@ -93,13 +101,7 @@ class Run:
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[str, str, float]], path: str = "<run>") -> Run:
         """Results from (qid, docid, score) rows; their order is irrelevant (see `gain_arrays`)."""
-        qids: list[str] = []
-        docids: list[str] = []
-        scores: list[float] = []
-        for qid, docid, score in rows:
-            qids.append(str(qid))
-            docids.append(str(docid))
-            scores.append(float(score))
+        qids, docids, scores = _columns(rows, float)
         arr = np.array(scores, dtype=np.float64)
         if not np.isfinite(arr).all():
             raise DatasetError(path, "every score must be a finite number", field="score")
