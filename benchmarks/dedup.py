@@ -214,7 +214,7 @@ def log_pairs(seed: int) -> tuple[list[str], set[tuple[int, int]], set[tuple[int
     by_text: dict[str, str] = {}  # a log text -> its wording
     by_plain: dict[str, str] = {}  # an ask's text -> its wording
     state: dict[str, str] = {}
-    names = ("render", "_typos", "_reorder", "_Row")
+    names = ("render", "add_typos", "_reorder", "_Row")
     originals = {n: getattr(querylog, n) for n in names}
 
     def render(cand: Any, rng: Any, p: float) -> str:
@@ -223,7 +223,7 @@ def log_pairs(seed: int) -> tuple[list[str], set[tuple[int, int]], set[tuple[int
 
     def typos(parts: Any, rng: Any) -> Any:
         state["source"] = "".join(c for c, _ in parts)
-        return originals["_typos"](parts, rng)
+        return originals["add_typos"](parts, rng)
 
     def reorder(text: str, rng: Any) -> str:
         out = originals["_reorder"](text, rng)

@@ -7,7 +7,10 @@ from collections import Counter
 
 import pytest
 
-from ragsweep.data.samplegen.querylog import END, PII_KINDS, START, build_query_log, scrub_check
+from ragsweep.data.samplegen.log_calendar import END, START
+from ragsweep.data.samplegen.log_people import PII_KINDS
+from ragsweep.data.samplegen.log_scrub_check import scrub_check
+from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.wordings import build_corpus
 from ragsweep.labelling.scrub import scrub
 

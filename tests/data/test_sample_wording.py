@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from ragsweep.data.samplegen.derived import FACT_TOKEN, check_passages
+from ragsweep.data.samplegen.passages import FACT_TOKEN, check_passages
 from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER
 from ragsweep.data.samplegen.spec import VERSIONS
 from ragsweep.data.samplegen.wordings import PRODUCTS, Corpus, build_corpus, present_facts

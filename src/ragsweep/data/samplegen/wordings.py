@@ -17,15 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ragsweep.data.samplegen import texts
-from ragsweep.data.samplegen.derived import (
-    ClauseText,
-    Fact,
-    Passage,
-    build_derived,
-    check_passages,
-    make_passage,
-)
+from ragsweep.data.samplegen.derived import build_derived
 from ragsweep.data.samplegen.glosses import gloss
+from ragsweep.data.samplegen.passages import ClauseText, Fact, Passage, check_passages, make_passage
 from ragsweep.data.samplegen.prose import FILLER, PRODUCT_FILLER, expand, sentence_case
 from ragsweep.data.samplegen.spec import INSURER, VERSIONS, ClauseDef, Core, ProductDef
 
