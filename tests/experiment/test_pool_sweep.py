@@ -149,7 +149,7 @@ def test_pool_judge_import_rebaseline_gives_back_the_original_scores(swept, tmp_
     assert _sheet_pairs(folder / "by_id.csv") == expected
 
     # judged with the original labels as the judge (pairs they never graded stay blank)
-    from ragsweep.labelling.pool import write_sheet_frame
+    from ragsweep.labelling.sheetfile import write_sheet_frame
 
     rows["grade"] = [
         str(original[(q, f"{d}/{s}@{v}")]) if (q, f"{d}/{s}@{v}") in original else ""

@@ -103,7 +103,7 @@ def test_labels_from_the_old_system_make_the_candidate_need_judging(tmp_path: Pa
     }
     dropped = {p for p in only_cand if p in original}
     assert dropped <= pairs  # every label dropped is on the sheet: what the candidate ranks
-    from ragsweep.labelling.pool import write_sheet_frame
+    from ragsweep.labelling.sheetfile import write_sheet_frame
 
     judging["grade"] = [
         str(original.get((q, f"{d}/{sec}@{v}"), 0))

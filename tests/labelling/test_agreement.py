@@ -1,4 +1,4 @@
-"""Agreement and audit: kappa against scikit-learn, slicing, degenerate cases, one-sided items."""
+"""Agreement: kappa per slice against scikit-learn, degenerate cases, one-sided items."""
 
 from __future__ import annotations
 
@@ -12,14 +12,8 @@ from sklearn.metrics import cohen_kappa_score
 
 from ragsweep.data import Dataset, load_dataset, sample_path
 from ragsweep.errors import UserError
-from ragsweep.labelling.agreement import (
-    agreement,
-    audit,
-    cohen_kappa,
-    confusion,
-    render_agreement,
-    render_audit,
-)
+from ragsweep.labelling.agreement import agreement, render_agreement
+from ragsweep.labelling.audit import audit
 
 LABELS = [0, 1, 2]
 
@@ -38,63 +32,6 @@ def _rows(qid_grades: list[tuple[str, str, int]]) -> pd.DataFrame:
             for q, s, g in qid_grades
         ]
     )
-
-
-def _same(x: float, y: float) -> bool:
-    return (math.isnan(x) and math.isnan(y)) or abs(x - y) <= 1e-12
-
-
-@pytest.mark.parametrize("weights", [None, "quadratic"])
-def test_kappa_matches_sklearn_on_random_grades(weights: str | None) -> None:
-    rng = np.random.default_rng(0)
-    for trial in range(300):
-        n = int(rng.integers(1, 60))
-        p = rng.dirichlet(np.ones(3) * (0.3 if trial % 3 == 0 else 2.0))
-        a = rng.choice(3, size=n, p=p).tolist()
-        # b copies a with noise, so kappa spans weak to strong agreement
-        b = [x if rng.random() < 0.6 else int(rng.integers(0, 3)) for x in a]
-        assert _same(cohen_kappa(a, b, weights), _sk(a, b, weights)), (trial, a, b)
-
-
-def test_kappa_hand_made() -> None:
-    a = [0, 0, 1, 1, 2, 2]
-    b = [0, 1, 1, 1, 2, 0]
-    # observed 4/6, expected (2*2 + 2*3 + 2*1) / 36 = 1/3
-    assert cohen_kappa(a, b) == pytest.approx((4 / 6 - 1 / 3) / (1 - 1 / 3), abs=1e-12)
-    # weighted disagreement: observed 1*1 + 4*1 = 5, expected 7/3 + 3/3 + 11/3 = 7
-    assert cohen_kappa(a, b, "quadratic") == pytest.approx(1 - 5 / 7, abs=1e-12)
-    for w in (None, "quadratic"):
-        assert abs(cohen_kappa(a, b, w) - _sk(a, b, w)) <= 1e-12
-
-
-def test_kappa_labels_fixed_to_three_grades() -> None:
-    # grade 2 never used; its weights still count in the quadratic version
-    a, b = [0, 0, 1, 1, 0], [0, 1, 0, 1, 0]
-    for w in (None, "quadratic"):
-        assert abs(cohen_kappa(a, b, w) - _sk(a, b, w)) <= 1e-12
-    assert confusion(a, b).tolist() == [[2, 1, 0], [1, 1, 0], [0, 0, 0]]
-
-
-def test_kappa_degenerate_cases() -> None:
-    # both constant at the same grade: expected agreement 1, kappa undefined
-    assert math.isnan(cohen_kappa([2, 2, 2], [2, 2, 2]))
-    assert math.isnan(cohen_kappa([2, 2, 2], [2, 2, 2], "quadratic"))
-    assert math.isnan(_sk([2, 2, 2], [2, 2, 2], None))
-    # constant but different grades: expected agreement 0, observed 0, kappa 0
-    assert cohen_kappa([2, 2], [1, 1]) == 0.0
-    assert cohen_kappa([2, 2], [1, 1], "quadratic") == 0.0
-    assert math.isnan(cohen_kappa([], []))
-    # perfect agreement with variation is 1
-    assert cohen_kappa([0, 1, 2], [0, 1, 2]) == 1.0
-
-
-def test_bad_grades_are_user_errors() -> None:
-    with pytest.raises(UserError, match="grade 3"):
-        cohen_kappa([0, 3], [0, 1])
-    with pytest.raises(ValueError, match="length"):
-        cohen_kappa([0, 1], [0])
-    with pytest.raises(UserError, match="weights"):
-        cohen_kappa([0, 1], [0, 1], "linear")
 
 
 def _two_slices() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
@@ -227,34 +164,6 @@ def test_inputs_not_mutated() -> None:
     audit(a, b, slices)
     pd.testing.assert_frame_equal(a, a0)
     pd.testing.assert_frame_equal(b, b0)
-
-
-def test_audit_hand_made() -> None:
-    # model vs human per item; slice x: q1, slice y: q3
-    pairs = [
-        ("q1", "1.1", 0, 0),
-        ("q1", "1.2", 1, 0),  # over
-        ("q1", "1.3", 2, 0),  # over
-        ("q1", "1.4", 2, 2),
-        ("q3", "3.1", 0, 1),  # under
-        ("q3", "3.2", 1, 2),  # under
-        ("q3", "3.3", 2, 1),  # over
-        ("q3", "3.4", 1, 1),
-    ]
-    model = _rows([(q, s, m) for q, s, m, _ in pairs])
-    human = _rows([(q, s, h) for q, s, _, h in pairs] + [("q3", "3.9", 2)])
-    report = audit(model, human, {"q1": "x", "q3": "y"})
-    t = report.table.set_index("slice")
-    assert t.loc["x", ["n", "disagree", "over_call", "under_call"]].tolist() == [4, 2, 2, 0]
-    assert t.loc["y", ["n", "disagree", "over_call", "under_call"]].tolist() == [4, 3, 1, 2]
-    assert t.loc["all", ["n", "disagree", "over_call", "under_call"]].tolist() == [8, 5, 3, 2]
-    assert t.loc["all", "rate"] == 5 / 8
-    assert t.loc["y", "only_human"] == 1 and t.loc["all", "only_model"] == 0
-    # rows: model grade; columns: human grade
-    assert report.confusion.values.tolist() == [[1, 1, 0], [1, 1, 1], [1, 1, 1]]
-    assert report.confusion_by_slice["x"].values.tolist() == [[1, 0, 0], [1, 0, 0], [1, 0, 1]]
-    assert report.confusion.loc[2, 0] == 1  # model 2, human 0 (q1 1.3)
-    assert "0.625" in render_audit(report)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ import pytest
 from ragsweep.config import compose as compose_with_hydra
 from ragsweep.data import load_dataset
 from ragsweep.errors import UserError
-from ragsweep.labelling.pool import SHEET_COLUMNS, Pool, pool, write_sheet
+from ragsweep.labelling.pool import Pool, pool, write_sheet
+from ragsweep.labelling.sheet_columns import SHEET_COLUMNS
 from toy import SMALL_CHUNKS, TINY, TOY
 
 #: 16-word chunks, so a question's product/version filter leaves up to 9 candidates and the top
@@ -271,7 +272,8 @@ def test_pool_ranked_keeps_only_unjudged_pairs_once_each() -> None:
     """Rankings already made (a logged sweep's): a pair labelled with any grade, 0 included, is
     left out; a pair two systems rank is one row naming both; stats count the kept pairs."""
     from ragsweep.data import load_dataset
-    from ragsweep.labelling.pool import pool_ranked, top_clauses
+    from ragsweep.labelling.pool import pool_ranked
+    from ragsweep.labelling.pool_systems import top_clauses
 
     ds = load_dataset(TINY)
     per_q = pd.DataFrame(

@@ -16,10 +16,10 @@ from label_folder import AT, copy_tiny, digest
 
 from conftest import cli_in
 from ragsweep.data import load_dataset
-from ragsweep.labelling.agreement import kappa_from_confusion, kappa_interval
 from ragsweep.labelling.assign import assign
+from ragsweep.labelling.kappa import kappa_from_confusion, kappa_interval
 from ragsweep.labelling.labelfiles import CHANGELOG_FILE
-from ragsweep.labelling.pool import SHEET_COLUMNS
+from ragsweep.labelling.sheet_columns import SHEET_COLUMNS
 from ragsweep.labelling.sheets import import_sheets
 
 

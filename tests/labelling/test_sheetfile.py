@@ -19,14 +19,8 @@ import pytest
 from conftest import cli_in
 from ragsweep.data import load_dataset, sample_path
 from ragsweep.errors import UserError
-from ragsweep.labelling.sheetfile import (
-    ID_COLUMNS,
-    SHEET_COLUMNS,
-    clause_key,
-    clause_text,
-    read_sheet,
-    write_sheet_frame,
-)
+from ragsweep.labelling.sheet_columns import ID_COLUMNS, SHEET_COLUMNS, clause_key, clause_text
+from ragsweep.labelling.sheetfile import read_sheet, write_sheet_frame
 
 #: the clause of the issue's realistic case: section 3.10 has a trailing zero, while
 #: motor-faq@2024 has a section 3.1 too

@@ -14,7 +14,7 @@ from label_folder import AT, copy_tiny, digest, jsonl, lab, log_row
 from ragsweep.data import load_dataset, sample_path
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.labelfiles import CHANGELOG_FILE
-from ragsweep.labelling.sheetfile import SHEET_COLUMNS
+from ragsweep.labelling.sheet_columns import SHEET_COLUMNS
 from ragsweep.labelling.sheets import ImportResult, import_sheets
 
 

@@ -29,7 +29,8 @@ from ragsweep.compare.runs import RunRecord
 from ragsweep.data import Dataset, load_dataset
 from ragsweep.errors import UserError
 from ragsweep.experiment import logged, tracking
-from ragsweep.labelling.pool import Pool, pool_ranked, top_clauses
+from ragsweep.labelling.pool import Pool, pool_ranked
+from ragsweep.labelling.pool_systems import top_clauses
 from ragsweep.scoring.eval_config import measures_of
 from ragsweep.scoring.ranked import stored_depth
 

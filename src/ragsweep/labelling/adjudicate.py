@@ -15,12 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from ragsweep.data import Dataset, clause_id
-from ragsweep.labelling.sheetfile import (
-    CLAUSE_COLUMNS,
-    clause_key,
-    clause_text,
-    write_sheet_frame,
-)
+from ragsweep.labelling.sheet_columns import CLAUSE_COLUMNS, clause_key, clause_text
+from ragsweep.labelling.sheetfile import write_sheet_frame
 from ragsweep.labelling.sheets import Dispute
 
 #: the adjudication sheet's columns: the judging sheet's key columns, the two judges' grades,

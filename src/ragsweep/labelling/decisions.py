@@ -13,7 +13,8 @@ import pandas as pd
 from ragsweep.data import clause_id
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.reader import hint
-from ragsweep.labelling.sheetfile import SHEET_COLUMNS, Sheet, clause_key, clause_text
+from ragsweep.labelling.sheet_columns import SHEET_COLUMNS, clause_key, clause_text
+from ragsweep.labelling.sheetfile import Sheet
 from ragsweep.labelling.upkeep import CheckResult, Decision, questions_after
 
 

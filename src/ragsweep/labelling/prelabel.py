@@ -29,13 +29,9 @@ import pandas as pd
 
 from ragsweep.data.schema import Dataset, clause_id
 from ragsweep.errors import UserError
-from ragsweep.labelling.agreement import (
-    GRADES,
-    KEY,
-    confusion,
-    format_table,
-    kappa_from_confusion,
-)
+from ragsweep.labelling.grader_pairs import KEY
+from ragsweep.labelling.kappa import GRADES, confusion, kappa_from_confusion
+from ragsweep.labelling.texttable import format_table
 from ragsweep.retrieval.dense import LSAEmbedder
 
 #: default threshold grid: cosines -1.00 to 1.00 in steps of 0.01 (t2 = 1.00: grade 2 only for
@@ -321,7 +317,7 @@ def _check_at(at: str) -> None:
 def prelabel_sheet(
     sheet: pd.DataFrame, dataset: Dataset, *, at: str, chat: Any = None
 ) -> tuple[pd.DataFrame, str]:
-    """A copy of a judging sheet (`ragsweep.labelling.sheetfile.SHEET_COLUMNS`, as `read_sheet`
+    """A copy of a judging sheet (`ragsweep.labelling.sheet_columns.SHEET_COLUMNS`, as `read_sheet`
     reads it) with `prelabel` and `prelabel_source` filled, and a one-paragraph summary of how.
 
     Without `chat`: the offline labeller, thresholds fitted on the dataset's human labels

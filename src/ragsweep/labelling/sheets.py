@@ -40,7 +40,8 @@ from ragsweep.labelling.labelfiles import (
 )
 from ragsweep.labelling.sampling import read_candidates
 from ragsweep.labelling.scrub import Scrubber
-from ragsweep.labelling.sheetfile import clause_text, read_sheet, same_text
+from ragsweep.labelling.sheet_columns import clause_text, same_text
+from ragsweep.labelling.sheetfile import read_sheet
 
 #: the columns an import needs; `version`, `note` and `judge` are read when present
 REQUIRED_COLUMNS = ("qid", "document", "section", "clause_version", "grade")

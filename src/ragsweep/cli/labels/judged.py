@@ -92,7 +92,7 @@ def _agreement(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from ragsweep.labelling.agreement import audit, render_audit
+    from ragsweep.labelling.audit import audit, render_audit
     from ragsweep.labelling.graders import read_audit_pair
 
     p = read_audit_pair(data_dir(args), args.a, args.b)

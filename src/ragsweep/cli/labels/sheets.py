@@ -126,7 +126,8 @@ def _prelabel(args: argparse.Namespace) -> int:
 
     from ragsweep.data import load_dataset
     from ragsweep.labelling.prelabel import prelabel_sheet
-    from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_judging_sheet, write_sheet_frame
+    from ragsweep.labelling.sheet_columns import SHEET_COLUMNS
+    from ragsweep.labelling.sheetfile import read_judging_sheet, write_sheet_frame
 
     sheet_path = Path(args.sheet)
     if not sheet_path.is_file():
@@ -156,7 +157,8 @@ def _prelabel(args: argparse.Namespace) -> int:
 
 def _assign(args: argparse.Namespace) -> int:
     from ragsweep.labelling.assign import assign
-    from ragsweep.labelling.sheetfile import SHEET_COLUMNS, read_judging_sheet, write_sheet_frame
+    from ragsweep.labelling.sheet_columns import SHEET_COLUMNS
+    from ragsweep.labelling.sheetfile import read_judging_sheet, write_sheet_frame
 
     sheet = Path(args.sheet)
     rows = read_judging_sheet(sheet, SHEET_COLUMNS)
