@@ -1,7 +1,7 @@
 """A PostgreSQL cluster and a `ragsweep server` on it, started once for the integration tests.
 
-- `pg`: a cluster of our own (`ragsweep.cli.server.LocalPostgres`) in a temporary folder, bound
-  to 127.0.0.1 on a free port, password authentication; skipped, with the reason, when
+- `pg`: a cluster of our own (`ragsweep.experiment.server.LocalPostgres`) in a temporary folder,
+  bound to 127.0.0.1 on a free port, password authentication; skipped, with the reason, when
   PostgreSQL's server programs or psycopg2 are missing (`apt-get install -y postgresql`);
 - `server`: `ragsweep server` on a free loopback port, the database given as a plain
   `postgresql://` URI in RAGSWEEP_SERVER_DB (the verb adds the psycopg2 driver), once it answers
@@ -90,8 +90,8 @@ def public_dir(prefix: str) -> Path:
 @pytest.fixture(scope="session")
 def pg() -> Any:
     pytest.importorskip("psycopg2", reason="the [server] extra (psycopg2-binary) is not installed")
-    from ragsweep.cli.server import LocalPostgres, postgres_bindir
     from ragsweep.errors import UserError
+    from ragsweep.experiment.server import LocalPostgres, postgres_bindir
 
     try:
         postgres_bindir()

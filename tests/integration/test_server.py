@@ -361,7 +361,7 @@ def test_the_verb_refuses_bad_input_in_one_line(pg, tmp_path):
 
 
 def test_missing_postgresql_or_driver_is_one_line(tmp_path, monkeypatch, capsys):
-    import ragsweep.cli.server as verb_module
+    import ragsweep.experiment.server as verb_module
 
     monkeypatch.setattr(verb_module.shutil, "which", lambda name: None)
     monkeypatch.setattr(verb_module.glob, "glob", lambda pattern: [])
@@ -376,8 +376,8 @@ def test_missing_postgresql_or_driver_is_one_line(tmp_path, monkeypatch, capsys)
 
 def test_postgres_dir_runs_a_cluster_and_stops_it_with_the_server(tmp_path):
     pytest.importorskip("psycopg2")
-    from ragsweep.cli.server import postgres_bindir
     from ragsweep.errors import UserError
+    from ragsweep.experiment.server import postgres_bindir
 
     try:
         postgres_bindir()

@@ -1,12 +1,13 @@
-"""`ragsweep server`'s pieces that need no database: the backend URI it hands MLflow, masking
-of the database password, and the `mlflow server` command line (tests/integration runs it)."""
+"""`experiment.server`, the pieces of `ragsweep server` that need no database: the backend URI
+it hands MLflow, masking of the database password, and the `mlflow server` command line
+(tests/integration runs it)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ragsweep.cli.server import backend_uri, build_command, masked, password_of, server_env
 from ragsweep.errors import UserError
+from ragsweep.experiment.server import backend_uri, build_command, masked, password_of, server_env
 
 
 @pytest.mark.parametrize(
