@@ -11,7 +11,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from ragsweep.errors import UserError
-from ragsweep.experiment.plan import draft, expand
+from ragsweep.experiment.factor import expand
+from ragsweep.experiment.plan import draft
 from toy import TOY
 
 REPO = Path(__file__).parents[2]

@@ -38,12 +38,12 @@ from omegaconf import OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError, stop_name, stop_of
 from ragsweep.experiment import lifecycle, tracking
+from ragsweep.experiment.factor import factor_prefix
 from ragsweep.experiment.plan import (
     Draft,
     Plan,
     args_without_sweep,
     draft,
-    factor_prefix,
     quote,
     share_dataset,
 )
