@@ -1,28 +1,9 @@
 """Review sample: a second reviewer and model pre-labels whose disagreement follows content.
 
-For 10 questions per slice both files grade exactly the pairs labels.jsonl judges (the relevant
-passages and the pooled rejects). Real reviewers do not disagree at random: they disagree where
-the relevance rule asks for judgement, so each pair is first given a `kind`, and the chance of a
-different grade depends on it (`REVIEWER2`, `PRELABELER`):
-
-- `identical twin`: the same section of the other wording version, word for word the same
-  (graded 0 by the rule; a second reviewer often accepts it);
-- `changed twin`: the same section of the other version with a different text;
-- `definition`: a definition graded 1 as support (often judged 0: "it does not answer");
-- `two-part`: a grade-1 pair of a question that asks two things (often judged 2: it answers one
-  of them in full);
-- `limit without exception`: a limits question's grade-2 passage outside the wording (schedule,
-  FAQ, summary) that states the limit but not the exception the wording prints with it (often
-  judged 1);
-- `summary line`: a grade-1 passage that states only some of the asked facts (a narrow FAQ
-  answer, a schedule row);
-- `same topic`: a rejected passage of the question's own policy and part kind (the pre-labeller
-  over-grades these);
-- `other`.
-
-The second reviewer is careful and disagrees one grade step on the judgement calls; the
-simulated pre-labeller has two systematic biases: it ignores the wording version (it grades a
-twin like the passage of the right version) and over-grades passages on the same topic.
+For 10 questions per slice both files grade exactly the pairs labels.jsonl judges. Each pair is
+first given a `kind` (identical twin, changed twin, definition, two-part, limit without exception,
+summary line, same topic, other), and the chance of a different grade depends on it (`REVIEWER2`,
+`PRELABELER`): the kinds and the pre-labeller's two biases are described in docs/sample.md.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
-"""A sweep on a Ray cluster (`hydra/launcher=ray`): Ray started once in the launching process,
-and every node checked before anything runs.
-
-Hydra's Ray launcher (hydra-ray-launcher, the `[ray]` extra) runs each configuration as a Ray
-task, on whichever node has a free CPU. What the launcher prepared must be there for it, so every
-Ray worker must reach:
-- the same ragsweep (`ragsweep.code`: version and source hash), whose stage cache folder and
-  finished runs are keyed by it;
-- the folder the sweep was launched in (a worker moves there: relative paths such as the default
-  `cache.dir` resolve from it, and a `_target_` of the user's own is imported from it);
-- the dataset folder (`data.path`; the sample ships inside ragsweep);
-- the cache dir (`cache.dir`), writable: the stages every configuration shares are built there
-  once, by the launcher, before any task starts, and the tasks read them;
-- the sweep folder, writable: the plan, the shared dataset (`dataset.pkl`), and every task's
-  status, metrics and per-question rows, which the launcher's finish step reads;
-- the tracking store: a local sqlite store's folder and its artifact folder (writable), or a
-  server that answers.
-Folders count only when they are the launcher's own, seen through a filesystem every node mounts:
-the launcher leaves a token file in each, and a worker that does not find it there sees a
-folder of the same name on its own disk instead. `check_workers` runs one tiny task on every
-node with CPUs and refuses the sweep (one line, exit 2) with the first thing a node cannot reach,
-before the store, the parent run or any stage is created. A node that joins later is not checked.
-
-`start` calls `ray.init` with `hydra.launcher.ray.init` once, before Hydra's launcher does (which
-then finds Ray running): a new local instance gets the plugin's small object store (75 MiB) and
-no dashboard unless told otherwise, and a running cluster is joined with neither (Ray refuses
-them when joining). The variables a task needs from this process's environment (the secrets
-`RAGSWEEP_SECRET_n`, `MLFLOW_TRACKING_*` credentials) reach its workers through the job's
-`runtime_env`: a worker of a cluster started elsewhere does not inherit this environment.
+"""A sweep on a Ray cluster (`hydra/launcher=ray`): Ray started once in the launching process
+(`start`), and every node checked before anything runs (`check_workers`: the same ragsweep, the
+launch folder, the dataset, the cache, the sweep folder and the tracking store, each reached
+through a filesystem every node mounts), refused in one line otherwise. docs/cluster.md says
+what each check guards and how the job's `runtime_env` carries the secrets to the workers.
 """
 
 from __future__ import annotations

@@ -1,39 +1,10 @@
 """From blocks to parts and clauses: the structure rules shared by every wording format.
 
-A wording's clause ids are its printed clause numbers, so the same clause keeps its id in the
-next version as long as the insurer keeps its number (docs/importing.md, "Structured wordings"):
-
-- **Title**: the first block, when it is an unnumbered heading and every other heading is smaller
-  or numbered, or another heading follows it directly.
-- **Parts**: a heading that starts with one number (`5`, `5.`, `Section 5 -`, `Part 5:`) starts
-  part `5`; its title is the rest of the heading. An unnumbered heading at the part level (the
-  level of the numbered part headings, else the largest level used) starts an unnumbered part,
-  numbered by its position among the parts. The kind comes from words in the title
-  (`kind_of`).
-- **Clauses**: a heading that starts with a dotted number (`5.3`, `5.3.1`) starts that clause,
-  headed by the rest. So does a paragraph line that starts with one, if the number belongs to
-  the part (`5.x` in part 5), comes after the part's previous clause number and is followed by
-  a capital letter, a quote or bold text: `2.5 metres` and `5.3 does not apply` stay text.
-  A heading below the part level without a number starts a clause whose id is the part's id
-  and the heading's slug (`7-cancellation`), unless it sits below a numbered clause heading, in
-  which case it is a line of that clause's text.
-- **Clause headings** of numbered paragraphs: a bold run after the number (`5.3 **Theft.** We
-  ...`), else a short first line followed by a line that starts with a capital (`5.3 Theft` /
-  `We will not pay ...`), else a short lead sentence (`5.3 Theft. We will not pay ...`), else
-  the whole text when it is short (the text then comes from the next paragraphs), else its
-  first eight words and `...`.
-- **Sub-clauses**: a line inside a clause that starts with `(a)`, `a)`, `(i)` or `(1)` starts
-  clause `5.3(a)`, `5.3(a)(i)`, headed like its parent. A marker counts only as the first item
-  of a list (`(a)`, `(i)`, `(1)`) or the next item of an open one, which also tells the letter
-  `(i)` after `(h)` from the roman `(i)`.
-- **Text** before any clause of a part is the part's introduction, clause `<part id>` headed by
-  the part title; text before the first part is part `0` (`Introduction`), clause `0`. Other
-  paragraphs continue the clause before them; tables are kept as rows of ` | `-joined cells.
-  Cross-references ("see 5.3") are text. A clause with no text of its own is dropped when it
-  has sub-clauses (`5.3 Theft` then `(a) ...`); otherwise its text is its heading.
-
-A clause number that appears twice in one wording, or two unnumbered headings that give the
-same id, is an error naming both places.
+A wording's clause ids are its printed clause numbers, so the same clause keeps its id in the next
+version as long as the insurer keeps its number. The rules for the title, parts, clauses, clause
+headings, sub-clauses and text are in docs/importing.md ("Structured wordings"); a clause number
+that appears twice in one wording, or two unnumbered headings that give the same id, is an error
+naming both places.
 """
 
 from __future__ import annotations
