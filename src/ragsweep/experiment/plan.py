@@ -2,9 +2,9 @@
 
 `draft(args)` takes the factor, values and baseline of a multirun command line
 (`experiment.factor.expand`), composes every configuration and refuses the sweep (one-line
-`UserError`) unless exactly one config key varies, that key is a pipeline setting some stage reads, and every
-configuration shares the corpus snapshot, labelled set and split (and the index build when the
-factor spares it). Which stages the factor touches comes from the stages' own keys
+`UserError`) unless exactly one config key varies, that key is a pipeline setting some stage
+reads, and every configuration shares the corpus snapshot, labelled set and split (and the index
+build when the factor spares it). Which stages the factor touches comes from the stages' own keys
 (`ragsweep.retrieval.pipeline.Pipeline.stage_keys`), in one place.
 
 The `Plan` is written into the sweep folder, where the workers, the launcher's live view and
