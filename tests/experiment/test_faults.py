@@ -125,7 +125,7 @@ def test_eight_single_runs_started_together_on_a_fresh_store_all_land(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("trial", range(5))
+@pytest.mark.parametrize("trial", range(2))  # 5 when the fresh-store race was open (issue 11)
 def test_two_different_sweeps_started_together_on_a_fresh_store_both_land(tmp_path, trial):
     one_job = ("confirm.enabled=false", "hydra.launcher.n_jobs=1")
     procs = [
