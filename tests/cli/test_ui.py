@@ -5,6 +5,7 @@ answers, and a logged run is all there."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import signal
@@ -227,3 +228,39 @@ def test_ui_bad_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["ui", *argv])
     assert exc.value.code == 2
+
+
+def _report_entry_mask(path: str) -> None:
+    """An initializer for `ui.link_finder`: writes the signals blocked when it starts, then sets
+    the finder's handlers as the real one does."""
+    Path(path).write_text(
+        " ".join(str(int(s)) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    )
+    ui._finder_signals()
+
+
+def test_the_link_finder_starts_with_the_stop_signals_blocked_until_its_handlers_are_set(
+    tmp_path,
+):
+    # a SIGTERM or Ctrl-C before the finder's handlers are set would run this process's own
+    # handler in the forked copy of its stack, which then carries on as a second `ragsweep ui`
+    report = tmp_path / "mask"
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finder = ui.link_finder(functools.partial(_report_entry_mask, str(report)))
+    try:
+        handlers = finder.apply(_handlers)
+    finally:
+        finder.terminate()
+    blocked = {int(s) for s in report.read_text().split()}
+    assert {int(s) for s in ui.FINDER_BLOCKED} <= blocked
+    assert handlers == (int(signal.SIG_IGN), int(signal.SIG_DFL), int(signal.SIG_DFL), [])
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # this process: as it was
+
+
+def _handlers() -> tuple[int, int, int, list[int]]:
+    return (
+        int(signal.getsignal(signal.SIGINT)),
+        int(signal.getsignal(signal.SIGTERM)),
+        int(signal.getsignal(signal.SIGHUP)),
+        sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []) & ui.FINDER_BLOCKED),
+    )

@@ -20,7 +20,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from multiprocessing.pool import Pool
 
 from ragsweep.errors import UserError
 from ragsweep.experiment import landing, tracking
@@ -128,13 +129,33 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+#: the signals the link finder starts with blocked, until `_finder_signals` has set its own
+FINDER_BLOCKED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
 def _finder_signals() -> None:
     """In the link finder (a forked process): ignore Ctrl-C, and die at once on SIGTERM, which
     `Pool.terminate` sends. It inherits this process's stop handler (`errors.stop_signals`),
     which would raise and run multiprocessing's exit cleanup, and that cleanup waits for the
-    queue lock `terminate` holds: the finder never ended and `ui` hung on its way out."""
+    queue lock `terminate` holds: the finder never ended and `ui` hung on its way out. Until
+    this runs the signals are blocked (`link_finder`), then any that came meanwhile act."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, FINDER_BLOCKED)
+
+
+def link_finder(initializer: Callable[[], None] = _finder_signals) -> Pool:
+    """The one forked process that finds the link while the server starts. It is forked with the
+    stop signals blocked: a SIGTERM (`Pool.terminate` right after it starts, when the server
+    exits at once) or a Ctrl-C reaching it before `initializer` set its handlers would raise in
+    the copy of this process's stack it starts from, and that copy would carry on as a second
+    `ragsweep ui` (seen once in the test suite, exit 143)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, FINDER_BLOCKED)
+    try:
+        return multiprocessing.get_context("fork").Pool(1, initializer=initializer)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def main(argv: list[str]) -> int:
@@ -163,7 +184,7 @@ def main(argv: list[str]) -> int:
     # while the server starts, a process forked from this one finds the link: MLflow and the
     # report code it imports (~170 MB) are not kept for the server's life. It ignores Ctrl-C
     # (`finally` stops it); forked, not spawned: no helper process outlives it
-    finder = multiprocessing.get_context("fork").Pool(1, initializer=_finder_signals)
+    finder = link_finder()
     found = finder.apply_async(landing.landing, (store, args.sweep, host, args.port))
     # its own process group, so stopping it stops the workers the server starts as well
     proc = subprocess.Popen(
