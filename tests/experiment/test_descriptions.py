@@ -274,3 +274,28 @@ def test_a_long_override_is_cut_in_a_launch_name_not_dropped():
     assert name.endswith("…") and len(name) == len("fusion.k #3 ") + 60
     short = SimpleNamespace(name="chunk_size", fixed=["sweep=chunk_size", "eval.k_prompt=6"])
     assert launch_name(short, 2) == "chunk_size #2 eval.k_prompt=6"
+
+
+class _CreatedMeanwhile:
+    """A store on which another launch creates each tag between our read and our insert: the
+    first write of a key is refused as MLflow refuses a duplicate key, later ones succeed."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+
+    def set_experiment_tag(self, experiment_id: str, key: str, value: str) -> None:
+        from mlflow.exceptions import MlflowException
+
+        if key not in self.tags:
+            self.tags[key] = "the other launch's"
+            raise MlflowException("duplicate key value violates unique constraint")
+        self.tags[key] = value
+
+
+def test_two_launches_finishing_at_once_both_set_the_experiments_shared_tags():
+    from ragsweep.experiment.view import KIND, KIND_TAG, set_shared_tag
+
+    store = _CreatedMeanwhile()
+    set_shared_tag(store, "4", KIND_TAG, KIND)
+    set_shared_tag(store, "4", "mlflow.note.content", "ours")
+    assert store.tags == {KIND_TAG: KIND, "mlflow.note.content": "ours"}

@@ -173,6 +173,18 @@ def save_view(
     answer); return the view's key (the parent run id)."""
     state = view_state(report, parent_id)
     mc.set_experiment_tag(experiment_id, VIEW_TAG + parent_id, json.dumps(state))
-    mc.set_experiment_tag(experiment_id, NOTE, answer_line(report, launch))
-    mc.set_experiment_tag(experiment_id, KIND_TAG, KIND)
+    set_shared_tag(mc, experiment_id, NOTE, answer_line(report, launch))
+    set_shared_tag(mc, experiment_id, KIND_TAG, KIND)
     return parent_id
+
+
+def set_shared_tag(mc: Any, experiment_id: str, key: str, value: str) -> None:
+    """Set an experiment tag every launch of the experiment sets. Two launches finishing at
+    once may both create it, and the store refuses the second (its key is unique: MLflow reads,
+    then inserts); the tag exists by then, so the second try updates it."""
+    from mlflow.exceptions import MlflowException
+
+    try:
+        mc.set_experiment_tag(experiment_id, key, value)
+    except MlflowException:
+        mc.set_experiment_tag(experiment_id, key, value)
