@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import pytest
 
@@ -16,6 +18,24 @@ def test_joblib_settings_are_what_hydras_launcher_passes_and_none_for_one_worker
     assert settings is not None
     assert (settings["n_jobs"], settings["backend"], settings["prefer"]) == (3, "loky", "processes")
     assert warm.joblib_settings(["-m", *TOY, "hydra.launcher.n_jobs=1"]) is None
+
+
+def test_a_warm_up_task_holds_its_worker_until_every_worker_has_one(tmp_path):
+    """A worker that finished its imports first cannot take a second task: the task waits for
+    the other worker's file (the race a loaded CI machine lost: both tasks in one worker)."""
+    returned: list[int] = []
+    task = threading.Thread(
+        target=lambda: returned.append(warm._import_worker_modules(str(tmp_path), 2))
+    )
+    task.start()
+    task.join(timeout=1.0)
+    assert task.is_alive() and returned == []
+    (tmp_path / "another-worker").touch()
+    task.join(timeout=5.0)
+    assert returned == [os.getpid()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["another-worker", str(os.getpid())]
+    )
 
 
 @pytest.mark.slow

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import signal
+import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,14 +45,27 @@ def _import_mlflow() -> None:
     import mlflow.tracking  # noqa: F401
 
 
-def _import_worker_modules(_: int) -> int:
-    """In a worker process: import what a configuration job needs. By name: the warm-up loads
-    the job's module ahead of its first job and uses nothing of it (the job imports this
-    package)."""
+#: seconds a warm-up task waits for the other workers to hold one (`_import_worker_modules`)
+MEET_TIMEOUT = 30.0
+
+
+def _import_worker_modules(meeting: str, n: int) -> int:
+    """In a worker process: import what a configuration job needs, then wait until `n` workers
+    have each taken one of the warm-up's `n` tasks (a file per worker in the folder `meeting`),
+    or `MEET_TIMEOUT` seconds. Without the wait, a worker that came up first could finish its
+    imports and take a second task before a slower one started (a loaded machine, CI), and
+    that one would import on its first job. By name: the warm-up loads the job's module ahead
+    of its first job and uses nothing of it (the job imports this package)."""
     importlib.import_module(WORKER_MODULE)
 
     _import_mlflow()
-    return os.getpid()
+    pid = os.getpid()
+    with open(os.path.join(meeting, str(pid)), "w"):
+        pass
+    deadline = time.monotonic() + MEET_TIMEOUT
+    while len(os.listdir(meeting)) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return pid
 
 
 def _open_store(store: Any) -> int:
@@ -164,13 +180,17 @@ class Warmup:
         n = int(settings["n_jobs"])
         if n < 0:  # joblib's convention: -1 all cores, -2 all but one
             n = max(1, (os.cpu_count() or 1) + 1 + n)
+        meeting = tempfile.mkdtemp(prefix="ragsweep-warmup-")
         try:
-            self.pids = Parallel(**settings)(delayed(_import_worker_modules)(i) for i in range(n))
+            tasks = (delayed(_import_worker_modules)(meeting, n) for _ in range(n))
+            self.pids = Parallel(**settings)(tasks)
             self._ready.wait()
             if self._store is not None:
                 Parallel(**settings)(delayed(_open_store)(self._store) for _ in range(n))
         except Exception:  # the sweep itself reports what is wrong with its workers
             self.pids = []
+        finally:
+            shutil.rmtree(meeting, ignore_errors=True)
 
     def start(self) -> Warmup:
         try:
