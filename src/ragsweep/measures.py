@@ -18,7 +18,7 @@ import numpy as np
 from ragsweep.errors import UserError
 
 #: canonical measure names, in the order the help text lists them
-NAMES: tuple[str, ...] = ("recall", "P", "RR", "nDCG", "unjudged")
+NAMES: tuple[str, ...] = ("recall", "P", "RR", "AP", "nDCG", "unjudged")
 #: lower-cased spellings accepted by `Measure.parse` -> canonical name
 _ALIASES: dict[str, str] = {
     "recall": "recall",
@@ -27,6 +27,8 @@ _ALIASES: dict[str, str] = {
     "precision": "P",
     "rr": "RR",
     "mrr": "RR",
+    "ap": "AP",
+    "map": "AP",
     "ndcg": "nDCG",
     "unjudged": "unjudged",
     "hole": "unjudged",
@@ -36,6 +38,7 @@ _KEY_PREFIX: dict[str, str] = {
     "recall": "recall",
     "P": "precision",
     "RR": "mrr",
+    "AP": "map",
     "nDCG": "ndcg",
     "unjudged": "unjudged",
 }
@@ -44,8 +47,8 @@ _NEEDS_K = frozenset({"recall", "P", "nDCG", "unjudged"})
 #: they are never compared for a verdict
 DIAGNOSTICS = frozenset({"unjudged"})
 ACCEPTED = (
-    "recall@K (or R@K), P@K (or precision@K), RR or RR@K (or MRR, MRR@K), nDCG@K, "
-    "unjudged@K (or hole@K) (any case; K a positive integer)"
+    "recall@K (or R@K), P@K (or precision@K), RR or RR@K (or MRR, MRR@K), AP or AP@K (or "
+    "MAP, MAP@K), nDCG@K, unjudged@K (or hole@K) (any case; K a positive integer)"
 )
 _TEXT = re.compile(r"(?P<name>[a-z]+)(?:@(?P<k>.*))?")
 _KEY = re.compile(r"(?P<name>[a-z]+)_at_(?P<k>.*)")
@@ -54,15 +57,26 @@ Gain = Literal["exp", "linear"]
 GAINS: tuple[str, ...] = ("exp", "linear")
 
 
+def relevance_level(value: object) -> int:
+    """`value` checked as a relevance level (trec_eval's `-l`): an integer >= 1, the grade from
+    which a document counts as relevant for recall, P, RR and AP; else a `UserError`."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise UserError(
+            f"relevance level (--rel-level, trec_eval's -l) must be an integer >= 1, got "
+            f"{value!r}; a document is relevant when its grade is at least the level"
+        )
+    return int(value)
+
+
 @dataclass(frozen=True)
 class Measure:
     """One retrieval measure at an optional rank cutoff `k` (ir_measures style).
 
     `name` is one of `NAMES`; `k` is a positive integer, required for recall, P, nDCG and
-    unjudged, optional for RR (None: the whole ranked list). `str(m)` is the canonical form
-    (`recall@10`, `P@10`, `RR`, `RR@10`, `nDCG@10`, `unjudged@10`) and parses back to an equal
-    object; `m.key` is the MLflow metric name (`recall_at_10`, `precision_at_10`, `mrr`,
-    `mrr_at_10`, `ndcg_at_10`, `unjudged_at_10`).
+    unjudged, optional for RR and AP (None: the whole ranked list). `str(m)` is the canonical
+    form (`recall@10`, `P@10`, `RR`, `RR@10`, `AP`, `AP@10`, `nDCG@10`, `unjudged@10`) and parses
+    back to an equal object; `m.key` is the MLflow metric name (`recall_at_10`,
+    `precision_at_10`, `mrr`, `mrr_at_10`, `map`, `map_at_10`, `ndcg_at_10`, `unjudged_at_10`).
     """
 
     name: str
@@ -85,10 +99,12 @@ class Measure:
 
     @classmethod
     def parse(cls, text: str) -> Measure:
-        """Parse `recall@10`, `R@10`, `P@10`, `precision@10`, `RR`, `MRR`, `RR@10`, `nDCG@10`.
+        """Parse `recall@10`, `R@10`, `P@10`, `precision@10`, `RR`, `MRR`, `RR@10`, `AP`, `MAP`,
+        `AP@10`, `nDCG@10`.
 
-        Case-insensitive; the MLflow key form (`recall_at_10`, `mrr`) parses too, so a logged
-        metric name leads back to its measure. Raises `UserError` naming `text` otherwise.
+        Case-insensitive; the MLflow key form (`recall_at_10`, `mrr`, `map_at_10`) parses too,
+        so a logged metric name leads back to its measure. Raises `UserError` naming `text`
+        otherwise.
         """
         if not isinstance(text, str):
             raise UserError(f"measure must be a string like 'nDCG@10', got {text!r}")
@@ -123,7 +139,7 @@ class Measure:
 
     @property
     def key(self) -> str:
-        """MLflow metric name: `recall_at_10`, `precision_at_10`, `mrr`, `mrr_at_10`, `ndcg_at_10`.
+        """MLflow metric name: `recall_at_10`, `precision_at_10`, `mrr`, `map_at_10`, `ndcg_at_10`.
 
         The nDCG gain is not part of the name: record it with the run (`eval.gain`).
         """
@@ -132,7 +148,7 @@ class Measure:
 
 
 def parse_measures(text: str) -> tuple[Measure, ...]:
-    """Parse a comma-separated list such as `recall@10,P@10,RR,nDCG@10` (empty items rejected)."""
+    """Parse a comma-separated list such as `recall@10,P@10,RR,AP,nDCG@10` (empty items refused)."""
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or any(not t for t in items):
         raise UserError(f"measure list {text!r} has an empty item; give e.g. recall@10,P@10,RR")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from ragsweep.config import compose
@@ -54,3 +55,21 @@ def test_unjudged_as_relevant_by_hand_on_a_single_run(result) -> None:
     assert (np.array(expected) != pq["recall@5"].to_numpy()).any()  # the toy has unjudged ones
     # RR can only move up: a relevant passage is never taken away
     assert (optimistic["RR"].to_numpy() >= pq["RR"].to_numpy()).all()
+
+
+def test_ap_without_a_cutoff_keeps_what_lies_below_the_stored_ranks() -> None:
+    # a, x, b stored (ranks 1-3); c relevant at rank 6, below the stored ranks
+    own = (1 / 1 + 2 / 3 + 3 / 6) / 3
+    labels = json.dumps({"a": 1, "b": 1, "c": 1, "x": 0})
+    judged = pd.DataFrame(
+        {"qid": ["q"], "slice": ["s"], "AP": [own], "clauses": ['[["a"], ["x"], ["b"]]']}
+    )
+    judged["labels"] = labels
+    # every stored rank judged: nothing to assume, the run's own AP back
+    got = if_relevant({"run": judged}, [Measure("AP")])["run"]["AP"].to_numpy()
+    np.testing.assert_allclose(got, [own], atol=1e-12)
+    # u unjudged at rank 2, assumed relevant: the stored ranks give (1 + 2/2 + 3/3) over 4
+    # relevant, and c keeps its own precision 3/6 (a lower estimate: u above it makes it 4/6)
+    unjudged = judged.assign(clauses='[["a"], ["u"], ["b"]]')
+    got = if_relevant({"run": unjudged}, [Measure("AP")])["run"]["AP"].to_numpy()
+    np.testing.assert_allclose(got, [(1 + 1 + 1 + 3 / 6) / 4], atol=1e-12)

@@ -69,6 +69,11 @@ def test_chapter_example_through_trec_ranking() -> None:
         (" nDCG@5 ", "nDCG@5", "ndcg_at_5"),
         ("ndcg_at_10", "nDCG@10", "ndcg_at_10"),  # MLflow keys lead back to their measure
         ("mrr_at_3", "RR@3", "mrr_at_3"),
+        ("AP", "AP", "map"),
+        ("MAP", "AP", "map"),
+        ("ap@10", "AP@10", "map_at_10"),
+        ("MAP@10", "AP@10", "map_at_10"),
+        ("map_at_5", "AP@5", "map_at_5"),
     ],
 )
 def test_measure_parse_str_key(text: str, canonical: str, key: str) -> None:
@@ -100,7 +105,8 @@ def test_measure_is_hashable_and_equal_across_spellings() -> None:
         ("recall", "needs a cutoff"),
         ("nDCG", "needs a cutoff"),
         ("precision", "needs a cutoff"),
-        ("MAP@10", "unknown measure"),
+        ("MAPP@10", "unknown measure"),
+        ("AP@0", "positive integer"),
         ("ndcg10", "unknown measure"),
         ("", "unknown measure"),
         ("recall@10@2", "not an integer"),
@@ -116,11 +122,13 @@ def test_measure_parse_rejects(text: str, fragment: str) -> None:
 
 
 def test_measure_error_lists_accepted_forms() -> None:
-    with pytest.raises(UserError, match=r"recall@K.*P@K.*RR.*nDCG@K"):
-        Measure.parse("MAP@10")
+    with pytest.raises(UserError, match=r"recall@K.*P@K.*RR.*AP or AP@K.*MAP@K.*nDCG@K"):
+        Measure.parse("ERR@10")
 
 
-@pytest.mark.parametrize(("name", "k"), [("recall", 0), ("RR", -1), ("nDCG", None), ("map", 3)])
+@pytest.mark.parametrize(
+    ("name", "k"), [("recall", 0), ("RR", -1), ("AP", 0), ("nDCG", None), ("map", 3)]
+)
 def test_measure_constructor_validates(name: str, k: int | None) -> None:
     with pytest.raises(UserError):
         Measure(name, k)
@@ -335,8 +343,13 @@ def test_depth_keeps_only_the_first_ranks() -> None:
 CUTOFFS = (1, 3, 5, 10, 20)
 
 
-def random_collection(seed: int, ties: bool) -> tuple[list, list]:
-    """>= 200 queries of graded qrels (-1..2) and a run with the awkward cases mixed in.
+GRADES = (-1, 0, 0, 1, 1, 2)
+#: grades up to 3, so relevance levels 1, 2 and 3 each leave some queries without a relevant one
+GRADES_TO_3 = (-1, 0, 0, 1, 1, 2, 2, 3)
+
+
+def random_collection(seed: int, ties: bool, grades: tuple[int, ...] = GRADES) -> tuple[list, list]:
+    """>= 200 queries of qrels graded from `grades` and a run with the awkward cases mixed in.
 
     Queries without relevant documents, queries the run lacks, run queries missing from the
     qrels, empty and short rankings, long rankings, duplicate (qid, docid) lines with different
@@ -349,10 +362,10 @@ def random_collection(seed: int, ties: bool) -> tuple[list, list]:
         qid = f"q{q}"
         pool = [f"d{i}" for i in rng.choice(60, size=30, replace=False)]
         n_judged = int(rng.integers(1, 12))
-        grades = rng.choice([-1, 0, 0, 1, 1, 2], size=n_judged)
+        drawn = rng.choice(grades, size=n_judged)
         if q % 9 == 0:
-            grades = np.minimum(grades, 0)  # no relevant document
-        qrels += [(qid, d, int(g)) for d, g in zip(pool[:n_judged], grades, strict=True)]
+            drawn = np.minimum(drawn, 0)  # no relevant document
+        qrels += [(qid, d, int(g)) for d, g in zip(pool[:n_judged], drawn, strict=True)]
         if q % 11 == 0:
             continue  # the run lacks this query: it must score 0
         length = int(rng.choice([1, 2, 4, 8, 15, 25, 30]))
@@ -378,10 +391,10 @@ def nested(rows: list, keep: str = "max") -> dict[str, dict[str, float]]:
 
 
 def ours(
-    qrels_rows: list, run_rows: list, measures: tuple[Measure, ...], gain: str
+    qrels_rows: list, run_rows: list, measures: tuple[Measure, ...], gain: str, rel_level: int = 1
 ) -> dict[str, np.ndarray]:
-    a = gain_arrays(Qrels.from_rows(qrels_rows), Run.from_rows(run_rows))
-    scores = score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain)
+    a = gain_arrays(Qrels.from_rows(qrels_rows), Run.from_rows(run_rows), rel_level=rel_level)
+    scores = score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain, rel_level=rel_level)
     return dict(zip(a.qids, scores, strict=True))
 
 
@@ -406,6 +419,94 @@ def test_parity_with_pytrec_eval(ties: bool) -> None:
     for qid in sorted(qrels):
         expected = [theirs[qid][t] for t in trec_names] if qid in both else [0.0] * len(measures)
         np.testing.assert_allclose(mine[qid], expected, rtol=0, atol=1e-9, err_msg=qid)
+
+
+#: pytrec_eval's name of each measure (trec_eval's `map_cut_k` is AP@k)
+TREC_NAMES = {
+    "recall": "recall_{k}",
+    "P": "P_{k}",
+    "nDCG": "ndcg_cut_{k}",
+    "RR": "recip_rank",
+    "AP": "map_cut_{k}",
+}
+
+
+@pytest.mark.parametrize("ties", [True, False])
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_ap_and_relevance_level_match_pytrec_eval(ties: bool, level: int) -> None:
+    """AP (`map`), AP@k (`map_cut_k`) and every binary measure at relevance level 1, 2, 3
+    (trec_eval's -l, pytrec_eval's relevance_level); nDCG reads the grades at any level."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels_rows, run_rows = random_collection(seed=10 * level + ties, ties=ties, grades=GRADES_TO_3)
+    measures = (Measure("AP"), Measure("RR")) + tuple(
+        Measure(n, k) for k in CUTOFFS for n in ("AP", "recall", "P", "nDCG")
+    )
+    trec_names = [
+        "map" if m.name == "AP" and m.k is None else TREC_NAMES[m.name].format(k=m.k)
+        for m in measures
+    ]
+    qrels, run = nested(qrels_rows, keep="last"), nested(run_rows)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(trec_names), relevance_level=level)
+    theirs = evaluator.evaluate(run)
+    mine = ours(qrels_rows, run_rows, measures, "linear", rel_level=level)
+
+    both = set(qrels) & set(run)
+    assert set(theirs) == both
+    # the level matters: queries with a document graded 1 or 2 but none at the level
+    assert sum(0 < max(qrels[q].values()) < level for q in both) >= (10 if level > 1 else 0)
+    assert sum(max(qrels[q].values()) >= level for q in both) >= 20
+    for qid in sorted(qrels):
+        expected = [theirs[qid][t] for t in trec_names] if qid in both else [0.0] * len(measures)
+        np.testing.assert_allclose(mine[qid], expected, rtol=0, atol=1e-12, err_msg=qid)
+
+
+def test_ap_on_the_chapter_example() -> None:
+    g = CHAPTER_GAINS
+    got = score_gains(
+        g, (g >= 1).astype(int), np.array([2]), np.array([[2, 1]]), parse_measures("AP,AP@3,AP@50")
+    )[0]
+    # relevant at ranks 2 (c2) and 4 (c9): AP = (1/2 + 2/4) / 2; AP@3 still divides by both
+    np.testing.assert_allclose(got, [(1 / 2 + 2 / 4) / 2, (1 / 2) / 2, (1 / 2 + 2 / 4) / 2])
+
+
+def test_relevance_level_2_on_the_chapter_example() -> None:
+    qrels = Qrels.from_rows([("q", "c2", 2), ("q", "c9", 1)])
+    run = Run.from_rows([("q", d, 5 - i) for i, d in enumerate(["c7", "c2", "c4", "c9", "c1"])])
+    a = gain_arrays(qrels, run, rel_level=2)
+    assert a.n_rel.tolist() == [1] and a.new_rel.tolist() == [[0, 1, 0, 0, 0]]
+    ms = parse_measures("AP,P@5,RR,recall@3,nDCG@5")
+    got = score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, ms, "linear", rel_level=2)[0]
+    # only c2 (rank 2) counts as relevant; nDCG keeps both grades
+    np.testing.assert_allclose(got, [1 / 2, 1 / 5, 1 / 2, 1.0, LINEAR_NDCG5], atol=1e-12)
+
+
+def test_ap_of_chunks_crediting_several_clauses() -> None:
+    # rank 1 credits two relevant clauses, rank 2 only clauses credited already, rank 3 one more
+    gains, new_rel = np.array([[2, 0, 1, 0]]), np.array([[2, 0, 1, 0]])
+    got = score_gains(
+        gains, new_rel, np.array([4]), np.array([[2, 2, 1, 1]]), parse_measures("AP,AP@2")
+    )[0]
+    # each clause found adds the precision at its rank, P@1 = 1 and P@3 = 2/3, over 4 clauses
+    np.testing.assert_allclose(got, [(1 + 1 + 2 / 3) / 4, (1 + 1) / 4], atol=1e-12)
+
+
+def test_ap_is_zero_without_ranks_or_relevant_units() -> None:
+    empty = np.zeros((2, 0), dtype=np.int64)
+    got = score_gains(empty, empty, np.array([0, 3]), np.zeros((2, 0)), parse_measures("AP,AP@5"))
+    np.testing.assert_array_equal(got, np.zeros((2, 2)))
+    gains = np.array([[0, 0, 0]])
+    got = score_gains(gains, gains, np.array([0]), np.array([[0]]), parse_measures("AP"))
+    np.testing.assert_array_equal(got, [[0.0]])
+
+
+@pytest.mark.parametrize("level", [0, -1, 1.5, True, None])
+def test_a_relevance_level_below_1_is_refused(level: object) -> None:
+    qrels, run = Qrels.from_rows([("q", "a", 1)]), Run.from_rows([("q", "a", 1.0)])
+    with pytest.raises(UserError, match=r"relevance level .*must be an integer >= 1, got"):
+        gain_arrays(qrels, run, rel_level=level)  # type: ignore[arg-type]
+    g = np.array([[1]])
+    with pytest.raises(UserError, match=r"relevance level .*must be an integer >= 1, got"):
+        score_gains(g, g, np.array([1]), g, parse_measures("AP"), rel_level=level)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")

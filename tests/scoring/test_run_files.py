@@ -1,12 +1,15 @@
 """`ragsweep.scoring.run_files` called as a library (a notebook): the numbers `ragsweep score`
-prints, the notes handed to the caller, nothing printed."""
+prints, the notes handed to the caller, nothing printed; and the relevance level it takes
+through `ragsweep compare --rel-level`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from ragsweep.cli import main as cli_main
 from ragsweep.scoring.run_files import run_names, score_file
 
 # q1 ranks [c7, c2, c4, c9, c1] against labels {c2: 2, c9: 1}; q2 is judged but not in the run
@@ -37,3 +40,47 @@ def test_score_file_returns_the_numbers_and_hands_the_notes_back(
 def test_run_names_are_stems_unless_two_coincide() -> None:
     assert run_names(["a/base.txt", "b/cand.txt.gz"]) == ["base", "cand"]
     assert run_names(["a/run.txt", "b/run.txt", "c.txt"]) == ["a/run.txt", "b/run.txt", "c"]
+
+
+# --- ragsweep compare --rel-level ------------------------------------------------------------
+# every query judges a at 2 and b at 1; the baseline ranks b first, the candidate a first
+REL_QRELS = "".join(f"q{i} 0 a 2\nq{i} 0 b 1\n" for i in range(6))
+
+
+def rel_level_files(tmp_path: Path) -> list[str]:
+    (tmp_path / "qrels.txt").write_text(REL_QRELS)
+    for name, first, second in (("base", "b", "a"), ("cand", "a", "b")):
+        lines = [f"q{i} Q0 {first} 1 2 t\nq{i} Q0 {second} 2 1 t\n" for i in range(6)]
+        (tmp_path / f"{name}.txt").write_text("".join(lines))
+    return ["--qrels", str(tmp_path / "qrels.txt"), "--runs"] + [
+        str(tmp_path / f"{n}.txt") for n in ("base", "cand")
+    ]
+
+
+@pytest.mark.parametrize(("level", "delta"), [("1", 0.0), ("2", 1 / 2)])
+def test_compare_scores_at_the_relevance_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], level: str, delta: float
+) -> None:
+    argv = ["compare", *rel_level_files(tmp_path), "--metric", "RR", "--rel-level", level]
+    argv += ["--unjudged", "assume_not_relevant", "--format", "json"]
+    assert cli_main(argv) == 0
+    (row,) = [r for r in json.loads(capsys.readouterr().out)["rows"] if r["run"] == "cand"]
+    # at level 2 only a is relevant: the baseline's RR is 1/2, the candidate's 1
+    assert row["delta"] == pytest.approx(delta, abs=1e-12)
+    assert row["value"] == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--rel-level", "0"], "must be an integer >= 1, got 0"),
+        (["--rel-level", "2"], "add --unjudged assume_not_relevant"),
+    ],
+)
+def test_compare_refuses_a_relevance_level_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], fragment: str
+) -> None:
+    assert cli_main(["compare", *rel_level_files(tmp_path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ragsweep compare: error: ") and fragment in err
+    assert err.count("\n") == 1

@@ -14,7 +14,7 @@ import pytest
 
 from ragsweep.cli import main as cli_main
 from ragsweep.errors import DatasetError
-from ragsweep.scoring.trec import Qrels, gain_arrays, read_qrels, read_run, write_run
+from ragsweep.scoring.trec import Qrels, Run, gain_arrays, read_qrels, read_run, write_run
 
 L2 = math.log2
 # the chapter's example: labels {c2: 2, c9: 1}, ranking [c7, c2, c4, c9, c1]
@@ -60,6 +60,96 @@ def test_read_qrels_and_run(tmp_path: Path) -> None:
     )
 
 
+def trec_eval_files(seed: int = 3) -> tuple[list, list]:
+    """Qrels and run rows of 30 queries, graded 0..3, with ties and msmarco-style docids that
+    hold a `#` (`doc_50_2286987788#13`, as trec_eval's test/results.comment.test)."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(30):
+        docs = [f"doc_{q % 4}_{d}#{int(rng.integers(1, 20))}" for d in range(12)]
+        docs = list(dict.fromkeys(docs))
+        judged = rng.choice(len(docs), size=6, replace=False)
+        qrels += [(f"q{q}", docs[i], int(rng.integers(0, 4))) for i in judged]
+        ranked = rng.permutation(docs)[: int(rng.integers(3, len(docs)))]
+        run += [(f"q{q}", d, float(rng.integers(0, 5))) for d in ranked]  # many ties
+    return qrels, run
+
+
+def trec_text(qrels: list, run: list) -> tuple[str, str]:
+    """The rows as plain trec_eval files: 4 qrels fields, 6 run fields."""
+    q_text = "".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels)
+    r_text = "".join(f"{q} Q0 {d} {i} {s!r} plain\n" for i, (q, d, s) in enumerate(run))
+    return q_text, r_text
+
+
+def with_comments_and_columns(q_text: str, r_text: str) -> tuple[str, str]:
+    """The same files as trec_eval also reads them: comment lines at the top and between
+    judgements, and run lines of 9 fields with comment lines (one indented) among them."""
+    q_lines = q_text.splitlines(keepends=True)
+    q_out = ["# qrels written for a test\n"]
+    for i, line in enumerate(q_lines):
+        q_out.append(line)
+        if i % 7 == 3:
+            q_out.append(f"# after judgement {i}: q1 0 doc_1_1#1 3\n")
+    r_out = ["# run comment qid Q0 docid rank score tag\n"]
+    for i, line in enumerate(r_text.splitlines()):
+        r_out.append(f"{line} extra{i} 0.5 more\n")
+        if i % 11 == 5:
+            r_out.append("  # an indented comment line\n" if i % 2 else "#q0 Q0 x 1 99 t\n")
+    return "".join(q_out), "".join(r_out)
+
+
+def rows_of(parsed: Qrels | Run, values: np.ndarray) -> list[tuple]:
+    """(qid, docid, grade or score) of every line read."""
+    return list(zip(parsed.qids, parsed.docids, values.tolist(), strict=True))
+
+
+def test_comment_lines_and_extra_run_columns_read_as_trec_eval_reads_them(tmp_path: Path) -> None:
+    q_text, r_text = trec_text(*trec_eval_files())
+    q_noted, r_wide = with_comments_and_columns(q_text, r_text)
+    assert q_noted.count("\n#") >= 10 and "#" in q_text  # comments, and ids holding a `#`
+    qrels = [
+        read_qrels(write(tmp_path, name, text)) for name, text in (("q", q_text), ("qc", q_noted))
+    ]
+    assert rows_of(qrels[1], qrels[1].grades) == rows_of(qrels[0], qrels[0].grades)
+    runs = [read_run(write(tmp_path, name, text)) for name, text in (("r", r_text), ("rw", r_wide))]
+    assert rows_of(runs[1], runs[1].scores) == rows_of(runs[0], runs[0].scores)
+    assert len(runs[0]) == len(r_text.splitlines())
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_score_reads_comments_and_9_columns_as_pytrec_eval_scores_the_clean_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], level: int
+) -> None:
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = trec_eval_files()
+    q_text, r_text = trec_text(qrels, run)
+    q_noted, r_wide = with_comments_and_columns(q_text, r_text)
+    metrics = "AP,AP@5,RR,P@5,recall@10,nDCG@10"
+    trec_names = ["map", "map_cut_5", "recip_rank", "P_5", "recall_10", "ndcg_cut_10"]
+    options = ["--metrics", metrics, "--gain", "linear", "--rel-level", str(level)]
+
+    def scored(qrels_text: str, run_text: str) -> dict:
+        files = ["--qrels", write(tmp_path, "q.txt", qrels_text)]
+        files += ["--run", write(tmp_path, "r.txt", run_text)]
+        return score_json(capsys, *files, *options)[0]
+
+    clean, noted = scored(q_text, r_text), scored(q_noted, r_wide)
+    assert noted == clean
+    q_dict: dict[str, dict[str, int]] = {}
+    for q, d, g in qrels:
+        q_dict.setdefault(q, {})[d] = g
+    r_dict: dict[str, dict[str, float]] = {}
+    for q, d, sc in run:
+        r_dict.setdefault(q, {})[d] = max(r_dict.get(q, {}).get(d, -math.inf), sc)
+    theirs = pytrec_eval.RelevanceEvaluator(q_dict, set(trec_names), relevance_level=level)
+    expected = theirs.evaluate(r_dict)
+    assert sorted(expected) == sorted(noted["per_query"]) and len(expected) == 30
+    for qid, values in noted["per_query"].items():
+        want = [expected[qid][t] for t in trec_names]
+        np.testing.assert_allclose(list(values.values()), want, rtol=0, atol=1e-12, err_msg=qid)
+
+
 def test_gzip_files_are_read(tmp_path: Path) -> None:
     path = tmp_path / "run.txt.gz"
     with gzip.open(path, "wt", encoding="utf-8") as fh:
@@ -75,7 +165,7 @@ def test_gzip_files_are_read(tmp_path: Path) -> None:
         (read_qrels, "q 0 a 1.5\n", ":1: field 'grade': ", "'1.5' is not an integer"),
         (read_qrels, "q 0 a x\n", ":1: field 'grade': ", "not an integer"),
         (read_qrels, "q 0 a 1\nq 0 b 0\nq 0 a 2\n", ":3: field 'docid': ", "first on line 1"),
-        (read_run, "q Q0 a 1 0.5\n", ":1: ", "5 fields where 6 are expected"),
+        (read_run, "q Q0 a 1 0.5\n", ":1: ", "5 fields where at least 6 are expected"),
         (read_run, "q Q0 a 1 0.5 t\nq Q0 b 2 high t\n", ":2: field 'score': ", "'high'"),
         (read_run, "q Q0 a 1 nan t\n", ":1: field 'score': ", "not a finite number"),
         (read_run, "q Q0 a 1 inf t\n", ":1: field 'score': ", "not a finite number"),
@@ -215,6 +305,21 @@ def test_score_table(chapter: tuple[str, str], capsys: pytest.CaptureFixture[str
     assert "mean over the 1 qrels queries (0 missing from the run" in out
 
 
+def test_score_at_relevance_level_2(
+    chapter: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels, run = chapter  # c2 (grade 2) at rank 2, c9 (grade 1) at rank 4
+    args = ["--qrels", qrels, "--run", run, "--metrics", "AP,recall@5,P@5,RR,nDCG@5"]
+    out, _ = score_json(capsys, *args, "--rel-level", "2")
+    # only c2 is relevant at level 2; nDCG reads the grades at any level
+    expected = {"AP": 1 / 2, "recall@5": 1.0, "P@5": 1 / 5, "RR": 1 / 2, "nDCG@5": EXP_NDCG5}
+    assert out["aggregate"] == pytest.approx(expected, abs=1e-12)
+    level_1, _ = score_json(capsys, *args)
+    assert level_1["aggregate"]["AP"] == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-12)
+    assert cli_main(["score", *args, "--rel-level", "2"]) == 0
+    assert "relevant: grade >= 2 for recall, P, RR and AP" in capsys.readouterr().out
+
+
 def test_score_table_says_how_much_is_unjudged_when_not_asked(
     chapter: tuple[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -242,8 +347,12 @@ def test_score_counts_missing_queries_and_notes_what_it_ignored(
     ("args", "fragment"),
     [
         (["--metrics", "recall@0"], "cutoff must be a positive integer"),
-        (["--metrics", "recall@10,MAP"], "unknown measure 'MAP'"),
+        (["--metrics", "recall@10,ERR"], "unknown measure 'ERR'"),
         (["--metrics", "nDCG"], "needs a cutoff"),
+        (["--rel-level", "0"], "relevance level (--rel-level, trec_eval's -l) must be an integer"),
+        (["--rel-level", "-2"], "must be an integer >= 1, got -2"),
+        (["--run", "FIVE"], ":2: 5 fields where at least 6 are expected"),
+        (["--qrels", "FIVE"], ":2: 5 fields where 4 are expected"),
         (["--run", "missing.txt"], "missing.txt: no such file"),
         (["--qrels", "BAD"], ":2: field 'grade': 'two' is not an integer"),
         (["--run", "EMPTY"], "no query of the run is in"),
@@ -262,12 +371,14 @@ def test_score_bad_input_exits_2_with_one_line(
         "BAD": write(tmp_path, "bad.txt", "q1 0 c2 2\nq1 0 c9 two\n"),
         "EMPTY": write(tmp_path, "empty.txt", "\n"),
         "OTHER": write(tmp_path, "other.txt", "x1 Q0 a 1 1 t\nx2 Q0 a 1 1 t\n"),
+        "FIVE": write(tmp_path, "five.txt", "# q1 Q0 c2 1\nq1 Q0 c2 1 0.5\n"),
     }
     qrels, run = chapter
     given = dict(zip(args[::2], [files.get(v, v) for v in args[1::2]], strict=True))
     argv = ["score", "--qrels", given.get("--qrels", qrels), "--run", given.get("--run", run)]
-    if "--metrics" in given:
-        argv += ["--metrics", given["--metrics"]]
+    for option in ("--metrics", "--rel-level"):
+        if option in given:
+            argv += [option, given[option]]
     assert cli_main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("ragsweep score: error: ")

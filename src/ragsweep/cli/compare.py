@@ -1,7 +1,8 @@
 """`ragsweep compare`: the paired comparison report for TREC run files from any system.
 
     ragsweep compare --qrels qrels.txt --runs base.txt cand.txt [cand2.txt ...] \\
-        [--slices slices.tsv [--weights shares.yaml]] [--metric recall@10] [--format table|json]
+        [--slices slices.tsv [--weights shares.yaml]] [--metric recall@10] [--rel-level N]
+        [--format table|json]
 
 The first run is the baseline; the library call is `ragsweep.compare.run_files.compare_runs`,
 with its defaults read here from the config tree a sweep composes (conf/report, conf/eval). No
@@ -14,7 +15,7 @@ import argparse
 import json
 import sys
 
-from ragsweep.cli.options import add_format, add_gain, add_out, add_qrels
+from ragsweep.cli.options import add_format, add_gain, add_out, add_qrels, add_rel_level
 from ragsweep.compare.run_files import compare_json, compare_runs
 from ragsweep.compare.stats import CORRECTIONS
 from ragsweep.config import packaged_default
@@ -48,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         nargs="+",
         metavar="RUN",
-        help="run files, 'qid Q0 docid rank score tag' per line; the first is the baseline",
+        help="run files, 'qid Q0 docid rank score tag' per line (later columns ignored); the "
+        "first is the baseline",
     )
     parser.add_argument(
         "--slices", metavar="FILE", help="'qid<TAB>slice' per line (default: one slice, all)"
@@ -67,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
         f"decides (default {DEFAULT_METRIC})",
     )
     add_gain(parser, _EVAL.gain)
+    add_rel_level(parser)
     # a sweep's defaults (conf/report, conf/eval), each said in its help as it is
     _defaulted(
         parser,
@@ -120,6 +123,7 @@ def main(argv: list[str]) -> int:
         slices=args.slices,
         weights=args.weights,
         note=lambda line: print(line, file=sys.stderr),
+        rel_level=args.rel_level,
     )
     from ragsweep.compare.files import write_report
     from ragsweep.compare.text import print_report

@@ -1,6 +1,6 @@
 """Options several verbs share, each declared once: the TREC qrels file, the nDCG gain, the
-output format, the folder of report files and the MLflow store. argparse only: `ragsweep
-score` imports this and stays free of Hydra, pandas and MLflow.
+relevance level, the output format, the folder of report files and the MLflow store. argparse
+only: `ragsweep score` imports this and stays free of Hydra, pandas and MLflow.
 """
 
 from __future__ import annotations
@@ -27,6 +27,18 @@ def add_gain(parser: argparse.ArgumentParser, default: str) -> None:
         choices=GAINS,
         default=default,
         help=f"nDCG gain: exp = 2^g - 1, linear = g (trec_eval's); default {default}",
+    )
+
+
+def add_rel_level(parser: argparse.ArgumentParser) -> None:
+    """`--rel-level N`, trec_eval's `-l` (checked by `measures.relevance_level`)."""
+    parser.add_argument(
+        "--rel-level",
+        type=int,
+        default=1,
+        metavar="N",
+        help="relevant means grade >= N for recall, P, RR and AP (trec_eval's -l; nDCG reads "
+        "the grades); default 1",
     )
 
 

@@ -1,6 +1,6 @@
 """`ragsweep score`: score a TREC run file against TREC qrels with trec_eval's conventions.
 
-    ragsweep score --qrels qrels.txt --run run.txt --metrics recall@10,P@10,RR,nDCG@10
+    ragsweep score --qrels qrels.txt --run run.txt --metrics recall@10,P@10,RR,AP,nDCG@10
 
 Every query in the qrels is scored and counted in the mean (a query the run lacks scores 0);
 run queries absent from the qrels are ignored. Notes about both, and about documents listed
@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from ragsweep.cli.options import add_format, add_gain, add_qrels
+from ragsweep.cli.options import add_format, add_gain, add_qrels, add_rel_level
 from ragsweep.scoring.run_files import score_file
 
 DEFAULT_METRICS = "recall@10,P@10,RR,nDCG@10,unjudged@10"
@@ -26,9 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragsweep score",
         description=(
-            "Score a TREC run against TREC qrels. Ranking as trec_eval: score descending, ties by "
-            "docid descending; the rank column is ignored. Relevant means grade >= 1. See "
-            "docs/metrics.md for every convention."
+            "Score a TREC run against TREC qrels. Read and ranked as trec_eval: '#' lines are "
+            "comments, run columns after the tag are ignored; score descending, ties by docid "
+            "descending; the rank column is ignored. Relevant means grade >= 1 (--rel-level). "
+            "See docs/metrics.md for every convention."
         ),
     )
     add_qrels(parser)
@@ -36,17 +37,19 @@ def _parser() -> argparse.ArgumentParser:
         "--run",
         required=True,
         metavar="FILE",
-        help="run file: 'qid Q0 docid rank score tag' per line (.gz read as gzip)",
+        help="run file: 'qid Q0 docid rank score tag' per line, later columns ignored (.gz "
+        "read as gzip)",
     )
     parser.add_argument(
         "--metrics",
         default=DEFAULT_METRICS,
         metavar="LIST",
         help="comma-separated measures: recall@K (R@K), P@K (precision@K), RR, "
-        f"RR@K (MRR), nDCG@K, unjudged@K (hole@K: the share of the top K the qrels do not "
-        f"judge); any case (default {DEFAULT_METRICS})",
+        "RR@K (MRR), AP, AP@K (MAP: trec_eval's map, map_cut_K), nDCG@K, unjudged@K (hole@K: "
+        f"the share of the top K the qrels do not judge); any case (default {DEFAULT_METRICS})",
     )
     add_gain(parser, "exp")
+    add_rel_level(parser)
     add_format(parser, table="the means", json="means and per-query values")
     return parser
 
@@ -60,6 +63,7 @@ def main(argv: list[str]) -> int:
         args.metrics,
         args.gain,
         note=lambda line: print(line, file=sys.stderr),
+        rel_level=args.rel_level,
     )
     if args.format == "json":
         out = {"aggregate": scored.aggregate(), "per_query": scored.per_query()}
@@ -83,6 +87,12 @@ def main(argv: list[str]) -> int:
         f"scored 0); nDCG gain {args.gain}",
         highlight=False,
     )
+    if args.rel_level > 1:
+        console.print(
+            f"relevant: grade >= {args.rel_level} for recall, P, RR and AP (--rel-level); nDCG "
+            "reads the grades",
+            highlight=False,
+        )
     if scored.hole is not None:
         console.print(
             f"{scored.hole[0]} {scored.hole[1]:.4f}: the share of the top passages the qrels do "

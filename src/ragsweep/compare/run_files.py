@@ -12,9 +12,10 @@ from typing import Any
 
 from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
+from ragsweep.conventions import UNJUDGED_BOUNDS
 from ragsweep.data.importers.reading import read_slices
 from ragsweep.errors import UserError
-from ragsweep.measures import parse_measures
+from ragsweep.measures import parse_measures, relevance_level
 from ragsweep.scoring.run_files import Note, score_runs
 from ragsweep.scoring.weights import read_weights
 
@@ -33,12 +34,15 @@ def compare_runs(
     slices: str | Path | None = None,
     weights: str | Path | None = None,
     note: Note | None = None,
+    rel_level: int = 1,
 ) -> Report:
     """Compare the TREC runs `runs` (the first is the baseline) on the qrels file `qrels`.
 
     `metric` is the deciding measure, or a comma-separated list whose first decides; `slices` a
     `qid<TAB>slice` file (without it every query is in one slice, `all`); `weights` a YAML
     mapping `slice: share` (traffic shares, needs `slices`) that adds the weighted headline.
+    Relevant means grade >= `rel_level` (trec_eval's `-l`); a level above 1 needs `unjudged`
+    `assume_not_relevant`, as the bounds assume an unjudged document relevant at grade 1.
     The other arguments are `build_report`'s; notes about the runs go to `note`.
     """
     if len(runs) < 2:
@@ -46,6 +50,13 @@ def compare_runs(
     if len({str(Path(p).resolve()) for p in runs}) != len(runs):
         raise UserError("a run file is given twice in --runs; give each run once")
     measures = parse_measures(metric)
+    relevant_from = relevance_level(rel_level)
+    if relevant_from > 1 and unjudged == UNJUDGED_BOUNDS:
+        raise UserError(
+            f"--rel-level {relevant_from} with --unjudged {UNJUDGED_BOUNDS} is not supported: "
+            "the bounds score unjudged documents as relevant at grade 1; add --unjudged "
+            "assume_not_relevant"
+        )
     if weights and not slices:
         raise UserError(
             "--weights gives traffic shares per slice: give the slices too (--slices FILE)"
@@ -53,7 +64,7 @@ def compare_runs(
     assign = dict(read_slices(slices).assign) if slices else None
     order = list(dict.fromkeys(assign.values())) if assign else None
     shares = read_weights(weights, order or []) if weights else None
-    frames = score_runs(qrels, list(runs), measures, gain, assign, note)
+    frames = score_runs(qrels, list(runs), measures, gain, assign, note, relevant_from)
     names = list(frames)
     return build_report(
         frames[names[0]],

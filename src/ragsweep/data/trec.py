@@ -1,10 +1,11 @@
 """TREC qrels and run files: read and write them (the file formats; scoring them is
 `ragsweep.scoring.trec`).
 
-Conventions follow trec_eval (see docs/metrics.md): a run is ordered by score descending, ties by
-document id descending (string order), and its rank column is ignored; relevant means grade >= 1.
-Where trec_eval refuses a run that lists a document twice for one query, ragsweep keeps the first
-occurrence in that order (the highest-scored one) and counts it once.
+Both files are read as trec_eval reads them (see docs/metrics.md): `#` comment lines, a run's
+columns after the tag ignored. A run is ordered by score descending, ties by document id
+descending (string order), and its rank column is ignored. Where trec_eval refuses a run that
+lists a document twice for one query, ragsweep keeps the first occurrence in that order (the
+highest-scored one) and counts it once.
 """
 
 from __future__ import annotations
@@ -127,8 +128,15 @@ def _open_text(path: Path) -> IO[str]:
     return path.open(encoding="utf-8")
 
 
-def _lines(path: str | Path, n_fields: int, fmt: str) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of each non-blank line, checking the field count."""
+def _lines(
+    path: str | Path, n_fields: int, fmt: str, *, run: bool = False
+) -> Iterator[tuple[int, list[str]]]:
+    """(line number, first `n_fields` fields) of each line trec_eval reads, refusing fewer fields.
+
+    Blank lines and comments are skipped: a qrels comment starts with `#`, a run comment may
+    have blanks before it (`run`). A qrels line has exactly `n_fields`; a run line may have
+    more, and the ones after `n_fields` are dropped.
+    """
     p = Path(path)
     if not p.exists():
         raise DatasetError(p, "no such file; check the path")
@@ -138,13 +146,17 @@ def _lines(path: str | Path, n_fields: int, fmt: str) -> Iterator[tuple[int, lis
         with _open_text(p) as fh:
             for number, line in enumerate(fh, start=1):
                 fields = line.split()
-                if not fields:
+                if len(fields) == n_fields and fields[0][0] != "#":  # the common line, at once
+                    yield number, fields
                     continue
-                if len(fields) != n_fields:
+                if not fields or (fields[0][0] == "#" and (run or line[0] == "#")):
+                    continue
+                if len(fields) < n_fields or (len(fields) > n_fields and not run):
+                    expected = f"at least {n_fields}" if run else str(n_fields)
                     raise DatasetError(
-                        p, f"{len(fields)} fields where {n_fields} are expected; {fmt}", line=number
+                        p, f"{len(fields)} fields where {expected} are expected; {fmt}", line=number
                     )
-                yield number, fields
+                yield number, fields[:n_fields]
     except UnicodeDecodeError as err:
         raise DatasetError(p, f"not UTF-8 text ({err.reason}); save it as UTF-8") from None
     except (OSError, EOFError) as err:
@@ -190,7 +202,9 @@ def _checked_qrels(
 def read_qrels(path: str | Path) -> Qrels:
     """Read a TREC qrels file (`qid iter docid grade`, whitespace separated; `.gz` read as gzip).
 
-    Blank lines are skipped; the iter column is ignored; grades are integers (negative allowed:
+    Blank lines and comment lines (first character `#`; a `#` elsewhere, as in the docid
+    `doc_50#13`, is part of the field) are skipped, as trec_eval skips them; every other line
+    has exactly 4 fields. The iter column is ignored; grades are integers (negative allowed:
     judged non-relevant); a (qid, docid) judged twice is an error, as in trec_eval. Errors name
     the file, line and field.
     """
@@ -218,14 +232,16 @@ def read_qrels(path: str | Path) -> Qrels:
 def read_run(path: str | Path) -> Run:
     """Read a TREC run file (`qid Q0 docid rank score tag`; `.gz` read as gzip).
 
-    Blank lines are skipped; the Q0, rank and tag columns are ignored (the order comes from the
+    Blank lines and comment lines (`#` first after any leading blanks) are skipped, and fields
+    after the sixth are ignored, as trec_eval does (a 9-column run reads as its first 6); fewer
+    than 6 fields is an error. The Q0, rank and tag columns are ignored (the order comes from the
     scores, as in trec_eval); scores must be finite numbers. Errors name the file, line and field.
     """
     name = str(path)
     qids: list[str] = []
     docids: list[str] = []
     scores: list[float] = []
-    for number, (qid, _q0, docid, _rank, score, _tag) in _lines(path, 6, _RUN_FORMAT):
+    for number, (qid, _q0, docid, _rank, score, _tag) in _lines(path, 6, _RUN_FORMAT, run=True):
         try:
             value = float(score)
         except ValueError:

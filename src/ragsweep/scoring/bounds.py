@@ -99,6 +99,24 @@ def _rescore(
     return score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain)  # type: ignore[arg-type]
 
 
+def _deeper_ap(
+    own: np.ndarray,
+    stored: np.ndarray,
+    labels: Mapping[str, Mapping[str, int]],
+    assumed: Mapping[str, Mapping[str, int]],
+    qids: Sequence[str],
+) -> np.ndarray:
+    """What the relevant ranks below the stored ones add to AP with the `assumed` labels: their
+    share of the run's own AP (`own` less `stored`, its AP on the stored ranks alone), over the
+    assumed labels' relevant count instead of the real one. Each keeps its own precision, which
+    the assumed-relevant ranks above it would raise: a lower estimate, exact (0) when the
+    stored ranks are the whole list."""
+    real_n = np.array([sum(g >= 1 for g in labels[q].values()) for q in qids], dtype=np.float64)
+    new_n = np.array([sum(g >= 1 for g in assumed[q].values()) for q in qids], dtype=np.float64)
+    deeper = np.maximum(own - stored, 0.0) * real_n
+    return np.divide(deeper, new_n, out=np.zeros_like(deeper), where=new_n > 0)
+
+
 def if_relevant(
     frames: Mapping[str, pd.DataFrame],
     measures: Sequence[Measure],
@@ -115,8 +133,9 @@ def if_relevant(
     its other clauses stay unlabelled (not relevant), as its grade is its labelled clauses'. Labels
     are every frame's `labels` merged, `labels_from`'s (default: the first frame's) first. RR
     without a cutoff looks as deep as the `clauses` column goes and never falls below the
-    frame's own RR (its first relevant passage may lie deeper). Diagnostic measures
-    (unjudged@k) are copied, not rescored.
+    frame's own RR (its first relevant passage may lie deeper); AP without a cutoff adds the
+    share of the frame's own AP that lies below the stored ranks (`_deeper_ap`). Diagnostic
+    measures (unjudged@k) are copied, not rescored.
     """
     names = list(frames)
     parsed = {n: _parsed(f, n) for n, f in frames.items()}
@@ -158,7 +177,12 @@ def if_relevant(
             rows = [position[q] for q in out[n]["qid"]]
             for j, m in enumerate(group):
                 values = scores[rows, j]
-                if m.k is None and str(m) in frames[n].columns:  # RR beyond the stored depth
-                    values = np.maximum(values, frames[n][str(m)].to_numpy(dtype=np.float64))
+                if m.k is None and str(m) in frames[n].columns:  # beyond the stored depth
+                    own = frames[n][str(m)].to_numpy(dtype=np.float64)
+                    if m.name == "AP":
+                        real = _rescore(ranks, labels, qids, [m], gain)[rows, 0]
+                        values = values + _deeper_ap(own, real, labels, assumed, out[n]["qid"])
+                    else:
+                        values = np.maximum(values, own)
                 out[n][str(m)] = values
     return out

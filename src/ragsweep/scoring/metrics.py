@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from ragsweep.errors import UserError
-from ragsweep.measures import GAINS, Gain, Measure
+from ragsweep.measures import GAINS, Gain, Measure, relevance_level
 
 
 def _discount(depth: int) -> np.ndarray:
@@ -36,20 +36,27 @@ def score_gains(
     measures: Sequence[Measure],
     gain: Gain = "exp",
     unjudged: np.ndarray | None = None,
+    rel_level: int = 1,
 ) -> np.ndarray:
     """Score every question on every measure; shape (n_queries, len(measures)), float64.
 
     - `gains[q, i]`: integer grade credited at rank i+1 (0 when nothing new is credited there;
       rows 0-padded beyond the ranked list). Negative grades are judged non-relevant.
-    - `new_rel[q, i]`: relevant units (grade >= 1) newly credited at rank i+1.
-    - `n_rel[q]`: relevant units labelled for the question.
+    - `new_rel[q, i]`: relevant units (grade >= `rel_level`) newly credited at rank i+1.
+    - `n_rel[q]`: relevant units (grade >= `rel_level`) labelled for the question.
     - `ideal[q, :]`: all judged grades of the question, sorted descending, 0-padded.
     - `unjudged[q, i]`: true when rank i+1 holds a passage that covers no unit judged for the
       question (any grade, 0 included); needed only for unjudged@k.
 
-    recall@k = sum(new_rel[:, :k]) / n_rel (0 when n_rel == 0); P@k = count(gains[:, :k] >= 1)
-    / k (short lists count as padded with non-relevant); RR = 1 / first rank with gains >= 1
-    (0 if none; RR@k looks within k); nDCG@k = DCG@k / IDCG@k, discount 1 / log2(rank + 1),
+    Relevant means grade >= `rel_level` (trec_eval's `-l`, default 1) for P, RR and AP; the
+    caller builds `new_rel` and `n_rel` with the same level. recall@k = sum(new_rel[:, :k]) /
+    n_rel (0 when n_rel == 0); P@k = count(gains[:, :k] >= rel_level) / k (short lists count as
+    padded with non-relevant); RR = 1 / first relevant rank (0 if none; RR@k looks within k);
+    AP = sum over ranks i of new_rel[q, i] * P@i / n_rel (0 when n_rel == 0; AP@k sums the
+    first k ranks and still divides by n_rel): trec_eval's `map` and `map_cut_k` for TREC runs,
+    where new_rel is 1 exactly at the relevant ranks; a chunk newly crediting two relevant
+    clauses adds P@i twice, and a chunk crediting nothing new counts as non-relevant in P@i.
+    nDCG@k = DCG@k / IDCG@k, discount 1 / log2(rank + 1),
     gain 2^g - 1 (`exp`) or g (`linear`, trec_eval's), negative grades gain 0, and 0 when
     IDCG@k is 0; unjudged@k = count(unjudged[:, :k]) / k (a rank holding no passage is neither
     judged nor unjudged, as P@k's padding; with a full list it is 1 - trec_eval's judged@k).
@@ -79,8 +86,9 @@ def score_gains(
             raise ValueError(f"unjudged must be {gains.shape} like gains, got {unjudged.shape}")
     elif any(m.name == "unjudged" for m in measures):
         raise ValueError("unjudged@k needs the `unjudged` array")
-    hit = gains >= 1
+    hit = gains >= relevance_level(rel_level)
     n_rel_f = n_rel.astype(np.float64)
+    precision_sum = None  # AP's per-rank terms new_rel * P@i, summed along the ranks
     for j, m in enumerate(measures):
         k = m.k
         if m.name == "recall":
@@ -93,6 +101,15 @@ def score_gains(
             if h.shape[1]:
                 first = np.argmax(h, axis=1)
                 out[:, j] = np.where(h.any(axis=1), 1.0 / (first + 1.0), 0.0)
+        elif m.name == "AP":
+            if precision_sum is None:
+                ranks = np.arange(1, gains.shape[1] + 1, dtype=np.float64)
+                at_rank = new_rel * (np.cumsum(hit, axis=1) / ranks)
+                precision_sum = np.cumsum(at_rank, axis=1)
+            width = precision_sum.shape[1]
+            cut = width if k is None else min(k, width)
+            if cut:
+                np.divide(precision_sum[:, cut - 1], n_rel_f, out=out[:, j], where=n_rel_f > 0)
         elif m.name == "nDCG":
             g = gains[:, :k]
             dcg = _gain_values(g, gain) @ _discount(g.shape[1])
@@ -123,9 +140,10 @@ class CreditArrays(Protocol):
 
 
 def score_arrays(
-    arrays: CreditArrays, measures: Sequence[Measure], gain: Gain = "exp"
+    arrays: CreditArrays, measures: Sequence[Measure], gain: Gain = "exp", rel_level: int = 1
 ) -> np.ndarray:
-    """`score_gains` over the credit arrays of a set of ranked lists: (n_queries, n_measures)."""
+    """`score_gains` over the credit arrays of a set of ranked lists: (n_queries, n_measures).
+    `rel_level` must be the level the arrays' `new_rel` and `n_rel` were built with."""
     return score_gains(
         arrays.gains,
         arrays.new_rel,
@@ -134,4 +152,5 @@ def score_arrays(
         measures,
         gain,
         unjudged=arrays.unjudged,
+        rel_level=rel_level,
     )

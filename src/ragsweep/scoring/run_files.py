@@ -17,7 +17,7 @@ import numpy as np
 
 from ragsweep.conventions import ALL, unjudged_measures
 from ragsweep.errors import DatasetError, UserError
-from ragsweep.measures import Measure, parse_measures
+from ragsweep.measures import Measure, parse_measures, relevance_level
 from ragsweep.scoring import trec
 from ragsweep.scoring.metrics import score_arrays
 
@@ -53,18 +53,19 @@ def _score_run(
     run_path: str | Path,
     measures: Sequence[Measure],
     gain: str,
+    rel_level: int,
 ) -> tuple[trec.Run, trec.TrecArrays, np.ndarray]:
     """One run read, checked to share queries with the qrels, and scored: (run, its arrays,
-    scores of shape (n_queries, n_measures))."""
+    scores of shape (n_queries, n_measures)); relevant means grade >= `rel_level`."""
     run = trec.read_run(run_path)
-    arrays = trec.gain_arrays(qrels, run, depth=_depth(measures))
+    arrays = trec.gain_arrays(qrels, run, depth=_depth(measures), rel_level=rel_level)
     if not arrays.in_run.any():
         found = f"its queries are {_preview(run.qid_names)}" if len(run) else "it has no lines"
         raise UserError(
             f"{run_path}: no query of the run is in {qrels_path} ({found}; the qrels' are "
             f"{_preview(arrays.qids)}); check that both files use the same query ids"
         )
-    return run, arrays, score_arrays(arrays, measures, gain)
+    return run, arrays, score_arrays(arrays, measures, gain, rel_level)
 
 
 def _missing(arrays: trec.TrecArrays, say: Note, prefix: str) -> int:
@@ -108,15 +109,18 @@ def score_file(
     metrics: str,
     gain: str = "exp",
     note: Note | None = None,
+    rel_level: int = 1,
 ) -> FileScores:
     """Score the TREC run at `run_path` against the qrels at `qrels_path` on `metrics` (a
-    comma-separated list, `ragsweep.measures.parse_measures`). Queries the run lacks, run
-    queries the qrels lack and documents listed twice are told to `note`."""
+    comma-separated list, `ragsweep.measures.parse_measures`); relevant means grade >=
+    `rel_level` (trec_eval's `-l`; nDCG reads the grades). Queries the run lacks, run queries
+    the qrels lack and documents listed twice are told to `note`."""
     say = note or (lambda line: None)
     names = tuple(t.strip() for t in metrics.split(","))
     measures = parse_measures(metrics)
+    level = relevance_level(rel_level)
     qrels = read_judged(qrels_path)
-    _, arrays, scores = _score_run(qrels, qrels_path, run_path, measures, gain)
+    _, arrays, scores = _score_run(qrels, qrels_path, run_path, measures, gain, level)
     missing = _missing(arrays, say, "")
     if arrays.ignored_qids:
         say(
@@ -152,18 +156,20 @@ def score_runs(
     gain: str,
     slices: Mapping[str, str] | None,
     note: Note | None = None,
+    rel_level: int = 1,
 ) -> dict[str, pd.DataFrame]:
     """Per-question frames for every run, keyed by name (`run_names`): qid, slice (`slices`
     maps qid -> slice; None puts every query in `all`), one column per measure, unjudged@k at
     the first measure's cutoff and the deepest (`conventions.unjudged_measures`), and what the
     bounds read (`scoring.bounds`): `clauses` (each rank's document, as a list of one, down to
-    the deepest cutoff or 10) and `labels` (the query's qrels). A run lacking qrels queries is
-    told to `note`, before the next run is read."""
+    the deepest cutoff or 10) and `labels` (the query's qrels). Relevant means grade >=
+    `rel_level`. A run lacking qrels queries is told to `note`, before the next run is read."""
     import pandas as pd
 
     from ragsweep.scoring.bounds import labels_needed  # pandas: not on `ragsweep score`'s path
 
     say = note or (lambda line: None)
+    level = relevance_level(rel_level)
     qrels = read_judged(qrels_path)
     names = run_names(run_paths)
     measures = (*measures, *unjudged_measures(measures[0].k or 10, measures))
@@ -174,7 +180,7 @@ def score_runs(
         judged.setdefault(qrels.qid_names[q], {})[qrels.doc_names[d]] = int(g)
     frames: dict[str, pd.DataFrame] = {}
     for name, path in zip(names, run_paths, strict=True):
-        run, arrays, scores = _score_run(qrels, qrels_path, path, measures, gain)
+        run, arrays, scores = _score_run(qrels, qrels_path, path, measures, gain, level)
         _missing(arrays, say, f"{name}: ")
         if slices is None:
             labels = [ALL] * len(arrays.qids)

@@ -2,7 +2,8 @@
 
 The files themselves are read and written by `ragsweep.data.trec` (re-exported here). Ties and
 duplicates follow trec_eval (see docs/metrics.md): a run is ordered by score descending, ties by
-document id descending (string order); relevant means grade >= 1.
+document id descending (string order); relevant means grade >= the relevance level (trec_eval's
+`-l`, default 1).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from itertools import count, repeat
 import numpy as np
 
 from ragsweep.data.trec import Qrels, Run, read_qrels, read_run, write_run
+from ragsweep.measures import relevance_level
 
 #: `trec_order` sorts one composite int64 key while queries x scores x docs stays below this
 _COMPOSITE_LIMIT = 2**62
@@ -36,8 +38,8 @@ class TrecArrays:
 
     qids: tuple[str, ...]  # the qrels' queries, in string order of qid
     gains: np.ndarray  # (nq, depth) int64 grade of the document at each rank (0: unjudged/pad)
-    new_rel: np.ndarray  # (nq, depth) int64 1 where that grade is >= 1
-    n_rel: np.ndarray  # (nq,) int64 documents judged >= 1
+    new_rel: np.ndarray  # (nq, depth) int64 1 where that grade is >= the relevance level
+    n_rel: np.ndarray  # (nq,) int64 documents judged >= the relevance level
     ideal: np.ndarray  # (nq, m) int64 judged grades sorted descending, 0-padded
     in_run: np.ndarray  # (nq,) bool: the run has at least one line for the query
     n_duplicates: int  # run lines dropped because their (qid, docid) came earlier in trec order
@@ -131,8 +133,12 @@ def _ranked_rows(
     return rq[order], rd[order]
 
 
-def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
+def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None, rel_level: int = 1) -> TrecArrays:
     """Rank `run` the trec_eval way and credit each rank with its judged grade.
+
+    `new_rel` and `n_rel` count the documents graded >= `rel_level` (trec_eval's `-l`): score
+    the arrays with the same level (`metrics.score_arrays`). The grades themselves (`gains`,
+    `ideal`: what nDCG reads) do not depend on it, as in trec_eval.
 
     Rows are the qrels' queries in string order of qid (a query the run lacks gets an all-zero
     row, so it scores 0 and counts in the mean); run queries absent from the qrels are ignored and
@@ -145,6 +151,7 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     """
     if depth is not None and depth <= 0:
         raise ValueError(f"depth must be positive or None, got {depth}")
+    level = relevance_level(rel_level)
     qid_names = tuple(sorted(qrels.qid_names))
     nq = len(qid_names)
     q_index = dict(zip(qid_names, count()))
@@ -219,8 +226,8 @@ def gain_arrays(qrels: Qrels, run: Run, depth: int | None = None) -> TrecArrays:
     return TrecArrays(
         qids=qid_names,
         gains=gains,
-        new_rel=(gains >= 1).astype(np.int64),
-        n_rel=np.bincount(jq[qrels.grades >= 1], minlength=nq).astype(np.int64),
+        new_rel=(gains >= level).astype(np.int64),
+        n_rel=np.bincount(jq[qrels.grades >= level], minlength=nq).astype(np.int64),
         ideal=ideal,
         in_run=counts > 0,
         n_duplicates=n_duplicates,
