@@ -198,3 +198,50 @@ def test_a_clauses_cell_that_is_not_json_is_named(bad):
             baseline_name="old",
             unjudged="assume_not_relevant",
         )
+
+
+# --- the per-question columns the flips read ---------------------------------------------------
+def test_scored_rows_carry_the_question_and_each_ranks_first_words(tmp_path):
+    """A configuration run's rows: the labelled question's text and, per rank, its chunk's
+    first words; a passages run's: the words the run gave, an unlocated passage's too."""
+    import numpy as np
+
+    from passages_runs import chunks_by_id
+    from ragsweep.config import compose
+    from ragsweep.data import load_dataset
+    from ragsweep.data.passages import read_passage_run
+    from ragsweep.scoring.eval_config import scoring
+    from ragsweep.scoring.passages import passages_config, score_passages
+    from ragsweep.scoring.ranked import score_ranked
+    from toy import TINY, TOY
+
+    ds = load_dataset(TINY)
+    cfg = compose([*TOY, "cache.dir=null"])
+    how = scoring(cfg, ds)
+    chunks = list(chunks_by_id(cfg, ds).values())
+    ranked = np.tile(np.array([1, -1, 0]), (len(how.questions), 1))  # a hole at rank 2
+    pq = score_ranked(ds, how, chunks, ranked).per_question.set_index("qid")
+    qid = pq.index[0]
+    asked = ds.questions.set_index("qid").loc[qid, "text"]
+    assert pq.loc[qid, "question"] == asked
+
+    def shown(text: str) -> str:
+        words = text.split()
+        return " ".join(words[:12]) + (" ..." if len(words) > 12 else "")
+
+    top = chunks[1].text
+    assert json.loads(pq.loc[qid, "first_words"]) == [shown(top), "", shown(chunks[0].text)]
+
+    said = "Nothing like this sentence is in any wording   of the tiny snapshot at all, not once"
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps({"qid": qid, "passages": [said, top]}) + "\n")
+    parsed = read_passage_run(run)
+    scored = score_passages(passages_config(parsed, data=TINY, split="all"), parsed, dataset=ds)
+    row = scored.result.per_question.set_index("qid").loc[qid]
+    assert row["question"] == asked
+    assert json.loads(row["first_words"]) == [
+        "Nothing like this sentence is in any wording of the tiny snapshot ...",
+        shown(top),
+    ]
+    ranks = json.loads(row["clauses"])
+    assert ranks[0] == [] and ranks[1]  # unlocated: no clause, its words still shown
