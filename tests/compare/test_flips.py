@@ -159,6 +159,8 @@ def test_every_rendering_shows_the_question_and_the_unjudged_mark(tmp_path):
     md = to_markdown(r)
     assert "## What flipped" in md and "What does question q1 ask?" in md
     assert "c4 [unjudged]" in md
+    # the words of unjudged ranks, not of judged ones: the grade says what those are
+    assert '| 1. c1 [2]<br>2. c8 [unjudged] "We will not pay" |' in md
     page = to_html(r)
     assert "What does question q6 ask?" in page
     assert '<span class="unjudged">1. c4 [unjudged] &quot;Excess of 500 for each claim&quot;' in (

@@ -11,6 +11,7 @@ correct passage nobody judged (docs/report.md, "What flipped").
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -210,6 +211,16 @@ def legend(report: Report) -> str:
     )
 
 
+#: a judged rank's line: its words are dropped from the compact section (the grade says it)
+_JUDGED_LINE = re.compile(r'^(\d+\. .* \[\d+\]) ".*"$')
+
+
+def compact(top: str) -> str:
+    """A top-k list with the words of judged ranks dropped: the words matter where nobody
+    judged the passage (or it covers no clause), and a pull-request comment has little room."""
+    return "\n".join(_JUDGED_LINE.sub(r"\1", line) for line in top.splitlines())
+
+
 def _md(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", "<br>")
 
@@ -217,7 +228,9 @@ def _md(text: str) -> str:
 def flipped_markdown(report: Report, config: str, per_slice: int = 3, heading: str = "###") -> str:
     """A compact Markdown section for a pull-request comment or a CI job summary: per slice how
     many questions `config` lost and gained, and the first `per_slice` of each with the
-    question, its relevant clauses and both top k lists."""
+    question, its relevant clauses and both top k lists (`compact`: words only where a rank is
+    not judged). On the built-in sample, 128 against 256-word chunks at the default 3: about
+    32,000 characters (GitHub keeps 65,536 in a comment)."""
     head = [f"{heading} What flipped: {_md(config)} against {_md(report.baseline)}", ""]
     counted = counts(report, config)
     if not any(lost + gained for _, _, lost, gained in counted):
@@ -243,7 +256,7 @@ def flipped_markdown(report: Report, config: str, per_slice: int = 3, heading: s
                 asked = f"`{_md(r.qid)}` {_md(r.question)}".strip()
                 lines.append(
                     f"| {what} | {asked} | {_md(r.relevant) or 'none labelled'} | "
-                    f"{_md(r.baseline_top)} | {_md(r.candidate_top)} |"
+                    f"{_md(compact(r.baseline_top))} | {_md(compact(r.candidate_top))} |"
                 )
             if total > len(picked):
                 lines.append(f"| {total - len(picked)} more {change} | | | | |")
