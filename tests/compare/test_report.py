@@ -393,6 +393,7 @@ def test_files_are_written_and_read_back(golden, tmp_path):
     written = write_report(golden, tmp_path / "out")
     assert sorted(written) == [
         "decisions.csv",
+        "flipped.csv",
         "forest.png",
         "report.csv",
         "report.html",

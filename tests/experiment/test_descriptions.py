@@ -299,3 +299,25 @@ def test_two_launches_finishing_at_once_both_set_the_experiments_shared_tags():
     set_shared_tag(store, "4", KIND_TAG, KIND)
     set_shared_tag(store, "4", "mlflow.note.content", "ours")
     assert store.tags == {KIND_TAG: KIND, "mlflow.note.content": "ours"}
+
+
+@pytest.mark.slow
+def test_what_flipped_is_logged_as_a_table_beside_the_report(sweep):
+    """The parent run's `report/flipped.json` (an MLflow table: the UI's artifact view shows
+    it) holds the report's flipped rows; the confirm run logs its own."""
+    store = sweep.store
+    (parent,) = store.runs("sweep:fusion.k", "sweep")
+    report = _report(sweep, "dl-flips")
+    path = store.download(parent.info.run_id, "report/flipped.json", sweep.folder / "dl-flips")
+    table = json.loads(path.read_text())
+    rows = [dict(zip(table["columns"], row, strict=True)) for row in table["data"]]
+    assert rows == report["flipped"] and rows  # fusion.k=1 moves an exclusions question
+    assert {"path": "report/flipped.json", "type": "table"} in json.loads(
+        parent.data.tags["mlflow.loggedArtifacts"]
+    )
+    lost = [r for r in rows if r["config"] == "1" and r["change"] == "lost"]
+    assert all(r["candidate"] < r["baseline"] for r in lost)
+    assert all(r["question"] and r["baseline_top"].startswith("1. ") for r in rows)
+    (confirm,) = store.runs("sweep:fusion.k", "confirm")
+    held = store.download(confirm.info.run_id, "report/flipped.json", sweep.folder / "dl-held")
+    assert json.loads(held.read_text())["columns"][:4] == ["config", "slice", "qid", "change"]

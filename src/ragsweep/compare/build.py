@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ragsweep.compare import stats
+from ragsweep.compare.flips import flipped
 from ragsweep.compare.format import interval, signed
 from ragsweep.compare.report import (
     BETTER,
@@ -354,6 +355,10 @@ def build_report(
     takes trec_eval's convention and the report says so. Frames with `unjudged@k` columns give
     each cell its share of unjudged passages.
 
+    What flipped (`Report.flipped`, `ragsweep.compare.flips`): per slice, the questions each
+    configuration lost and gained at the slice's deciding measure, with the question's text and
+    both top k lists where the frames carry them.
+
     Parts of the labelled set: frames with a `subset` column (a run's do) say which part each
     question is in; the report names the parts its numbers come from (`subset`: the runs'
     `eval.subset`, when known) and, when both the frozen core and the rolling part are there,
@@ -485,6 +490,13 @@ def build_report(
         )
         for n in names
     )
+    flips = flipped(
+        baseline,
+        {n: candidates[n] for n in names},
+        baseline_name=baseline_name,
+        slices=order,
+        deciding={s: used.get(s, decision) for s in order},
+    )
     return Report(
         baseline=baseline_name,
         configs=tuple(names),
@@ -513,4 +525,5 @@ def build_report(
         parts_scored=parts_scored,
         subset=subset,
         parts=parts,
+        flipped=flips,
     )

@@ -22,9 +22,10 @@ def _plot_name(measure: Measure | None) -> str:
 
 
 def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
-    """Write report.md, report.html, report.csv (the cells), decisions.csv, report.json and the
-    forest plots (forest.png for the deciding measure, forest_<measure key>.png for the others)
-    into `folder` (created); return name -> path."""
+    """Write report.md, report.html, report.csv (the cells), decisions.csv, flipped.csv (the
+    questions that flipped, `compare.flips`), report.json and the forest plots (forest.png for
+    the deciding measure, forest_<measure key>.png for the others) into `folder` (created);
+    return name -> path."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
@@ -44,6 +45,8 @@ def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
         written[name] = out / name
     report.cells.to_csv(out / "report.csv", index=False)
     written["report.csv"] = out / "report.csv"
+    report.flipped.to_csv(out / "flipped.csv", index=False)
+    written["flipped.csv"] = out / "flipped.csv"
     decisions = pd.DataFrame(
         [
             {

@@ -1,5 +1,5 @@
 """The report as one self-contained HTML page (`report.html`): inline CSS, the forest plots
-embedded as data URIs, nothing fetched from elsewhere."""
+embedded as data URIs, nothing fetched from elsewhere; what flipped, unjudged ranks marked."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import base64
 import html
 from collections.abc import Mapping
 
+from ragsweep.compare import flips
 from ragsweep.compare.format import (
     baseline_unjudged,
     bound_lines,
@@ -35,7 +36,60 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 .needs-judging { background: #efe3f7; } .d-needs-judging { color: #7b1fa2; font-weight: bold; }
 .bound { color: #7b1fa2; font-size: 90%; } pre.judge { background: #f6f0fa; padding: 0.5em; }
 .warn { color: #b00; font-weight: bold; } .method { color: #555; max-width: 60em; }
+td.top { white-space: nowrap; font-size: 90%; }
+.unjudged { background: #efe3f7; color: #7b1fa2; font-weight: bold; } .lost { color: #b00; }
+.gained { color: #070; }
 """
+#: questions shown per configuration, slice and change under "What flipped" (all are in
+#: flipped.csv)
+FLIPS_SHOWN = 25
+
+
+def _ranks(text: str) -> str:
+    """A top-k list (`flips`: one rank a line), unjudged ranks marked so they stand out."""
+    marked = f"[{flips.UNJUDGED}]"
+    return "<br>".join(
+        f'<span class="unjudged">{html.escape(line)}</span>'
+        if marked in line
+        else html.escape(line)
+        for line in text.splitlines()
+    )
+
+
+def _flips_html(report: Report) -> list[str]:
+    """The "What flipped" section: per configuration its counts, then a table per slice of the
+    questions it lost and gained (the first `FLIPS_SHOWN` of each)."""
+    e = html.escape
+    parts = ["<h2>What flipped</h2>", f'<p class="method">{e(flips.legend(report))}</p>']
+    for name in report.configs:
+        counted = e(flips.counts_line(report, name))
+        parts.append(f"<h3>{e(name)} against {e(report.baseline)}</h3><p>{counted}</p>")
+        for s, m, lost, gained in flips.counts(report, name):
+            if not lost + gained:
+                continue
+            k = flips.depth(m)
+            parts.append(
+                f"<h4>{e(s)} ({e(str(m))}): {lost} lost, {gained} gained</h4><table><tr>"
+                "<th>change</th><th>question</th><th>relevant</th>"
+                f"<th>{e(report.baseline)} top {k}</th><th>{e(name)} top {k}</th></tr>"
+            )
+            for change, total in ((flips.LOST, lost), (flips.GAINED, gained)):
+                picked = flips.shown(report, name, s, change, FLIPS_SHOWN)
+                for r in picked.itertuples(index=False):
+                    parts.append(
+                        f'<tr><td class="{change}">{change}<br>{r.baseline:.3f} &rarr; '
+                        f"{r.candidate:.3f}</td><td><b>{e(r.qid)}</b> {e(r.question)}</td>"
+                        f"<td>{e(r.relevant) or 'none labelled'}</td>"
+                        f'<td class="top">{_ranks(r.baseline_top)}</td>'
+                        f'<td class="top">{_ranks(r.candidate_top)}</td></tr>'
+                    )
+                if total > len(picked):
+                    parts.append(
+                        f'<tr><td colspan="5">{total - len(picked)} more {change}: '
+                        "flipped.csv lists them</td></tr>"
+                    )
+            parts.append("</table>")
+    return parts
 
 
 def _decision_cell(decision: str, heldout: str | None = None) -> str:
@@ -159,6 +213,7 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
             + "</tr>"
         )
     parts.append("</table>")
+    parts += _flips_html(report)
     if report.notes:
         parts.append(
             "<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in report.notes) + "</ul>"

@@ -1,10 +1,11 @@
 """The report as GitHub markdown (`report.md`): method, decisions, one table per measure, the
-resolution table, notes and links to the forest plots."""
+resolution table, what flipped, notes and links to the forest plots."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ragsweep.compare.flips import flipped_markdown
 from ragsweep.compare.format import (
     baseline_unjudged,
     bound_lines,
@@ -19,6 +20,10 @@ from ragsweep.compare.format import (
     value_text,
 )
 from ragsweep.compare.report import Report
+
+#: questions shown per configuration, slice and change under "What flipped" (all are in
+#: flipped.csv)
+FLIPS_SHOWN = 5
 
 
 def _md_escape(text: str) -> str:
@@ -117,6 +122,9 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
             + " |"
         )
     lines.append("")
+    lines += ["## What flipped", ""]
+    for name in report.configs:
+        lines += [flipped_markdown(report, name, per_slice=FLIPS_SHOWN, heading="###"), ""]
     if report.notes:
         lines += ["## Notes", "", *(f"- {n}" for n in report.notes), ""]
     text, commands = unjudged_lines(report)

@@ -64,6 +64,23 @@ CELL_COLUMNS: tuple[str, ...] = (
 #: stratum's deciding measure's mean for each run (`run`: the baseline and each configuration)
 #: over the `n` questions of that part.
 PART_COLUMNS: tuple[str, ...] = ("stratum", "measure", "part", "n", "run", "value")
+#: Columns of `Report.flipped` (`ragsweep.compare.flips`): one row per configuration, slice and
+#: question whose value of the slice's deciding measure changed (`change`: `lost` or `gained`),
+#: with the two values, the question, its relevant clauses and both systems' top k as text.
+FLIP_COLUMNS: tuple[str, ...] = (
+    "config",
+    "slice",
+    "qid",
+    "change",
+    "measure",
+    "baseline",
+    "candidate",
+    "question",
+    "relevant",
+    "baseline_top",
+    "candidate_top",
+    "unjudged_in_candidate",
+)
 #: float columns that are NaN when the frames did not allow them
 _MAYBE_MISSING = (
     "unjudged",
@@ -165,6 +182,9 @@ class Report:
     subset: str | None = None
     #: with both parts scored: the deciding measure per stratum and part (`PART_COLUMNS`)
     parts: pd.DataFrame | None = None
+    #: the questions each configuration lost and gained per slice (`FLIP_COLUMNS`; no row when
+    #: nothing flipped): `ragsweep.compare.flips`
+    flipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FLIP_COLUMNS))
 
     def needs_judging(self) -> bool:
         """Whether any configuration's decision is `needs judging`."""
@@ -324,6 +344,7 @@ class Report:
                 None if self.parts is None else json.loads(self.parts.to_json(orient="records"))
             ),
             "judging_commands": list(self.judging_commands()) if self.needs_judging() else [],
+            "flipped": json.loads(self.flipped.to_json(orient="records")),
             "decisions": [
                 {**asdict(d), "guard_failed": list(d.guard_failed), "warnings": list(d.warnings)}
                 for d in self.decisions

@@ -1,5 +1,5 @@
 """The report on the terminal: rich tables (one per measure, then the resolution table), the
-decisions and the notes.
+decisions, how many questions flipped per slice and the notes.
 
     print_report(report)          # stdout, wide enough for the whole table when piped
 """
@@ -11,6 +11,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ragsweep.compare.flips import counts_line
 from ragsweep.compare.format import (
     baseline_unjudged,
     bound_lines,
@@ -122,6 +123,11 @@ def rich_tables(report: Report) -> list[RenderableType]:
             line.append(f"\n  held-out: {held}", style=_heldout_style(held))
         for w in d.warnings:
             line.append(f"\n  warning: {w}", style="yellow")
+        out.append(line)
+    for name in report.configs:
+        line = Text(f"what flipped at the deciding measure, {name} against {report.baseline}: ")
+        line.stylize("bold")
+        line.append(counts_line(report, name))
         out.append(line)
     for note in report.notes:
         out.append(Text(f"note: {note}", style="yellow"))

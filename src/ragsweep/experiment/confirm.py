@@ -332,5 +332,6 @@ def _log_confirm_run(
                 tags=tags,
                 metrics=metrics,
                 artifacts={**p.artifacts, "report": files, "baseline": base_dir},
+                tables={**p.tables, logged.FLIPPED_TABLE: held.flipped},
             ),
         )

@@ -253,13 +253,20 @@ def artifact_url(run_id: str, path: str) -> str:
     return f"get-artifact?path={quote(path, safe='')}&run_uuid={run_id}"
 
 
+#: what flipped (`Report.flipped`) as an MLflow table beside the report's files, so the UI's
+#: artifact view shows it as a table (`compare.files` writes the same rows as flipped.csv)
+FLIPPED_TABLE = "report/flipped.json"
+
+
 def log_report_files(mc: Any, run_id: str, report: Report) -> list[str]:
-    """The report's files (`compare.files.write_report`) under the run's artifacts `report/`;
-    return their artifact paths (`report/report.html`, ...)."""
+    """The report's files (`compare.files.write_report`) under the run's artifacts `report/`,
+    and what flipped as the table `FLIPPED_TABLE`; return their artifact paths
+    (`report/report.html`, ...)."""
     with tempfile.TemporaryDirectory(prefix="ragsweep-report-") as tmp:
         written = write_report(report, tmp)
         for path in written.values():
             mc.log_artifact(run_id, str(path), artifact_path="report")
+    tracking.log_table(mc, run_id, FLIPPED_TABLE, report.flipped)
     first = ("report.html", "report.md")  # the two a person reads, then the data files
     return [f"report/{n}" for n in sorted(written, key=lambda n: (n not in first, n))]
 

@@ -10,7 +10,8 @@ Each passage is placed in the snapshot's rendered documents (`ragsweep.chunking.
 then normalised, then fuzzy; a span given in the run file is taken as it is), becomes a `Chunk`,
 and the ranking is scored by `ragsweep.scoring.ranked.score_ranked`, the code that scores our
 own pipeline: the coverage rule maps each placed passage to clauses (docs/anchoring.md), the
-counted-once rule credits them. An unlocated passage keeps its rank and credits nothing; a
+counted-once rule credits them; each rank's first words are the passage's as the run gives it
+(a span's: its rendered text). An unlocated passage keeps its rank and credits nothing; a
 question of the split that the run has no line for scores 0 and is counted. What is logged
 (`ragsweep.experiment.external`) is a configuration run like any other, tagged
 `ragsweep.stage=external`, so `ragsweep report --runs A B` compares two of them.
@@ -279,7 +280,8 @@ def score_passages(
     chunks = [_chunk(locator, doc_id, start, end) for doc_id, start, end in spans]
     located = time.perf_counter()
 
-    scored = score_ranked(ds, how, chunks, ranked)
+    said = [[texts[i] if i >= 0 else None for i in row] for row in given]
+    scored = score_ranked(ds, how, chunks, ranked, texts=said)
     table = pd.DataFrame(
         rows,
         columns=["qid", "rank", "how", "document", "start", "end", "similarity", "places", "chars"],

@@ -1,6 +1,7 @@
 """Ranked passages scored: per-question rows (question, slice, one column per measure, what
-each rank holds), the per-slice table with the traffic-weighted headline, and its MLflow
-metric names. The coverage rule and the counted-once rule: docs/anchoring.md, docs/metrics.md.
+each rank holds and its first words), the per-slice table with the traffic-weighted headline,
+and its MLflow metric names. The coverage rule and the counted-once rule: docs/anchoring.md,
+docs/metrics.md; what the question and words columns are for: docs/report.md, "What flipped".
 """
 
 from __future__ import annotations
@@ -67,18 +68,52 @@ class Scored:
     qrels: dict[str, dict[str, int]]
 
 
+#: per-question columns a person reads beside the ids: the question's text (the labelled set's,
+#: scrubbed) and, per stored rank, the first words of its passage (a JSON list of strings)
+QUESTION_COLUMN = "question"
+WORDS_COLUMN = "first_words"
+#: how many words of a passage `first_words` keeps
+FIRST_WORDS = 12
+
+
+def first_words(text: str, n: int = FIRST_WORDS) -> str:
+    """The first `n` words of `text`, whitespace collapsed, ` ...` when there are more."""
+    words = str(text).split()
+    return " ".join(words[:n]) + (" ..." if len(words) > n else "")
+
+
+def words_column(texts: Sequence[Sequence[str | None]]) -> list[str]:
+    """The `WORDS_COLUMN` cells: per question, the first words of each rank's passage (`""` for a
+    rank without one), trailing empty ranks dropped, as JSON."""
+    out = []
+    for row in texts:
+        kept = [first_words(t) if t else "" for t in row]
+        while kept and not kept[-1]:
+            kept.pop()
+        out.append(json.dumps(kept))
+    return out
+
+
 def stored_depth(measures: Sequence[Measure]) -> int:
     """How many ranked passages a run's per-question rows keep (`ranked`, `clauses`): the
     deepest cutoff of its measures, at least 10."""
     return max([m.k or 10 for m in measures] + [10])
 
 
-def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.ndarray) -> Scored:
+def score_ranked(
+    ds: Dataset,
+    how: Scoring,
+    chunks: Sequence[Chunk],
+    ranked: np.ndarray,
+    texts: Sequence[Sequence[str | None]] | None = None,
+) -> Scored:
     """Score `ranked` (one row per question of `how.questions`: indices into `chunks`, -1 for
     padding or a rank that holds nothing scorable) per question and per slice.
 
     The clause labels reach the chunks by the coverage rule (`ragsweep.chunking.anchors`), and
-    the counted-once rule credits them; a -1 keeps its rank and credits nothing.
+    the counted-once rule credits them; a -1 keeps its rank and credits nothing. The rows carry
+    the question's text and each rank's first words: of its chunk, or of `texts` (per question,
+    what each rank's passage says, when that is not a chunk's text: a run file's passages).
     """
     questions, measures = how.questions, how.measures
     cov = coverage(ds.documents, chunks, how.min_overlap)
@@ -93,6 +128,9 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
         json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
     ]
     columns["clauses"] = [json.dumps(_rank_clauses(row[:top], covered)) for row in ranked]
+    if texts is None:
+        texts = [[chunks[i].text if i >= 0 else None for i in row] for row in ranked]
+    columns[WORDS_COLUMN] = words_column([row[:top] for row in texts])
     labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
     qrels: dict[str, dict[str, int]] = {}
     for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
@@ -101,10 +139,9 @@ def score_ranked(ds: Dataset, how: Scoring, chunks: Sequence[Chunk], ranked: np.
         json.dumps(bounds.labels_needed(qrels.get(q, {}), json.loads(c)), sort_keys=True)
         for q, c in zip(questions["qid"], columns["clauses"], strict=True)
     ]
-    per_q = pd.concat(
-        [questions[["qid", "slice", "subset"]].reset_index(drop=True), pd.DataFrame(columns)],
-        axis=1,
-    )
+    asked = questions[["qid", "slice", "subset"]].reset_index(drop=True)
+    asked.insert(1, QUESTION_COLUMN, questions["text"].astype(object).to_numpy())
+    per_q = pd.concat([asked, pd.DataFrame(columns)], axis=1)
     rankings: dict[str, list[str]] = {}
     clause_rankings: dict[str, list[str]] = {}
     for qid, row in zip(questions["qid"], ranked, strict=True):
