@@ -19,6 +19,7 @@ VERBS: dict[str, str] = {
     "compare": "ragsweep.cli.compare",
     "confirm": "ragsweep.cli.confirm",
     "data": "ragsweep.cli.data",
+    "gate": "ragsweep.cli.gate",
     "labels": "ragsweep.cli.labels",
     "report": "ragsweep.cli.report",
     "reproduce": "ragsweep.cli.reproduce",

@@ -92,6 +92,33 @@ def _add_manifest(sub: Any) -> None:
     p.add_argument("dir", metavar="DIR", help="dataset folder (the built-in sample is not edited)")
 
 
+def _releases(args: argparse.Namespace) -> int:
+    from ragsweep.scoring.sample_releases import write_releases
+
+    for path in write_releases(Path(args.out)):
+        print(f"wrote {path}")
+    print(
+        f"try the gate: ragsweep gate --candidate {Path(args.out) / 'release-a.jsonl'} --pin "
+        "baseline.json, then ragsweep gate --baseline baseline.json --candidate "
+        f"{Path(args.out) / 'release-b.jsonl'} (docs/ci.md)"
+    )
+    return 0
+
+
+def _add_releases(sub: Any) -> None:
+    p = _command(
+        sub,
+        "releases",
+        _releases,
+        help="write three example releases' passages runs on the built-in sample (docs/ci.md)",
+        description="Write release-a.jsonl (the default configuration's top 10 per question), "
+        "release-b.jsonl (the same after losing every 'What is not covered' part: it regresses "
+        "the exclusions slice) and release-c.jsonl (release A re-extracted, ranks 6-10 "
+        "reordered) into DIR: passages run files to try `ragsweep gate` on.",
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write them into")
+
+
 #: subcommands with their own command-line parser: every argument is passed through
 _DELEGATED: dict[str, str] = {
     "sample": "ragsweep.cli.data_sample",
@@ -252,6 +279,7 @@ _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "export-run": _add_export_run,
     "split": _add_split,
     "manifest": _add_manifest,
+    "releases": _add_releases,
 }
 
 

@@ -10,11 +10,11 @@ import argparse
 from ragsweep.measures import GAINS
 
 
-def add_qrels(parser: argparse.ArgumentParser) -> None:
-    """`--qrels FILE`, required."""
+def add_qrels(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    """`--qrels FILE`, required unless `required` is false."""
     parser.add_argument(
         "--qrels",
-        required=True,
+        required=required,
         metavar="FILE",
         help="qrels file: 'qid 0 docid grade' per line (.gz read as gzip)",
     )

@@ -122,36 +122,64 @@ def _scoring_value(config: Mapping[str, Any], key: str) -> Any:
     return _BEFORE_THE_KEY.get(key) if value is None else value
 
 
+#: what each pin of a configuration run holds fixed (tag `ragsweep.<pin>`)
+PIN_NAMES = {"labels": "labelled set", "snapshot": "corpus snapshot", "split": "split"}
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """What makes `run` not like for like with the baseline: a pin (`labels`, `snapshot`,
+    `split`: `key` is the pin's name) or a scoring key (`eval.gain`, ...) with another value."""
+
+    key: str
+    mine: Any
+    theirs: Any
+
+    @property
+    def pin(self) -> bool:
+        return self.key in PIN_NAMES
+
+    @property
+    def what(self) -> str:
+        return PIN_NAMES.get(self.key, self.key)
+
+
+def mismatches(
+    base: RunRecord, run: RunRecord, pins: Sequence[str] = ("labels", "snapshot")
+) -> list[Mismatch]:
+    """Each way `run` was scored unlike `base`: the `pins` first, then `SCORING_KEYS`."""
+    found = [
+        Mismatch(pin, run.tags.get(tag(pin)), base.tags.get(tag(pin)))
+        for pin in pins
+        if run.tags.get(tag(pin)) != base.tags.get(tag(pin))
+    ]
+    for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
+        mine, theirs = _scoring_value(run.config, key), _scoring_value(base.config, key)
+        if mine != theirs:
+            found.append(Mismatch(key, mine, theirs))
+    return found
+
+
 def _like_for_like(runs: Sequence[RunRecord], allow_mismatch: bool) -> tuple[bool, list[str]]:
     """Refuse (or, with `allow_mismatch`, note) runs on another labelled set or snapshot."""
     base, notes = runs[0], []
     for run in runs[1:]:
-        for what, pin in (("labelled set", tag("labels")), ("corpus snapshot", tag("snapshot"))):
-            mine, theirs = run.tags.get(pin), base.tags.get(pin)
-            if mine == theirs:
-                continue
-            text = (
-                f"{run.name} (run {run.run_id}) was scored on {what} {str(mine)[:12]}, the "
-                f"baseline {base.name} on {str(theirs)[:12]}"
-            )
-            if not allow_mismatch:
-                raise UserError(
-                    f"{text}: not like for like; re-run the baseline on the same {what}, or pass "
-                    "--allow-mismatch to compare anyway"
+        for m in mismatches(base, run):
+            if m.pin:
+                text = (
+                    f"{run.name} (run {run.run_id}) was scored on {m.what} {str(m.mine)[:12]}, "
+                    f"the baseline {base.name} on {str(m.theirs)[:12]}"
                 )
-            notes.append(f"not like for like: {text}")
-        for key in SCORING_KEYS:  # the same ranking scored by another rule is another number
-            mine, theirs = _scoring_value(run.config, key), _scoring_value(base.config, key)
-            if mine == theirs:
-                continue
-            text = (
-                f"{run.name} (run {run.run_id}) was scored with {key}={mine}, the baseline "
-                f"{base.name} with {key}={theirs}"
-            )
+                fix = f"re-run the baseline on the same {m.what}"
+            else:
+                text = (
+                    f"{run.name} (run {run.run_id}) was scored with {m.key}={m.mine}, the "
+                    f"baseline {base.name} with {m.key}={m.theirs}"
+                )
+                fix = "score both the same way"
             if not allow_mismatch:
                 raise UserError(
-                    f"{text}: not like for like; score both the same way, or pass "
-                    "--allow-mismatch to compare anyway"
+                    f"{text}: not like for like; {fix}, or pass --allow-mismatch to compare anyway"
                 )
             notes.append(f"not like for like: {text}")
     return not notes, notes
