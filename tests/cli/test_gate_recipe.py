@@ -216,3 +216,22 @@ def test_bad_input_is_one_line_and_exit_2(releases, args, needle):
     assert ran.code == 2
     (line,) = ran.err.splitlines()
     assert line.startswith("ragsweep gate: error: ") and needle in line, line
+
+
+def test_a_logged_run_is_a_baseline_too(releases):
+    ran = cli_in(releases, "score-passages", "--run", "releases/release-a.jsonl")
+    assert ran.code == 0, ran.err
+    (run_id,) = re.findall(r"logged run ([0-9a-f]{32})", ran.out)
+    ran = cli_in(
+        releases,
+        "gate",
+        "--baseline",
+        run_id,
+        "--candidate",
+        "releases/release-b.jsonl",
+        "--flipped",
+        "0",
+    )
+    assert ran.code == 1, ran.err
+    assert ran.out.startswith("## ragsweep gate: FAIL: release-b against release-a\n")
+    assert "- the guard slice exclusions: recall@5 -0.112 [" in ran.out

@@ -356,7 +356,13 @@ class Report:
 
 def read_cells(path: str | Path) -> pd.DataFrame:
     """Read `report.csv` (the cells) back with the dtypes `Report.cells` has."""
-    cells = pd.read_csv(path, dtype={c: str for c in _STR_COLUMNS}, keep_default_na=False)
+    # round_trip: pandas 2's default parser can be one ulp off the written value (pandas 3 is not)
+    cells = pd.read_csv(
+        path,
+        dtype={c: str for c in _STR_COLUMNS},
+        keep_default_na=False,
+        float_precision="round_trip",
+    )
     for c in _MAYBE_MISSING:  # NaN when not measured: written as an empty field
         cells[c] = pd.to_numeric(cells[c].replace("", float("nan"))).astype("float64")
     return cells[list(CELL_COLUMNS)]

@@ -67,7 +67,11 @@ def load_run_folder(
             "configuration run?"
         )
     frame = pd.read_csv(
-        pq, dtype={"qid": str, "slice": str, "subset": str}, keep_default_na=False, na_values=[""]
+        pq,
+        dtype={"qid": str, "slice": str, "subset": str},
+        keep_default_na=False,
+        na_values=[""],
+        float_precision="round_trip",  # the scores as written, to the bit, on pandas 2 too
     )
     summary = root / "results" / "summary.csv"
     slices: list[str] = []

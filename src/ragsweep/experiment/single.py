@@ -142,7 +142,11 @@ def read_measured(results: Path) -> dict[str, float] | None:
     if not path.is_file():
         return None
     frame = pd.read_csv(
-        path, dtype={"key": str, "value": float}, keep_default_na=False, na_values={"value": [""]}
+        path,
+        dtype={"key": str, "value": float},
+        keep_default_na=False,
+        na_values={"value": [""]},
+        float_precision="round_trip",  # the values as written, to the bit, on pandas 2 too
     )
     return dict(zip(frame["key"], frame["value"].astype(float), strict=True))
 
