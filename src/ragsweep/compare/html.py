@@ -36,7 +36,7 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 .needs-judging { background: #efe3f7; } .d-needs-judging { color: #7b1fa2; font-weight: bold; }
 .bound { color: #7b1fa2; font-size: 90%; } pre.judge { background: #f6f0fa; padding: 0.5em; }
 .warn { color: #b00; font-weight: bold; } .method { color: #555; max-width: 60em; }
-td.top { white-space: nowrap; font-size: 90%; }
+td.top { font-size: 90%; width: 34%; overflow-wrap: anywhere; } td.q { min-width: 12em; }
 .unjudged { background: #efe3f7; color: #7b1fa2; font-weight: bold; } .lost { color: #b00; }
 .gained { color: #070; }
 """
@@ -78,7 +78,8 @@ def _flips_html(report: Report) -> list[str]:
                 for r in picked.itertuples(index=False):
                     parts.append(
                         f'<tr><td class="{change}">{change}<br>{r.baseline:.3f} &rarr; '
-                        f"{r.candidate:.3f}</td><td><b>{e(r.qid)}</b> {e(r.question)}</td>"
+                        f'{r.candidate:.3f}</td><td class="q"><b>{e(r.qid)}</b> '
+                        f"{e(r.question)}</td>"
                         f"<td>{e(r.relevant) or 'none labelled'}</td>"
                         f'<td class="top">{_ranks(r.baseline_top)}</td>'
                         f'<td class="top">{_ranks(r.candidate_top)}</td></tr>'
