@@ -46,8 +46,7 @@ def shell_recipe() -> str:
 def run_recipe(folder: Path, release: str) -> subprocess.CompletedProcess[str]:
     script = folder / "ci" / "gate.sh"
     script.write_text(shell_recipe(), encoding="utf-8")
-    for stale in ("gate.md", "gate.xml"):
-        (folder / stale).unlink(missing_ok=True)
+    (folder / "gate.md").write_text("a summary from an earlier run\n")  # the recipe removes it
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("GITHUB_STEP_SUMMARY", None)
     return subprocess.run(
@@ -98,6 +97,14 @@ def test_the_shell_recipe_passes_the_release_that_changed_nothing_the_prompt_see
     assert summary.startswith("## ragsweep gate: PASS: release-c against release-a\n")
     suite = ET.parse(releases / "gate.xml").getroot().find("testsuite")
     assert suite.get("failures") == "0"
+
+
+def test_the_shell_recipe_says_the_gate_could_not_run_on_bad_input(releases):
+    ran = run_recipe(releases, "release-missing")
+    assert ran.returncode == 2
+    assert ran.stdout == "retrieval gate: could not run (the error above says what to fix)\n"
+    assert "--candidate releases/release-missing.jsonl: no such file" in ran.stderr
+    assert not (releases / "gate.md").exists()
 
 
 def test_the_baseline_file_holds_the_scores_the_release_gets_now(releases, monkeypatch):
