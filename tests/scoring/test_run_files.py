@@ -70,17 +70,32 @@ def test_compare_scores_at_the_relevance_level(
     assert row["value"] == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize(
-    ("extra", "fragment"),
-    [
-        (["--rel-level", "0"], "must be an integer >= 1, got 0"),
-        (["--rel-level", "2"], "add --unjudged assume_not_relevant"),
-    ],
-)
-def test_compare_refuses_a_relevance_level_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], fragment: str
+def test_compare_refuses_a_relevance_level_below_1_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli_main(["compare", *rel_level_files(tmp_path), *extra]) == 2
+    assert cli_main(["compare", *rel_level_files(tmp_path), "--rel-level", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("ragsweep compare: error: ") and fragment in err
-    assert err.count("\n") == 1
+    assert err.startswith("ragsweep compare: error: ")
+    assert "must be an integer >= 1, got 0" in err and err.count("\n") == 1
+
+
+def test_the_bounds_assume_an_unjudged_document_relevant_at_the_relevance_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every query judges a at 2 and b at 1; the baseline ranks a first, the candidate an
+    unjudged x first and a second. At level 2 the candidate's RR is 1/2 (worse), unless x is
+    relevant at grade 2: the optimistic side must assume grade 2, not 1, or it would read x as
+    not relevant at this level and call the drop certain."""
+    (tmp_path / "qrels.txt").write_text(REL_QRELS)
+    for name, ranked in (("base", ("a", "b")), ("cand", ("x", "a"))):
+        lines = [f"q{i} Q0 {d} {r} {3 - r} t\n" for i in range(6) for r, d in enumerate(ranked, 1)]
+        (tmp_path / f"{name}.txt").write_text("".join(lines))
+    argv = ["compare", "--qrels", str(tmp_path / "qrels.txt"), "--runs"]
+    argv += [str(tmp_path / "base.txt"), str(tmp_path / "cand.txt"), "--metric", "RR"]
+    assert cli_main([*argv, "--rel-level", "2", "--format", "json"]) == 0
+    (row,) = [r for r in json.loads(capsys.readouterr().out)["rows"] if r["run"] == "cand"]
+    assert row["delta"] == pytest.approx(-1 / 2, abs=1e-12)
+    assert row["verdict"] == "needs judging"  # worse as scored, equal if x is relevant at 2
+    assert cli_main([*argv, "--rel-level", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "relevant means grade >= 2 (--rel-level, trec_eval's -l)" in " ".join(out.split())

@@ -131,9 +131,10 @@ def label_matrix(
 
 
 def gain_arrays(
-    ranked: np.ndarray, cov: Coverage, clause: np.ndarray, grade: np.ndarray
+    ranked: np.ndarray, cov: Coverage, clause: np.ndarray, grade: np.ndarray, rel_level: int = 1
 ) -> GainArrays:
     """Apply the counted-once rule to ranked chunk indices `ranked` (nq, depth; -1 padded).
+    `new_rel` and `n_rel` count the clauses graded >= `rel_level` (1: every relevant clause).
 
     Vectorised over questions and ranks; loops only over label columns (a handful).
     """
@@ -150,9 +151,9 @@ def gain_arrays(
         g = grade[:, j]
         sel = found & (g != 0)
         gains[rows[sel], first[sel]] = np.maximum(gains[rows[sel], first[sel]], g[sel])
-        rel = found & (g >= 1)
+        rel = found & (g >= rel_level)
         np.add.at(new_rel, (rows[rel], first[rel]), 1)
-    n_rel = (grade >= 1).sum(axis=1)
+    n_rel = (grade >= rel_level).sum(axis=1)
     ideal = -np.sort(-grade, axis=1)
     return GainArrays(
         gains=gains, new_rel=new_rel, n_rel=n_rel, ideal=ideal, unjudged=(ranked >= 0) & ~judged

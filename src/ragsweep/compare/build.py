@@ -333,6 +333,7 @@ def build_report(
     unjudged: str = UNJUDGED_BOUNDS,
     gain: str = "exp",
     subset: str | None = None,
+    rel_level: int = 1,
 ) -> Report:
     """Compare each candidate with the baseline per slice, on per-question scores.
 
@@ -363,6 +364,9 @@ def build_report(
     question is in; the report names the parts its numbers come from (`subset`: the runs'
     `eval.subset`, when known) and, when both the frozen core and the rolling part are there,
     gives each slice's deciding measure per part (`Report.parts`).
+
+    `rel_level` is the relevance level the frames were scored at (trec_eval's `-l`: relevant
+    means grade >= it); the optimistic side assumes unjudged passages relevant at that level.
     """
     unjudged = unjudged_rule(unjudged)
     decision = _as_measure(decision)
@@ -466,7 +470,9 @@ def build_report(
         cells[f"{c}_if_relevant"] = np.nan
     cells["verdict_if_relevant"] = ""
     if bounded:
-        scored = if_relevant(everyone, computed, labels_from=baseline_name, gain=gain)
+        scored = if_relevant(
+            everyone, computed, labels_from=baseline_name, gain=gain, rel_level=rel_level
+        )
         opt_base = _check_frame(scored[baseline_name], baseline_name, columns).loc[base.index]
         opt_cands = {n: _check_frame(scored[n], n, columns).loc[base.index] for n in names}
         optimistic, _ = compared(opt_base, opt_cands)

@@ -12,7 +12,6 @@ from typing import Any
 
 from ragsweep.compare.build import build_report
 from ragsweep.compare.report import Report
-from ragsweep.conventions import UNJUDGED_BOUNDS
 from ragsweep.data.importers.reading import read_slices
 from ragsweep.errors import UserError
 from ragsweep.measures import parse_measures, relevance_level
@@ -41,8 +40,8 @@ def compare_runs(
     `metric` is the deciding measure, or a comma-separated list whose first decides; `slices` a
     `qid<TAB>slice` file (without it every query is in one slice, `all`); `weights` a YAML
     mapping `slice: share` (traffic shares, needs `slices`) that adds the weighted headline.
-    Relevant means grade >= `rel_level` (trec_eval's `-l`); a level above 1 needs `unjudged`
-    `assume_not_relevant`, as the bounds assume an unjudged document relevant at grade 1.
+    Relevant means grade >= `rel_level` (trec_eval's `-l`; the bounds then assume an unjudged
+    document relevant at that grade), and the report says so.
     The other arguments are `build_report`'s; notes about the runs go to `note`.
     """
     if len(runs) < 2:
@@ -51,12 +50,6 @@ def compare_runs(
         raise UserError("a run file is given twice in --runs; give each run once")
     measures = parse_measures(metric)
     relevant_from = relevance_level(rel_level)
-    if relevant_from > 1 and unjudged == UNJUDGED_BOUNDS:
-        raise UserError(
-            f"--rel-level {relevant_from} with --unjudged {UNJUDGED_BOUNDS} is not supported: "
-            "the bounds score unjudged documents as relevant at grade 1; add --unjudged "
-            "assume_not_relevant"
-        )
     if weights and not slices:
         raise UserError(
             "--weights gives traffic shares per slice: give the slices too (--slices FILE)"
@@ -83,6 +76,13 @@ def compare_runs(
         title=f"{', '.join(names[1:])} against the baseline {names[0]}",
         unjudged=unjudged,
         gain=gain,
+        rel_level=relevant_from,
+        notes=[
+            f"relevant means grade >= {relevant_from} (--rel-level, trec_eval's -l) for "
+            "recall, P, RR and AP; nDCG reads the grades"
+        ]
+        if relevant_from > 1
+        else [],
     )
 
 

@@ -29,7 +29,7 @@ from ragsweep.scoring.metrics import score_gains
 
 #: per-question columns the bounds need (written by `scoring.ranked.score_ranked`)
 BOUNDS_COLUMNS: tuple[str, ...] = ("clauses", "labels")
-#: the grade an unjudged clause gets on the optimistic side
+#: the grade an unjudged clause gets on the optimistic side (at least the relevance level)
 ASSUMED_GRADE = 1
 
 
@@ -73,9 +73,11 @@ def _rescore(
     qids: Sequence[str],
     measures: Sequence[Measure],
     gain: str,
+    rel_level: int = 1,
 ) -> np.ndarray:
     """Score one configuration's clause lists on `labels`, (len(qids), len(measures)): each rank
-    is one chunk covering the clauses listed, through the counted-once rule."""
+    is one chunk covering the clauses listed, through the counted-once rule; relevant means
+    grade >= `rel_level`."""
     depth = max((len(ranks[q]) for q in qids), default=0)
     clause_ids = sorted(
         {c for q in qids for r in ranks[q] for c in r} | {c for q in qids for c in labels[q]}
@@ -95,8 +97,10 @@ def _rescore(
         columns=["qid", "clause_id", "grade"],
     )
     clause, grade = label_matrix(list(qids), frame, clause_ids)
-    a = gain_arrays(ranked, cov, clause, grade)
-    return score_gains(a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain)  # type: ignore[arg-type]
+    a = gain_arrays(ranked, cov, clause, grade, rel_level)
+    return score_gains(  # type: ignore[arg-type]
+        a.gains, a.new_rel, a.n_rel, a.ideal, measures, gain, rel_level=rel_level
+    )
 
 
 def _deeper_ap(
@@ -105,14 +109,19 @@ def _deeper_ap(
     labels: Mapping[str, Mapping[str, int]],
     assumed: Mapping[str, Mapping[str, int]],
     qids: Sequence[str],
+    rel_level: int = 1,
 ) -> np.ndarray:
     """What the relevant ranks below the stored ones add to AP with the `assumed` labels: their
     share of the run's own AP (`own` less `stored`, its AP on the stored ranks alone), over the
     assumed labels' relevant count instead of the real one. Each keeps its own precision, which
     the assumed-relevant ranks above it would raise: a lower estimate, exact (0) when the
     stored ranks are the whole list."""
-    real_n = np.array([sum(g >= 1 for g in labels[q].values()) for q in qids], dtype=np.float64)
-    new_n = np.array([sum(g >= 1 for g in assumed[q].values()) for q in qids], dtype=np.float64)
+    real_n = np.array(
+        [sum(g >= rel_level for g in labels[q].values()) for q in qids], dtype=np.float64
+    )
+    new_n = np.array(
+        [sum(g >= rel_level for g in assumed[q].values()) for q in qids], dtype=np.float64
+    )
     deeper = np.maximum(own - stored, 0.0) * real_n
     return np.divide(deeper, new_n, out=np.zeros_like(deeper), where=new_n > 0)
 
@@ -123,6 +132,7 @@ def if_relevant(
     *,
     labels_from: str | None = None,
     gain: str = "exp",
+    rel_level: int = 1,
 ) -> dict[str, pd.DataFrame]:
     """Each frame scored with unjudged passages as relevant: name -> frame (`qid`, `slice`, one
     column per measure, named `str(m)`).
@@ -135,8 +145,11 @@ def if_relevant(
     without a cutoff looks as deep as the `clauses` column goes and never falls below the
     frame's own RR (its first relevant passage may lie deeper); AP without a cutoff adds the
     share of the frame's own AP that lies below the stored ranks (`_deeper_ap`). Diagnostic
-    measures (unjudged@k) are copied, not rescored.
+    measures (unjudged@k) are copied, not rescored. With a relevance level above 1
+    (`rel_level`, trec_eval's `-l`), relevant means grade >= `rel_level` and the unjudged
+    clauses are assumed graded `rel_level`: relevant at that level, as the optimistic side must.
     """
+    assumed_grade = max(ASSUMED_GRADE, rel_level)
     names = list(frames)
     parsed = {n: _parsed(f, n) for n, f in frames.items()}
     first = labels_from or names[0]
@@ -169,10 +182,10 @@ def if_relevant(
                 if not any(c in judged for c in covered)  # an unjudged passage
                 for c in covered
             }
-            assumed[q] = {**judged, **dict.fromkeys(sorted(pool), ASSUMED_GRADE)}
+            assumed[q] = {**judged, **dict.fromkeys(sorted(pool), assumed_grade)}
         for n in names:
             ranks = {q: parsed[n][q][0] for q in qids}
-            scores = _rescore(ranks, assumed, qids, group, gain)
+            scores = _rescore(ranks, assumed, qids, group, gain, rel_level)
             position = {q: i for i, q in enumerate(qids)}
             rows = [position[q] for q in out[n]["qid"]]
             for j, m in enumerate(group):
@@ -180,8 +193,10 @@ def if_relevant(
                 if m.k is None and str(m) in frames[n].columns:  # beyond the stored depth
                     own = frames[n][str(m)].to_numpy(dtype=np.float64)
                     if m.name == "AP":
-                        real = _rescore(ranks, labels, qids, [m], gain)[rows, 0]
-                        values = values + _deeper_ap(own, real, labels, assumed, out[n]["qid"])
+                        real = _rescore(ranks, labels, qids, [m], gain, rel_level)[rows, 0]
+                        values = values + _deeper_ap(
+                            own, real, labels, assumed, out[n]["qid"], rel_level
+                        )
                     else:
                         values = np.maximum(values, own)
                 out[n][str(m)] = values
