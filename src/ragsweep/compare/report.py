@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ragsweep.conventions import ASSUME_NOT_RELEVANT, UNJUDGED_BOUNDS
+from ragsweep.data.csvfile import read_csv_exact
 from ragsweep.measures import Measure
 
 #: A row's overall decision, in order of precedence (see `build._decide` and docs/report.md).
@@ -356,12 +357,10 @@ class Report:
 
 def read_cells(path: str | Path) -> pd.DataFrame:
     """Read `report.csv` (the cells) back with the dtypes `Report.cells` has."""
-    # round_trip: pandas 2's default parser can be one ulp off the written value (pandas 3 is not)
-    cells = pd.read_csv(
+    cells = read_csv_exact(
         path,
         dtype={c: str for c in _STR_COLUMNS},
         keep_default_na=False,
-        float_precision="round_trip",
     )
     for c in _MAYBE_MISSING:  # NaN when not measured: written as an empty field
         cells[c] = pd.to_numeric(cells[c].replace("", float("nan"))).astype("float64")

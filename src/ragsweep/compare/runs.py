@@ -30,6 +30,7 @@ from ragsweep.conventions import (
     tag,
     unjudged_rule,
 )
+from ragsweep.data.csvfile import read_csv_exact
 from ragsweep.errors import UserError
 
 #: config keys that change how a ranking is scored (not the ranking itself)
@@ -66,12 +67,11 @@ def load_run_folder(
             f"run {run_id} ({name}) has no config/config.yaml artifact; is it a ragsweep "
             "configuration run?"
         )
-    frame = pd.read_csv(
+    frame = read_csv_exact(
         pq,
         dtype={"qid": str, "slice": str, "subset": str},
         keep_default_na=False,
         na_values=[""],
-        float_precision="round_trip",  # the scores as written, to the bit, on pandas 2 too
     )
     summary = root / "results" / "summary.csv"
     slices: list[str] = []

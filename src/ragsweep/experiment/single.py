@@ -15,6 +15,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.compare.table import print_table, slice_table
+from ragsweep.data.csvfile import read_csv_exact
 from ragsweep.experiment import tracking
 from ragsweep.scoring.evaluate import EvalResult, evaluate
 from ragsweep.secrets import is_secret_override, mask_config, mask_overrides, mask_text
@@ -141,12 +142,11 @@ def read_measured(results: Path) -> dict[str, float] | None:
     path = results / METRICS_FILE
     if not path.is_file():
         return None
-    frame = pd.read_csv(
+    frame = read_csv_exact(
         path,
         dtype={"key": str, "value": float},
         keep_default_na=False,
         na_values={"value": [""]},
-        float_precision="round_trip",  # the values as written, to the bit, on pandas 2 too
     )
     return dict(zip(frame["key"], frame["value"].astype(float), strict=True))
 
