@@ -3,6 +3,7 @@ like-for-like check (fast: small TREC files, no dataset scored)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -102,3 +103,23 @@ def test_a_summary_too_long_for_a_pull_request_comment_shows_fewer_flipped_quest
         f"{len(full.out) - 1}-character comment; --out DIR writes every one to flipped.csv)"
     )
     assert (trec / "g.md").read_text(encoding="utf-8") == short.out
+
+
+def test_passages_runs_on_both_sides_answer_the_dataset_given(tmp_path):
+    """--data reaches the baseline too: two passages runs of the tiny fixture (scored against
+    the built-in sample, the baseline would match none of its questions: exit 2)."""
+    from ragsweep.data import load_dataset
+    from toy import TINY
+
+    ds = load_dataset(TINY)
+    (doc,) = [d for d in ds.documents if d.doc_id == ds.documents[0].doc_id]
+    texts = [doc.text[s:e] for s, e in doc.spans[:3]]
+    lines = [json.dumps({"qid": q, "passages": texts}) for q in ds.questions["qid"]]
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    args = ["gate", "--baseline", "a.jsonl", "--candidate", "b.jsonl", "--data", str(TINY)]
+    ran = cli_in(tmp_path, *args, "--split", "all", "--flipped", "0")
+    assert ran.code == 0, ran.err
+    assert "## ragsweep gate: PASS: b against a" in ran.out
+    (all_row,) = [r for r in ran.out.splitlines() if r.startswith("| all ")]
+    assert all_row.split(" | ")[1] == str(len(ds.questions))  # every fixture question scored

@@ -115,25 +115,19 @@ def main(argv: list[str]) -> int:
             "give --baseline SOURCE to gate the candidate, or --pin FILE to make it the baseline"
         )
     sources = {"qrels": args.qrels, "slices": args.slices, "tracking_uri": args.tracking_uri}
+    # a passages run on either side answers --data, scored with the overrides
+    scoring = {"data": args.data, "overrides": args.overrides}
     # both named well before either is scored (seconds each)
     g.kind_of(args.candidate, qrels=args.qrels)
     if args.baseline:
         g.kind_of(args.baseline, qrels=args.qrels, option="--baseline")
     if args.pin:
-        cand = g.read_side(
-            args.candidate, data=args.data, split=args.split, overrides=args.overrides, **sources
-        )
+        cand = g.read_side(args.candidate, split=args.split, **scoring, **sources)
         g.write_pinned(cand, Path(args.pin))
         print(f"pinned {cand.name} ({cand.kind} {cand.source}) as the baseline {args.pin}")
         return 0
-    base = g.read_side(args.baseline, option="--baseline", **sources)
-    cand = g.read_side(
-        args.candidate,
-        data=args.data,
-        split=args.split or base.split,
-        overrides=args.overrides,
-        **sources,
-    )
+    base = g.read_side(args.baseline, option="--baseline", split=args.split, **scoring, **sources)
+    cand = g.read_side(args.candidate, split=args.split or base.split, **scoring, **sources)
     gate = g.run_gate(base, cand, needs_judging=args.needs_judging)
     _write(gate, args)
     return 0 if gate.passed else 1
