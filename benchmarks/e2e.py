@@ -257,22 +257,36 @@ def tree_pids(root: int) -> set[int]:
     return seen
 
 
+def hwm_bytes(pid: int) -> int:
+    """The peak resident bytes of `pid` itself since it started its program (`VmHWM`; 0 when
+    unreadable: off Linux, or the process has exited)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0
+
+
 def tree_rss(root: int) -> int:
     """Resident bytes of `root` and all its descendants, summed (0 off Linux)."""
     return sum(_rss_bytes(pid) for pid in tree_pids(root))
 
 
 class TreeSampler(threading.Thread):
-    """Samples `tree_rss(pid)` every `every` seconds until stopped; `peak` is the largest."""
+    """Samples `tree_rss(pid)` every `every` seconds until stopped; `peak` is the largest, and
+    `root_hwm` the largest `hwm_bytes(pid)` seen (the root's own peak, between samples too)."""
 
     def __init__(self, pid: int, every: float = SAMPLE_SECONDS) -> None:
         super().__init__(daemon=True)
-        self.pid, self.every, self.peak = pid, every, 0
+        self.pid, self.every, self.peak, self.root_hwm = pid, every, 0, 0
         self._stop_event = threading.Event()
 
     def run(self) -> None:
         while not self._stop_event.is_set():
             self.peak = max(self.peak, tree_rss(self.pid))
+            self.root_hwm = max(self.root_hwm, hwm_bytes(self.pid))
             self._stop_event.wait(self.every)
 
     def stop(self) -> int:
@@ -331,8 +345,11 @@ def run_child(argv: Sequence[str], cwd: Path, env: dict[str, str], name: str) ->
             timer.cancel()
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
-        sampled = sampler.stop() / 2**20
-    return Measured(seconds, max(_maxrss_mib(usage), sampled), proc.returncode, out, err)
+        sampled = max(sampler.stop(), sampler.root_hwm) / 2**20
+    # ru_maxrss is no measure of a child on Linux: it starts from the forked copy of this
+    # process, so a child that allocates nothing reported the benchmark's own peak (750 MiB)
+    peak = sampled if sampled > 0 else _maxrss_mib(usage)
+    return Measured(seconds, peak, proc.returncode, out, err)
 
 
 # --- workspace: environments, stores, folders ---------------------------------------------
@@ -866,8 +883,9 @@ def environment(bench: Bench) -> dict[str, Any]:
         "targets": asdict(TARGETS),
         "directions": {k: v for k, v in DIRECTIONS.items() if v},
         "memory_measure": (
-            "peak resident set of the child's process tree: the larger of the kernel's "
-            f"ru_maxrss (wait4) and the tree's summed RSS sampled every {SAMPLE_SECONDS} s"
+            "peak resident set of the child's process tree: the larger of the child's own "
+            f"VmHWM and the tree's summed RSS, sampled every {SAMPLE_SECONDS} s (not ru_maxrss, "
+            "which a child inherits from the forked benchmark)"
         ),
         "pipeline": [*PIPELINE, f"embedder.dim={bench.plan.lsa_dim}"],
         "ragsweep_root": str(ragsweep_root()),

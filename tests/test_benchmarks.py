@@ -269,3 +269,27 @@ def test_met_follows_ratio_target_and_direction():
     assert e2e.growth_exponent([10, 100], [2.0, 20.0]) == pytest.approx(1.0)
     assert e2e.growth_exponent([10, 40, 90], [1.0, 2.0, 3.0]) == pytest.approx(0.5)
     assert e2e.growth_exponent([10], [1.0]) is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's procfs")
+def test_a_childs_memory_is_its_own_not_the_benchmarks(tmp_path):
+    """A child that allocates nothing reads as a bare interpreter, however much the benchmark
+    itself holds (ru_maxrss starts from the forked copy of it: it read the parent's 750 MiB);
+    one that allocates 200 MiB reads at least that."""
+    held = bytearray(400 * 2**20)  # the benchmark's own peak, touched so it is resident
+    held[::4096] = b"x" * len(held[::4096])
+    env = {"PATH": "/usr/bin:/bin"}
+    idle = e2e.run_child(
+        [sys.executable, "-c", "import time; time.sleep(0.5)"], tmp_path, env, "idle"
+    )
+    busy = e2e.run_child(
+        [sys.executable, "-c", "import time; b = bytearray(200 * 2**20); b[::4096] = b'x' * "
+         "len(b[::4096]); time.sleep(0.5)"],
+        tmp_path,
+        env,
+        "busy",
+    )  # fmt: skip
+    assert (idle.returncode, busy.returncode) == (0, 0)
+    assert idle.peak_mib is not None and idle.peak_mib < 60, idle.peak_mib
+    assert busy.peak_mib is not None and 200 <= busy.peak_mib < 260, busy.peak_mib
+    del held
