@@ -204,13 +204,19 @@ def compose(overrides: Sequence[str] = (), hydra: bool = False) -> DictConfig:
         ) from None
     except yaml.YAMLError as err:  # a config or sweep file of the user's that is not YAML
         raise not_yaml(None, err, "fix it (a list is [a, b], a mapping key: value)") from None
+    check_complete(cfg)
+    return cfg
+
+
+def check_complete(cfg: DictConfig) -> None:
+    """Refuse in one line a composed config that leaves a key `???` (`data.path` of
+    `data=folder`), naming the key and how to set it."""
     missing = _missing(cfg)
     if missing:
         raise UserError(
             f"{', '.join(missing)} must be set (its config marks it ???): add "
             f"{missing[0]}=... to the command line, e.g. data=folder data.path=DIR"
         )
-    return cfg
 
 
 def _missing(cfg: DictConfig) -> list[str]:

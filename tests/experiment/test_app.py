@@ -3,6 +3,7 @@ artifacts; bad input rejected with one line and exit code 2."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -138,3 +139,32 @@ def test_default_config_pins_the_built_in_sample():
 def test_a_key_deletion_first_is_an_override_not_a_verb(workdir, store, capsys):
     assert main(["~confirm", *TOY]) == 0, capsys.readouterr().err
     assert store.only_run().info.status == "FINISHED"
+
+
+def test_a_single_run_composes_its_config_once_and_a_refusal_is_still_one_line(
+    workdir, store, capsys, monkeypatch
+):
+    """Hydra composes a single run's config; ragsweep's own `compose` (as much again: ~0.2-0.5
+    s) runs only when Hydra refuses it, for the one-line message. Hydra's own lines, held back
+    while it composes, reach stderr once the job has started."""
+    import ragsweep.config
+
+    calls = []
+    real = ragsweep.config.compose
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ragsweep.config, "compose", counted)
+    assert main([*TOY, "chunker=section"]) == 0, capsys.readouterr().err
+    assert calls == []
+    assert store.only_run().info.status == "FINISHED"
+    assert not isinstance(sys.stderr, io.StringIO)  # stderr is the terminal's again
+    capsys.readouterr()
+
+    assert main([*TOY, "chunker.sizee=64"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(calls) == 1
+    assert err.splitlines() == [err] and "chunker.sizee" in err and "HYDRA_FULL_ERROR" not in err
+    assert not isinstance(sys.stderr, io.StringIO)

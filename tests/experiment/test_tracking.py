@@ -208,3 +208,41 @@ def test_tracking_server_takes_its_uri_from_the_environment(monkeypatch):
     ) as refused:
         tracking.configured_store(compose([*TOY, "tracking=server"]).tracking)
     assert "\n" not in str(refused.value)
+
+
+#: in a fresh interpreter: MLflow imported in a thread while a block runs, joined however the
+#: block ends; nothing imported when nothing is logged; a server needs no SQLAlchemy store
+_MEANWHILE = """
+import sys, threading
+from ragsweep.experiment import tracking
+
+with tracking.imported_meanwhile(None):
+    assert threading.active_count() == 1
+assert "mlflow" not in sys.modules
+
+store = tracking.resolve_store(sys.argv[1])
+try:
+    with tracking.imported_meanwhile(store):
+        names = [t.name for t in threading.enumerate()]
+        raise RuntimeError("the evaluation failed")
+except RuntimeError:
+    pass
+print(names.count("ragsweep-import-mlflow"), threading.active_count(),
+      "mlflow.tracking" in sys.modules,
+      "mlflow.store.tracking.sqlalchemy_store" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("uri", "sqlalchemy"),
+    [("sqlite:////nonexistent/mlflow.db", True), ("http://127.0.0.1:9", False)],
+)
+def test_mlflow_is_imported_in_a_thread_while_the_evaluation_runs(uri, sqlalchemy):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _MEANWHILE, uri], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "1", "True", str(sqlalchemy)]

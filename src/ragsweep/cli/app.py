@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import hydra
 from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
-from ragsweep.config import check_group_choices
+from ragsweep.config import check_complete, check_group_choices
 from ragsweep.errors import Exhausted, UserError, stop_name, stop_of, stop_signals, stop_status
 from ragsweep.secrets import mask_text
 
@@ -27,11 +30,13 @@ def _app(cfg: DictConfig) -> float | None:
 
     from ragsweep.experiment.single import run
 
+    _HELD.release()  # the job has started: Hydra composed the config
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     hc = HydraConfig.get()
     overrides = list(hc.overrides.task)
     hydra_dir = Path(hc.runtime.output_dir) / hc.output_subdir if hc.output_subdir else None
     try:
+        check_complete(cfg)  # a key left ??? (data.path): one line, before any work
         if hc.mode == RunMode.MULTIRUN:
             from ragsweep.experiment.worker import run_job
 
@@ -78,6 +83,57 @@ def _run_hydra() -> int:
     return 0
 
 
+class _Held:
+    """stderr held back while Hydra composes a single run's config: when Hydra refuses it,
+    what it wrote is dropped for ragsweep's one line (`_single_run`); once the job starts, it
+    is written out and stderr is the terminal's again."""
+
+    def __init__(self) -> None:
+        self.buffer: io.StringIO | None = None
+        self.real: TextIO | None = None
+        self.started = False
+
+    def hold(self) -> None:
+        self.buffer, self.real, self.started = io.StringIO(), sys.stderr, False
+        sys.stderr = self.buffer
+
+    def release(self, keep: bool = True) -> str:
+        """stderr back; what was held is written out when `keep` (the job started), else
+        returned."""
+        self.started = self.started or keep
+        if self.buffer is None or self.real is None:
+            return ""
+        if sys.stderr is self.buffer:
+            sys.stderr = self.real
+        held, self.buffer = self.buffer.getvalue(), None
+        if keep:
+            self.real.write(held)
+            return ""
+        return held
+
+
+_HELD = _Held()
+
+
+def _single_run(args: Sequence[str]) -> int:
+    """One configuration, its config composed once, by Hydra. A config Hydra refuses (an
+    unknown key, a value of the wrong type, a grammar error) is composed again by
+    `ragsweep.config.compose` for ragsweep's one-line message and exit code 2."""
+    _HELD.hold()
+    try:
+        code = _run_hydra()
+    finally:
+        started = _HELD.started
+        held = _HELD.release(keep=started)
+    if started or code == 0:
+        return code
+    from ragsweep.config import compose
+
+    compose(args)  # raises the one-line UserError
+    sys.stderr.write(held)  # Hydra refused what ragsweep composes: its reason, as it wrote it
+    return code
+
+
 def hydra_main() -> int:
     """Entry point used by `ragsweep.cli`; `sys.argv` holds the Hydra arguments.
 
@@ -107,10 +163,7 @@ def _hydra_main() -> int:
         ):
             return _run_hydra()  # Hydra's own flags: Hydra handles them as usual
         if not multirun:
-            from ragsweep.config import compose
-
-            compose(args)  # a bad override is one line and exit 2, before Hydra says more
-            return _run_hydra()
+            return _single_run(args)
         from ragsweep.cli.progress import SweepProgress
         from ragsweep.experiment.finish import finish
         from ragsweep.experiment.launch import launch

@@ -287,6 +287,21 @@ def draft(args: Sequence[str]) -> Draft:
     cfgs = {v: compose([*fixed, f"{prefix}{factor}={v}"]) for v in values}
     for cfg in cfgs.values():
         check_eval(cfg)
+    # the launcher logs the parent run next: MLflow's import overlaps the dataset's load
+    logs = cfgs[baseline].tracking
+    store = tracking.resolve_store(logs.get("uri") or None) if logs.enabled else None
+    with tracking.imported_meanwhile(store):
+        return _drafted(name, factor, values, baseline, fixed, cfgs)
+
+
+def _drafted(
+    name: str,
+    factor: str,
+    values: list[str],
+    baseline: str,
+    fixed: list[str],
+    cfgs: dict[str, DictConfig],
+) -> Draft:
     dataset = load_dataset(cfgs[baseline].data.path)
     pipes: dict[str, Pipeline] = {}
     for value, cfg in cfgs.items():

@@ -294,11 +294,13 @@ def run(
 
 
 def _run(cfg: DictConfig, overrides: list[str] | None, hydra_dir: Path | None) -> EvalResult:
+    store = None
     if cfg.tracking.enabled:
         store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)
         logs_every_number(cfg)  # a bad tracking.metrics is refused before any work
-    result = evaluate(cfg)
+    with tracking.imported_meanwhile(store):
+        result = evaluate(cfg)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"
     print_table(slice_table(result.summary, result.counts, title))

@@ -16,6 +16,7 @@ from ragsweep.experiment.tracking.opening import (
     check_store,
     client,
     configured_store,
+    imported_meanwhile,
     prepare,
     store_lock,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "experiments_url",
     "finish_run",
     "flatten",
+    "imported_meanwhile",
     "given_up",
     "is_server",
     "launch_url",

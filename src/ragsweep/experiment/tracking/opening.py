@@ -5,8 +5,11 @@ and safely (`prepare`, under `store_lock` beside a local sqlite store). docs/ser
 from __future__ import annotations
 
 import fcntl
+import importlib
 import os
 import re
+import sys
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -126,6 +129,45 @@ def check_store(store: Store) -> None:
     check (it is created when the first run is logged, so a refused run leaves none behind)."""
     if local_db(store.uri) is None:
         client(store)
+
+
+#: what `imported_meanwhile` imports: MLflow's client, and for a local sqlite store the store's
+#: own modules (SQLAlchemy, Alembic, the schema: 1.1 s more, which `client` pays otherwise)
+MLFLOW_MODULES = ("mlflow.tracking",)
+SQLITE_MODULES = ("mlflow.store.tracking.sqlalchemy_store",)
+
+
+@contextmanager
+def imported_meanwhile(store: Store | None = None) -> Iterator[None]:
+    """Import MLflow (what opening `store` needs) in a thread while the block runs (a single
+    run's evaluation, a launch's planning), so its 1.7-2.8 s leave the critical path wherever
+    the block leaves the interpreter free (BLAS, the SVD, file reads). The thread is joined when
+    the block ends, however it ends, so all that follows finds MLflow imported. The block must
+    not import MLflow itself, which the layers guarantee for the evaluation (only `experiment`
+    imports it): two threads importing MLflow at once break its protobuf modules ("Couldn't
+    build proto file into descriptor pool"). A failed import is left to the real one, which
+    says why. Nothing happens when `store` is None (tracking off) or it is all imported."""
+    names = [] if store is None else list(MLFLOW_MODULES)
+    if store is not None and local_db(store.uri) is not None:
+        names += SQLITE_MODULES
+    names = [n for n in names if n not in sys.modules]
+    if not names:
+        yield
+        return
+
+    def run() -> None:
+        try:
+            for name in names:
+                importlib.import_module(name)
+        except Exception:  # noqa: S110 - the import in `client` raises it again, in its place
+            pass
+
+    thread = threading.Thread(target=run, name="ragsweep-import-mlflow", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
 
 
 def client(store: Store) -> Any:
