@@ -107,3 +107,18 @@ def test_a_run_on_a_damaged_cache_prints_the_same_numbers_and_one_line_per_entry
     assert all(str(p.relative_to(tmp_path)) in "\n".join(warned) for p in entries)
     assert again.out.splitlines()[len(warned) :] == clean.out.splitlines()
     assert all(read_pickle(p) is not None for p in entries)  # rewritten sound
+
+
+def test_pickled_size_is_the_pickle_length_without_holding_the_pickle():
+    import numpy as np
+
+    from ragsweep.retrieval import BM25Retriever, DenseRetriever, LSAEmbedder
+    from ragsweep.retrieval.cache import pickled_size
+
+    texts = [f"clause {i} excess £{i}00 END-HM-{i:02d} what is not covered" for i in range(60)]
+    bm25, dense = BM25Retriever(), DenseRetriever(LSAEmbedder(dim=8))
+    bm25.index(texts)
+    dense.index(texts)
+    big = {"matrix": np.arange(300_000, dtype=np.float32).reshape(1000, 300), "ids": list("ab")}
+    for value in (bm25, dense, big, [], "x"):
+        assert pickled_size(value) == len(pickle.dumps(value, protocol=5))

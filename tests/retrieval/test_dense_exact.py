@@ -1,8 +1,9 @@
 """The dense stage's fast paths give the numbers of the plain computation, bit for bit.
 
 - LSA: `fit_encode` (the corpus counted once) and `encode` equal scikit-learn's
-  `TfidfVectorizer` + `TruncatedSVD.transform`, the way ragsweep computed them before, written
-  out here as the reference.
+  `TfidfVectorizer` + `TruncatedSVD.transform` and a whole-matrix L2 normalisation, the way
+  ragsweep computed them before, written out here as the reference, whatever the row blocks
+  the projection and the normalisation go through.
 - Search: the float32 candidate pass plus the float64 re-score equals scoring every text with
   the float64 einsum and `top_k`, for any batch size and BLAS thread count.
 """
@@ -62,7 +63,18 @@ def reference_lsa(
         svd.fit(x)
         texts_z = svd.transform(vectorizer.transform(texts))
         queries_z = svd.transform(vectorizer.transform(queries))
-    return l2_normalise(texts_z), l2_normalise(queries_z)
+    return plain_normalise(texts_z), plain_normalise(queries_z)
+
+
+def plain_normalise(matrix: np.ndarray) -> np.ndarray:
+    """Rows to unit L2 norm on the whole float64 matrix at once (zero rows stay zero), as
+    float32: `l2_normalise` as it was before it went block by block."""
+    m = np.asarray(matrix, dtype=np.float64)
+    norms = np.sqrt(np.einsum("ij,ij->i", m, m))
+    out = np.zeros_like(m)
+    nonzero = norms > 0
+    out[nonzero] = m[nonzero] / norms[nonzero, None]
+    return out.astype(np.float32)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +105,10 @@ def test_lsa_index_equals_the_vectorizer_and_svd_transform(
         {"seed": 1, "min_df": 2, "ngram_max": 2},
     ],
 )
-def test_lsa_fit_encode_equals_the_reference_on_random_corpora(params):
+@pytest.mark.parametrize("block", [None, 48 * 7, 48])  # default, blocks of 7 rows, of 1 row
+def test_lsa_fit_encode_equals_the_reference_on_random_corpora(params, block, monkeypatch):
+    if block is not None:
+        monkeypatch.setattr(dense_module, "BLOCK_ELEMENTS", block)
     texts = random_corpus(params["seed"])
     queries = ["w1 w2 Excess", "", "zzz", "END-HM-07 5.3 the", texts[0]]
     want_texts, want_queries = reference_lsa(texts, queries, 48, **params)
@@ -104,6 +119,20 @@ def test_lsa_fit_encode_equals_the_reference_on_random_corpora(params):
     fitted.fit(texts)
     assert np.array_equal(fitted.encode(texts), want_texts)
     assert np.array_equal(fitted.encode(queries), want_queries)
+
+
+@pytest.mark.parametrize("block", [None, 10, 3, 1])
+def test_l2_normalise_equals_the_whole_matrix_formula_by_any_blocks(block, monkeypatch):
+    if block is not None:
+        monkeypatch.setattr(dense_module, "BLOCK_ELEMENTS", block)
+    rng = np.random.default_rng(5)
+    m = rng.normal(size=(37, 5)) * rng.choice([0.0, 1e-30, 1.0, 1e30], size=(37, 1))
+    m[4] = -0.0  # a zero row of negative zeros comes out +0, as before
+    got = l2_normalise(m)
+    assert got.dtype == np.float32
+    assert np.array_equal(got, plain_normalise(m))
+    assert np.array_equal(np.signbit(got), np.signbit(plain_normalise(m)))
+    assert np.array_equal(l2_normalise(m.astype(np.float32)), plain_normalise(m.astype(np.float32)))
 
 
 def test_the_first_seen_term_order_matters_so_the_svd_is_fitted_on_it():

@@ -59,13 +59,24 @@ CANDIDATE_BLOCK_ELEMENTS = 1 << 25
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit L2 norm in float64, returned as float32; all-zero rows stay zero."""
-    m = np.asarray(matrix, dtype=np.float64)
+    """Rows scaled to unit L2 norm in float64, returned as float32; all-zero rows stay zero.
+    Row block by row block (`BLOCK_ELEMENTS`), so no float64 copy of the whole matrix is made
+    beside the float32 result; each row's bits do not depend on the blocks."""
+    matrix = np.asarray(matrix)
+    out = np.empty(matrix.shape, dtype=np.float32)
+    step = max(1, BLOCK_ELEMENTS // max(1, matrix.shape[1] if matrix.ndim == 2 else 1))
+    for s in range(0, len(matrix), step):
+        out[s : s + step] = _unit_rows(np.array(matrix[s : s + step], dtype=np.float64))
+    return out
+
+
+def _unit_rows(m: np.ndarray) -> np.ndarray:
+    """`m` (float64, owned) with each row divided by its L2 norm in place; zero rows +0."""
     norms = np.sqrt(np.einsum("ij,ij->i", m, m))
-    out = np.zeros_like(m)
     nonzero = norms > 0
-    out[nonzero] = m[nonzero] / norms[nonzero, None]
-    return out.astype(np.float32)
+    np.divide(m, norms[:, None], out=m, where=nonzero[:, None])
+    m[~nonzero] = 0.0
+    return m
 
 
 class LSAEmbedder:
@@ -169,8 +180,16 @@ class LSAEmbedder:
     def _project(self, x: Any) -> np.ndarray:
         """TF-IDF rows (CSR) to L2-normalised float32 rows: `TruncatedSVD.transform`'s product.
         scipy's sparse x dense product calls no BLAS, so no thread limit is needed (setting
-        one costs ~15 ms per call: threadpoolctl scans the loaded libraries)."""
-        return l2_normalise(x @ self._projection)
+        one costs ~15 ms per call: threadpoolctl scans the loaded libraries). Projected in
+        row blocks, each normalised into the float32 result: a CSR row's product sums its own
+        terms in order whatever the other rows, so the bits are those of one product, without
+        its (texts x dim) float64 copy (200 MB at 100,000 texts)."""
+        assert self._projection is not None
+        out = np.empty((x.shape[0], self._projection.shape[1]), dtype=np.float32)
+        step = max(1, BLOCK_ELEMENTS // max(1, self._projection.shape[1]))
+        for s in range(0, x.shape[0], step):
+            out[s : s + step] = _unit_rows(np.asarray(x[s : s + step] @ self._projection))
+        return out
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -312,17 +331,28 @@ class DenseRetriever:
         if not texts:
             raise UserError("dense retriever: nothing to index (no texts)")
         fit_encode = getattr(self.embedder, "fit_encode", None)
-        if callable(fit_encode):
-            self.index_embeddings(fit_encode(texts))
+        if callable(fit_encode):  # ours (LSA): a new array, no copy needed
+            self._index(fit_encode(texts), copy=False)
         else:
             self.embedder.fit(texts)
-            self.index_embeddings(self.embedder.encode(texts))
+            self._index(self.embedder.encode(texts), copy=True)
 
     def index_embeddings(self, matrix: np.ndarray) -> None:
         """Use precomputed text embeddings: (texts x dim), rows of unit L2 norm (or zero)."""
-        self._matrix = _check_embeddings(matrix, "text embeddings").astype(np.float32)
-        m = self._matrix.astype(np.float64)
-        self._max_norm = float(np.sqrt(np.einsum("ij,ij->i", m, m)).max()) if len(m) else 0.0
+        self._index(matrix, copy=True)
+
+    def _index(self, matrix: np.ndarray, copy: bool) -> None:
+        """Keep `matrix` as float32 (a copy when `copy`: the caller's array stays theirs)."""
+        m = _check_embeddings(matrix, "text embeddings").astype(np.float32, copy=copy)
+        self._matrix = m
+        step = max(1, BLOCK_ELEMENTS // max(1, m.shape[1]))  # no float64 copy of the whole
+        self._max_norm = max(
+            (
+                float(np.sqrt(np.einsum("ij,ij->i", b, b)).max())
+                for b in (m[s : s + step].astype(np.float64) for s in range(0, len(m), step))
+            ),
+            default=0.0,
+        )
 
     def search(self, queries: Sequence[str], depth: int, allowed: Allowed = None) -> Ranked:
         """Embed `queries` and return the top `depth` texts per query."""

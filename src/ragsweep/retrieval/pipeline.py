@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +44,7 @@ from ragsweep.retrieval.base import (
     stage_identity,
     tie_order,
 )
-from ragsweep.retrieval.cache import StageCache, key_of
+from ragsweep.retrieval.cache import StageCache, key_of, pickled_size
 
 #: stage names of `Pipeline.stage_keys`, besides `<retriever>_index` and `first_stage_<...>`
 CHUNKS, FUSION, RERANK = "chunks", "fusion", "rerank"
@@ -280,7 +279,7 @@ def _timed_build(retriever: Retriever, texts: list[str]) -> Built:
     t0 = time.perf_counter()
     retriever.index(texts)
     seconds = time.perf_counter() - t0
-    return Built(index=retriever, seconds=seconds, size_bytes=len(pickle.dumps(retriever, 5)))
+    return Built(index=retriever, seconds=seconds, size_bytes=pickled_size(retriever))
 
 
 #: questions whose one-at-a-time search is timed for `cost/latency_*`
