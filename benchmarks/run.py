@@ -1,6 +1,7 @@
 """Speed and memory of ragsweep against peer libraries, as ratios measured in the same run.
 
     python benchmarks/run.py [--quick] [--json FILE] [--repeats N] [--threads N] [--no-numba]
+                             [--runs N] [--sizes N,N] [--rows single,fusion,workers]
 
 Each row times one ragsweep operation ("ours") and one peer doing the same job on the same
 inputs, in this one process: one untimed warm-up call each (JIT compilers, caches, thread
@@ -35,7 +36,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -772,14 +773,6 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def _load() -> float | None:
-    """1-minute load average (None where unsupported): other work competing for the cores."""
-    try:
-        return os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return None
-
-
 def environment(settings: Settings, quick: bool, load_start: float | None) -> dict[str, Any]:
     """What the numbers depend on: machine, load, versions, sizes, repeats, peers left out."""
     return {
@@ -787,7 +780,7 @@ def environment(settings: Settings, quick: bool, load_start: float | None) -> di
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
-        "load_average_1min": {"start": load_start, "end": _load()},
+        "load_average_1min": {"start": load_start, "end": e2e.load_average()},
         "quick": quick,
         "repeats": settings.repeats,
         "round_budget_s": settings.round_budget,
@@ -864,6 +857,18 @@ def git_commit(folder: Path) -> str | None:
     return head + ("+dirty" if dirty else "")
 
 
+def _option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """`parse` as an argparse type: its ValueError's message becomes the usage error."""
+
+    def parsed(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parsed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test)")
@@ -913,6 +918,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="the distractors' random stream")
     parser.add_argument(
+        "--runs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="end-to-end: run every measurement N times, interleaved with its peer (the floor, "
+        "ours, the floor, ours ...); each row reports the median of the per-run ratios, judged "
+        "against its target, and their spread (default 3; --quick 1, to keep the smoke test "
+        "short)",
+    )
+    parser.add_argument(
+        "--sizes",
+        type=_option(e2e.parse_sizes),
+        default=None,
+        metavar="N,N",
+        help="end-to-end: the corpus sizes of the one-configuration and stage rows, in chunks, "
+        "comma-separated (default 10000,30000,100000,200000; --quick 500,1000); e.g. "
+        "--sizes 1000000 --rows single --runs 1 for the 1M-chunk probe",
+    )
+    parser.add_argument(
+        "--rows",
+        type=_option(e2e.parse_rows),
+        default=None,
+        metavar="NAME,NAME",
+        help="end-to-end: which rows to measure, comma-separated from single (one "
+        "configuration vs the floor, and its stages, at each size), fusion (the fusion sweep "
+        "vs one configuration) and workers (the chunk-size sweep on 1 and 2 workers); each "
+        "sweep brings its MLflow and confirm rows (default all three)",
+    )
+    parser.add_argument(
         "--keep-work",
         action="store_true",
         help="keep the end-to-end work folder (each command's output, store and cache)",
@@ -923,6 +957,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--repeats must be >= 1, got {repeats}")
     if args.threads is not None and args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads}")
+    if args.runs is not None and args.runs < 1:
+        parser.error(f"--runs must be >= 1, got {args.runs}")
+    chosen = {"sizes": args.sizes, "rows": args.rows, "runs": args.runs}
+    if args.no_e2e and any(v is not None for v in chosen.values()):
+        parser.error("--runs, --sizes and --rows choose end-to-end rows: drop --no-e2e")
+    base = e2e.QUICK_PLAN if args.quick else e2e.FULL_PLAN
+    plan = replace(base, **{k: v for k, v in chosen.items() if v is not None})
     settings = Settings(
         sizes=QUICK if args.quick else FULL,
         repeats=repeats,
@@ -931,7 +972,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         threads=args.threads,
     )
     started = time.perf_counter()
-    load_start = _load()
+    load_start = e2e.load_average()
     rows: list[Row] = []
     if not args.e2e_only:
         try:
@@ -944,7 +985,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     e2e_record: dict[str, Any] | None = None
     problems: list[str] = []
     if not args.no_e2e:
-        plan = e2e.QUICK_PLAN if args.quick else e2e.FULL_PLAN
         threads = args.threads or os.cpu_count() or 1
         with e2e.bench_session(
             plan=plan,
@@ -958,6 +998,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             e2e_rows = e2e.run_e2e(bench)
             e2e_record = e2e.environment(bench)
             e2e_record["seconds"] = time.perf_counter() - started - micro_seconds
+            e2e_record["selection"] = {
+                **{k: list(v) if isinstance(v, tuple) else v for k, v in chosen.items()},
+                "whole_plan": (plan.sizes, plan.rows) == (base.sizes, base.rows),
+            }
         problems = [f"disagreement: {d}" for d in bench.disagreements]
         problems += [f"failed: {f}" for f in bench.failures]
     total = time.perf_counter() - started
@@ -970,15 +1014,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             "ratio = ours / peer, < 1 is better)",
         )
     if e2e_rows:
+        runs = "one run each" if plan.runs == 1 else f"{plan.runs} interleaved runs each"
         render(
             e2e_rows,
             e2e.E2E_COLUMNS,
-            f"end to end ({size} sizes, one run each; ratio = ours / peer for times, memory "
-            "and shares, peer / ours for the speedup; target <= or >=)",
+            f"end to end ({size} sizes, {runs}; ratio = ours / peer for times, memory and "
+            "shares, peer / ours for the speedup, the median of the runs' ratios, spread = "
+            "their lowest-highest; target <= or >=, judged on the median)",
         )
     for problem in problems:
         log(problem)
-    loads = " -> ".join("?" if x is None else f"{x:.2f}" for x in (load_start, _load()))
+    loads = " -> ".join("?" if x is None else f"{x:.2f}" for x in (load_start, e2e.load_average()))
     log(f"benchmark took {total:.0f} s; 1-minute load average {loads} (cores: {os.cpu_count()})")
     if args.json is not None:
         record = {
