@@ -168,3 +168,10 @@ def test_a_single_run_composes_its_config_once_and_a_refusal_is_still_one_line(
     assert len(calls) == 1
     assert err.splitlines() == [err] and "chunker.sizee" in err and "HYDRA_FULL_ERROR" not in err
     assert not isinstance(sys.stderr, io.StringIO)
+    # Hydra pickles the job function by value into a later sweep's tasks, with the globals it
+    # reads: no stream may stay behind in them (pytest's CaptureIO, a terminal's stderr)
+    import cloudpickle
+
+    from ragsweep.cli import app
+
+    assert cloudpickle.loads(cloudpickle.dumps(app._app.__wrapped__)) is not None

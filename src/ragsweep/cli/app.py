@@ -105,9 +105,12 @@ class _Held:
             return ""
         if sys.stderr is self.buffer:
             sys.stderr = self.real
-        held, self.buffer = self.buffer.getvalue(), None
+        # nothing of stderr is kept: Hydra pickles `_app`, and these globals with it, into a
+        # later sweep's tasks (a notebook, a test run), and a stream does not pickle
+        real, held = self.real, self.buffer.getvalue()
+        self.buffer = self.real = None
         if keep:
-            self.real.write(held)
+            real.write(held)
             return ""
         return held
 
