@@ -20,6 +20,9 @@ result back to indices into the chunks as given.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
 import hashlib
 import json
 import time
@@ -275,6 +278,17 @@ def allowed_chunks(
     return out
 
 
+def return_freed_memory(collect: bool = False) -> None:
+    """Hand the heap glibc keeps after a big stage back to the system (`malloc_trim`; `gc`
+    first when `collect`); elsewhere nothing. After BM25's build and search at 100,000 chunks
+    glibc kept 259 MB of freed heap, idle beside the SVD that followed (its arrays are mapped
+    apart), so the run's peak carried it."""
+    if collect:
+        gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def _timed_build(retriever: Retriever, texts: list[str]) -> Built:
     t0 = time.perf_counter()
     retriever.index(texts)
@@ -353,6 +367,7 @@ def first_stage(
 
         key = {**keys[f"first_stage_{stage}"], "questions": qkey}
         out[stage] = cache.get_or_compute(f"first_stage_{stage}", key, search)
+        return_freed_memory()  # the index is gone: its heap must not sit under the next one
     return out
 
 

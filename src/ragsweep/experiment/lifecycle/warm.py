@@ -31,7 +31,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ragsweep.experiment.lifecycle import owners
@@ -164,6 +164,7 @@ class Warmup:
     def __init__(self, args: Sequence[str]) -> None:
         self.args = list(args)
         self.pids: list[int] = []
+        self._settings: dict[str, Any] | None = None
         self._thread: threading.Thread | None = None
         self._store: Any = None
         self._ready = threading.Event()
@@ -197,6 +198,7 @@ class Warmup:
             settings = joblib_settings(self.args)
         except Exception:  # a bad override: the launch refuses it with its own message
             settings = None
+        self._settings = settings
         if settings is not None:
             self._thread = threading.Thread(
                 target=self._run, args=(settings,), name="ragsweep-warmup", daemon=True
@@ -229,3 +231,20 @@ class Warmup:
         self._ready.set()  # a launch that never got as far as the store opens none
         if self._thread is not None:
             self._thread.join()
+
+    @property
+    def workers(self) -> int:
+        """How many warm workers the sweep's jobs will run on (0: none of ours)."""
+        return len(self.pids) if self._settings is not None else 0
+
+    def parallel(
+        self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
+    ) -> Iterator[Any]:
+        """After `join`: run `calls` (function, arguments) on the warm workers, Hydra's own
+        executor, each as a worker comes free, in the order given; yields their results in
+        that order as they come (all calls run, whether or not the results are read)."""
+        from joblib import Parallel, delayed
+
+        assert self._settings is not None, "no warm workers: check `workers` first"
+        settings = {**self._settings, "return_as": "generator"}
+        yield from Parallel(**settings)(delayed(fn)(*args) for fn, args in calls)
