@@ -18,7 +18,7 @@ with clauses as the documents): when chunks are exactly clauses, every measure e
 Coverage is computed for all the chunks asked about at once, in numpy (`_covering_pairs`), from
 the corpus's clauses in flat arrays (`ragsweep.data.clause_table`); scoring asks only about the
 chunks it ranks (`coverage(..., only=...)`). Tests: tests/chunking/test_anchors.py,
-test_coverage_keys.py (against the rule written pair by pair).
+test_coverage_keys.py and test_counted_once.py (both against the rule written pair by pair).
 """
 
 from __future__ import annotations
@@ -231,7 +231,8 @@ def label_matrix(
     """
     index = {cid: i for i, cid in enumerate(clause_ids)}
     by_q: dict[str, list[tuple[int, int]]] = {q: [] for q in qids}
-    for qid, cid, grade in zip(labels["qid"], labels["clause_id"], labels["grade"], strict=True):
+    columns = (labels[c].tolist() for c in ("qid", "clause_id", "grade"))  # not pandas' iterator
+    for qid, cid, grade in zip(*columns, strict=True):
         if qid in by_q:
             by_q[qid].append((index.get(cid, -1), int(grade)))
     width = max((len(v) for v in by_q.values()), default=0)
@@ -251,24 +252,36 @@ def gain_arrays(
     """Apply the counted-once rule to ranked chunk indices `ranked` (nq, depth; -1 padded).
     `new_rel` and `n_rel` count the clauses graded >= `rel_level` (1: every relevant clause).
 
-    Vectorised over questions and ranks; loops only over label columns (a handful).
+    Vectorised: the (question, rank, clause) triples the ranked chunks cover meet the labels
+    (question, clause) through one sort, whatever the number of labels a question has.
     """
     cov.require(ranked)
     nq, depth = ranked.shape
+    n = len(cov.clause_ids)
+    # every (question, rank, clause) the ranking covers, question by question, rank by rank
+    q_of, r_of = np.nonzero(ranked >= 0)
+    chunk = ranked[q_of, r_of].astype(np.int64)
+    lo = np.searchsorted(cov.keys, chunk * n)
+    counts = np.searchsorted(cov.keys, (chunk + 1) * n) - lo
+    pair_q, pair_r = np.repeat(q_of, counts), np.repeat(r_of, counts)
+    pair_key = pair_q * n + cov.keys[_ranges(lo, counts)] % max(n, 1)
+    # each label's first covering rank: sorted stably by key, a key's first pair has its first rank
+    label_q, label_j = np.nonzero(clause >= 0)
+    label_key = label_q * n + clause[label_q, label_j]
+    g = grade[label_q, label_j]
+    order = np.argsort(pair_key, kind="stable")
+    found, at = _find(pair_key[order], label_key)
+    first = pair_r[order][at] if len(order) else np.zeros_like(label_key)
     gains = np.zeros((nq, depth), dtype=np.int64)
+    sel = found & (g != 0)
+    np.maximum.at(gains, (label_q[sel], first[sel]), g[sel])
     new_rel = np.zeros((nq, depth), dtype=np.int64)
-    rows = np.arange(nq)
+    rel = found & (g >= rel_level)
+    np.add.at(new_rel, (label_q[rel], first[rel]), 1)
+    # a rank is judged when its chunk covers a clause labelled (any grade) for its question
     judged = np.zeros((nq, depth), dtype=bool)
-    for j in range(clause.shape[1]):
-        hit = cov.covers(ranked, np.broadcast_to(clause[:, j : j + 1], ranked.shape))
-        judged |= hit
-        found = hit.any(axis=1)
-        first = np.argmax(hit, axis=1)
-        g = grade[:, j]
-        sel = found & (g != 0)
-        gains[rows[sel], first[sel]] = np.maximum(gains[rows[sel], first[sel]], g[sel])
-        rel = found & (g >= rel_level)
-        np.add.at(new_rel, (rows[rel], first[rel]), 1)
+    hit, _ = _find(np.sort(label_key), pair_key)
+    judged[pair_q[hit], pair_r[hit]] = True
     n_rel = (grade >= rel_level).sum(axis=1)
     ideal = -np.sort(-grade, axis=1)
     return GainArrays(
