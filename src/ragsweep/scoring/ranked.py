@@ -125,11 +125,12 @@ def score_ranked(
 
     top = stored_depth(measures)
     covered = cov.clauses_of(cov.mapped)  # chunk -> clause ids, for every ranked chunk
-    names = {i: chunks[i].chunk_id for i in covered}
     listed = ranked.tolist()
     shown = [_rank_clauses(row[:top], covered) for row in listed]
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
-    columns["ranked"] = [json.dumps([names[i] for i in row[:top] if i >= 0]) for row in listed]
+    columns["ranked"] = [
+        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in listed
+    ]
     columns["clauses"] = [json.dumps(ranks) for ranks in shown]
     if texts is None:
         texts = [[chunks[i].text if i >= 0 else None for i in row[:top]] for row in listed]
@@ -151,7 +152,7 @@ def score_ranked(
     clause_rankings: dict[str, list[str]] = {}
     for qid, row in zip(questions["qid"].tolist(), listed, strict=True):
         kept = [i for i in row if i >= 0]
-        rankings[qid] = list(map(names.__getitem__, kept))
+        rankings[qid] = [chunks[i].chunk_id for i in kept]
         clause_rankings[qid] = list(
             dict.fromkeys(chain.from_iterable(map(covered.__getitem__, kept)))
         )
