@@ -1,6 +1,6 @@
 """Map clause-anchored labels onto a chunking, anew for every chunking.
 
-The rule (docs/anchoring.md, tested in tests/test_anchors.py):
+The rule (docs/anchoring.md):
 
 1. **Coverage.** A chunk *covers* a clause when they share at least `min_overlap` (default 0.5)
    of the shorter of the two spans, in characters. A small clause wholly inside a big chunk is
@@ -14,75 +14,190 @@ The rule (docs/anchoring.md, tested in tests/test_anchors.py):
 
 The ideal ranking for nDCG is one clause per rank, grades sorted descending (trec_eval's rule
 with clauses as the documents): when chunks are exactly clauses, every measure equals trec_eval's.
+
+Coverage is computed for all the chunks asked about at once, in numpy (`_covering_pairs`), from
+the corpus's clauses in flat arrays (`ragsweep.data.clause_table`); scoring asks only about the
+chunks it ranks (`coverage(..., only=...)`). Tests: tests/chunking/test_anchors.py,
+test_coverage_keys.py and test_counted_once.py (both against the rule written pair by pair).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ragsweep.chunking.chunkers import Chunk
+from ragsweep.data.clause_table import ClauseTable
 from ragsweep.errors import UserError
 
 
 @dataclass(frozen=True)
 class Coverage:
-    """Which chunk covers which clause, as sorted int64 keys `chunk * n_clauses + clause`."""
+    """Which chunk covers which clause, as sorted int64 keys `chunk * n_clauses + clause`.
+
+    Built with `coverage(..., only=...)` it maps only those chunks (`mapped`, sorted), and
+    `clause_ids` holds only the clauses of their documents: asking about another chunk is a
+    `ValueError`, not a silent "covers nothing"."""
 
     clause_ids: tuple[str, ...]  # clause index -> clause id, sorted
     keys: np.ndarray
     n_chunks: int
+    mapped: np.ndarray | None = None  # the chunks mapped, sorted; None: every chunk
+
+    def require(self, chunks: np.ndarray) -> None:
+        """Raise `ValueError` unless every chunk index in `chunks` (-1 aside) was mapped."""
+        if self.mapped is None:
+            return
+        asked = np.asarray(chunks, dtype=np.int64).ravel()
+        asked = asked[asked >= 0]
+        missing = asked[~_find(self.mapped, asked)[0]]
+        if missing.size:
+            raise ValueError(
+                f"chunk {int(missing[0])} was not mapped to its clauses: pass it in "
+                "coverage(..., only=...)"
+            )
 
     def chunk_clauses(self, chunk: int) -> list[str]:
         """Clause ids one chunk covers (for artifacts)."""
+        return self.clauses_of(np.array([chunk]))[int(chunk)]
+
+    def clauses_of(self, chunks: np.ndarray) -> dict[int, list[str]]:
+        """Chunk index -> the clause ids it covers, sorted, for each chunk of `chunks` at once."""
+        chunks = np.asarray(chunks, dtype=np.int64).ravel()
+        self.require(chunks)
         n = len(self.clause_ids)
-        lo, hi = np.searchsorted(self.keys, [chunk * n, (chunk + 1) * n])
-        return [self.clause_ids[int(k % n)] for k in self.keys[lo:hi]]
+        lo = np.searchsorted(self.keys, chunks * n)
+        hi = np.searchsorted(self.keys, (chunks + 1) * n)
+        counts = hi - lo
+        rows = _ranges(lo, counts)
+        names = [self.clause_ids[k] for k in (self.keys[rows] % max(n, 1)).tolist()]
+        out: dict[int, list[str]] = {}
+        at = 0
+        for chunk, count in zip(chunks.tolist(), counts.tolist(), strict=True):
+            out[chunk] = names[at : at + count]
+            at += count
+        return out
 
     def covers(self, chunks: np.ndarray, clauses: np.ndarray) -> np.ndarray:
-        """Elementwise: does chunk `chunks[...]` cover clause `clauses[...]`? (-1 never does)."""
+        """Elementwise: does chunk `chunks[...]` cover clause `clauses[...]`? (-1 never does).
+        Every chunk asked about must have been mapped (see `require`)."""
         n = len(self.clause_ids)
         valid = (chunks >= 0) & (clauses >= 0)
-        keys = np.where(valid, chunks.astype(np.int64) * n + clauses, -1)
-        pos = np.searchsorted(self.keys, keys)
-        pos = np.minimum(pos, max(len(self.keys) - 1, 0))
-        if len(self.keys) == 0:
-            return np.zeros(keys.shape, dtype=bool)
-        return valid & (self.keys[pos] == keys)
+        return (
+            valid & _find(self.keys, np.where(valid, chunks.astype(np.int64) * n + clauses, -1))[0]
+        )
 
 
 def coverage(
-    documents: Sequence[Any], chunks: Sequence[Chunk], min_overlap: float = 0.5
+    documents: Sequence[Any] | ClauseTable,
+    chunks: Sequence[Chunk],
+    min_overlap: float = 0.5,
+    only: np.ndarray | Sequence[int] | None = None,
 ) -> Coverage:
-    """Compute the chunk -> clause coverage relation for a chunking of `documents`."""
+    """Compute the chunk -> clause coverage relation for a chunking of `documents`.
+
+    `only` (indices into `chunks`, e.g. the ranked ones) maps just those chunks, against the
+    clauses of their documents; with `documents` as a `ClauseTable` (a `Dataset`'s
+    `clause_table`) the work is then proportional to those chunks, not to the corpus.
+    """
     if not 0.0 < min_overlap <= 1.0:
         raise UserError(f"eval.min_overlap must be a share in (0, 1], got {min_overlap}")
-    clause_ids = sorted(c.clause_id for d in documents for c in d.clauses)
-    index = {cid: i for i, cid in enumerate(clause_ids)}
-    n = len(clause_ids)
-    chunk_pos: dict[str, list[int]] = {}
-    for i, ch in enumerate(chunks):
-        chunk_pos.setdefault(ch.doc_id, []).append(i)
-    keys: list[np.ndarray] = []
-    for doc in documents:
-        rows = chunk_pos.get(doc.doc_id)
-        if not rows or not doc.clauses:
-            continue
-        cs = np.array([(chunks[i].start, chunks[i].end) for i in rows], dtype=np.int64)
-        ks = np.array(doc.spans, dtype=np.int64)
-        shared = np.minimum(cs[:, None, 1], ks[None, :, 1]) - np.maximum(
-            cs[:, None, 0], ks[None, :, 0]
-        )
-        shorter = np.minimum((cs[:, 1] - cs[:, 0])[:, None], (ks[:, 1] - ks[:, 0])[None, :])
-        hit_chunk, hit_clause = np.nonzero(shared >= min_overlap * np.maximum(shorter, 1))
-        clause_index = np.array([index[c.clause_id] for c in doc.clauses], dtype=np.int64)
-        keys.append(np.asarray(rows, dtype=np.int64)[hit_chunk] * n + clause_index[hit_clause])
-    all_keys = _sorted_distinct(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
-    return Coverage(tuple(clause_ids), all_keys, len(chunks))
+    table = documents if isinstance(documents, ClauseTable) else ClauseTable.of(documents)
+    mapped = None
+    if only is None:
+        rows = np.arange(len(chunks), dtype=np.int64)
+        picked = chunks
+    else:
+        mapped = rows = _sorted_distinct(np.asarray(only, dtype=np.int64).ravel())
+        if rows.size and (rows[0] < 0 or rows[-1] >= len(chunks)):
+            raise ValueError(f"only= holds chunk indices outside [0, {len(chunks)})")
+        picked = [chunks[i] for i in rows.tolist()]
+    chunk_doc = np.fromiter((table.number.get(c.doc_id, -1) for c in picked), np.int64)
+    chunk_span = np.fromiter(
+        chain.from_iterable((c.start, c.end) for c in picked), np.int64, 2 * len(chunk_doc)
+    ).reshape(-1, 2)
+    known = chunk_doc >= 0  # a chunk of a document not in `documents` covers nothing
+    if only is None:
+        docs = np.arange(len(table.first) - 1, dtype=np.int64)
+    else:
+        docs = _sorted_distinct(chunk_doc[known])
+    lo = table.first[docs]
+    counts = table.first[docs + 1] - lo
+    clause_row = _ranges(lo, counts)
+    # clause indices in id order; an id held twice maps to the last of its copies, as a dict
+    # built from the sorted ids would
+    rank = table.rank[clause_row]
+    order = np.argsort(rank, kind="stable")
+    clause_index = np.searchsorted(rank[order], rank, side="right") - 1
+    clause_ids = tuple(map(table.clause_ids.__getitem__, clause_row[order].tolist()))
+    hit_chunk, hit_clause = _covering_pairs(
+        chunk_doc[known],
+        chunk_span[known],
+        np.repeat(docs, counts),
+        table.spans[clause_row],
+        min_overlap,
+    )
+    keys = rows[known][hit_chunk] * len(clause_ids) + clause_index[hit_clause]
+    return Coverage(clause_ids, _sorted_distinct(keys), len(chunks), mapped)
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The ranges [start, start + count) one after the other, as one int64 array."""
+    ends = np.cumsum(counts)
+    return np.repeat(starts - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
+
+
+def _covering_pairs(
+    chunk_doc: np.ndarray,
+    chunk_span: np.ndarray,
+    clause_doc: np.ndarray,
+    clause_span: np.ndarray,
+    min_overlap: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row pairs (chunk, clause) of the same document where the chunk covers the clause, over
+    all documents at once. Spans are [start, end) rows; documents are numbers >= 0.
+
+    Covering needs a positive overlap (the share is > 0), so the candidates of a chunk
+    [s, e) are the clauses of its document starting before e and ending after s. On one line
+    (document * stride + offset), clauses sorted by start, the first bound is a `searchsorted` on
+    the starts and the second one on the running maximum of the ends (clauses may overlap or
+    nest, so the ends alone are not sorted); the candidates are expanded with `np.repeat` and
+    the rule is applied to each pair.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(chunk_doc) or not len(clause_doc):
+        return empty, empty
+    low = min(int(chunk_span.min()), int(clause_span.min()))
+    stride = max(int(chunk_span.max()), int(clause_span.max())) - low + 1
+    starts = clause_doc * stride + (clause_span[:, 0] - low)
+    order = np.argsort(starts, kind="stable")
+    starts = starts[order]
+    reach = np.maximum.accumulate(clause_doc[order] * stride + (clause_span[order, 1] - low))
+    line = chunk_doc * stride - low
+    hi = np.searchsorted(starts, line + chunk_span[:, 1], side="left")
+    lo = np.searchsorted(reach, line + chunk_span[:, 0], side="right")
+    counts = np.maximum(hi - lo, 0)
+    chunk_row = np.repeat(np.arange(len(chunk_doc)), counts)
+    clause_row = order[_ranges(lo, counts)]
+    cs, ks = chunk_span[chunk_row], clause_span[clause_row]
+    shared = np.minimum(cs[:, 1], ks[:, 1]) - np.maximum(cs[:, 0], ks[:, 0])
+    shorter = np.minimum(cs[:, 1] - cs[:, 0], ks[:, 1] - ks[:, 0])
+    hit = shared >= min_overlap * np.maximum(shorter, 1)
+    return chunk_row[hit], clause_row[hit]
+
+
+def _find(sorted_values: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Elementwise: is `wanted[i]` in `sorted_values`, and the position of its first copy there
+    (a valid index, meaningless where not found)."""
+    at = np.minimum(np.searchsorted(sorted_values, wanted), max(len(sorted_values) - 1, 0))
+    if not len(sorted_values):
+        return np.zeros(wanted.shape, dtype=bool), at
+    return sorted_values[at] == wanted, at
 
 
 def _sorted_distinct(values: np.ndarray) -> np.ndarray:
@@ -116,7 +231,8 @@ def label_matrix(
     """
     index = {cid: i for i, cid in enumerate(clause_ids)}
     by_q: dict[str, list[tuple[int, int]]] = {q: [] for q in qids}
-    for qid, cid, grade in zip(labels["qid"], labels["clause_id"], labels["grade"], strict=True):
+    columns = (labels[c].tolist() for c in ("qid", "clause_id", "grade"))  # not pandas' iterator
+    for qid, cid, grade in zip(*columns, strict=True):
         if qid in by_q:
             by_q[qid].append((index.get(cid, -1), int(grade)))
     width = max((len(v) for v in by_q.values()), default=0)
@@ -136,23 +252,36 @@ def gain_arrays(
     """Apply the counted-once rule to ranked chunk indices `ranked` (nq, depth; -1 padded).
     `new_rel` and `n_rel` count the clauses graded >= `rel_level` (1: every relevant clause).
 
-    Vectorised over questions and ranks; loops only over label columns (a handful).
+    Vectorised: the (question, rank, clause) triples the ranked chunks cover meet the labels
+    (question, clause) through one sort, whatever the number of labels a question has.
     """
+    cov.require(ranked)
     nq, depth = ranked.shape
+    n = len(cov.clause_ids)
+    # every (question, rank, clause) the ranking covers, question by question, rank by rank
+    q_of, r_of = np.nonzero(ranked >= 0)
+    chunk = ranked[q_of, r_of].astype(np.int64)
+    lo = np.searchsorted(cov.keys, chunk * n)
+    counts = np.searchsorted(cov.keys, (chunk + 1) * n) - lo
+    pair_q, pair_r = np.repeat(q_of, counts), np.repeat(r_of, counts)
+    pair_key = pair_q * n + cov.keys[_ranges(lo, counts)] % max(n, 1)
+    # each label's first covering rank: sorted stably by key, a key's first pair has its first rank
+    label_q, label_j = np.nonzero(clause >= 0)
+    label_key = label_q * n + clause[label_q, label_j]
+    g = grade[label_q, label_j]
+    order = np.argsort(pair_key, kind="stable")
+    found, at = _find(pair_key[order], label_key)
+    first = pair_r[order][at] if len(order) else np.zeros_like(label_key)
     gains = np.zeros((nq, depth), dtype=np.int64)
+    sel = found & (g != 0)
+    np.maximum.at(gains, (label_q[sel], first[sel]), g[sel])
     new_rel = np.zeros((nq, depth), dtype=np.int64)
-    rows = np.arange(nq)
+    rel = found & (g >= rel_level)
+    np.add.at(new_rel, (label_q[rel], first[rel]), 1)
+    # a rank is judged when its chunk covers a clause labelled (any grade) for its question
     judged = np.zeros((nq, depth), dtype=bool)
-    for j in range(clause.shape[1]):
-        hit = cov.covers(ranked, np.broadcast_to(clause[:, j : j + 1], ranked.shape))
-        judged |= hit
-        found = hit.any(axis=1)
-        first = np.argmax(hit, axis=1)
-        g = grade[:, j]
-        sel = found & (g != 0)
-        gains[rows[sel], first[sel]] = np.maximum(gains[rows[sel], first[sel]], g[sel])
-        rel = found & (g >= rel_level)
-        np.add.at(new_rel, (rows[rel], first[rel]), 1)
+    hit, _ = _find(np.sort(label_key), pair_key)
+    judged[pair_q[hit], pair_r[hit]] = True
     n_rel = (grade >= rel_level).sum(axis=1)
     ideal = -np.sort(-grade, axis=1)
     return GainArrays(

@@ -16,6 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from ragsweep.data.clause_table import ClauseTable
+
 SCHEMA_VERSION = 1
 #: part kinds allowed in a wording (docs/schema.md)
 PART_KINDS = ("definitions", "cover", "limits", "exclusions", "claims", "conditions", "other")
@@ -148,6 +150,14 @@ class Dataset:
     relevance: str | None = None
     #: review/agreement.json (two judges' kappa per slice, with intervals), None when absent
     agreement: Mapping[str, Any] | None = None
+    #: the clauses of `documents` in flat arrays (`ClauseTable`), which the coverage rule reads
+    #: to map a run's ranked chunks without walking the corpus. Built from `documents` when not
+    #: given or given for other documents (`dataclasses.replace` keeps it): never None after init
+    clause_table: ClauseTable | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.clause_table is None or self.clause_table.documents is not self.documents:
+            object.__setattr__(self, "clause_table", ClauseTable.of(self.documents))
 
 
 def render(title: str, parts: Sequence[Mapping[str, Any]]) -> tuple[str, list[tuple[int, int]]]:

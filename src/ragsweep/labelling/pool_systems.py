@@ -132,16 +132,15 @@ def override_system(
         stage_cache(cfg),
         measure_latency=False,
     )
-    cov = coverage(ds.documents, chunks, float(cfg.eval.min_overlap))
-    covered: dict[int, list[str]] = {}
+    top = ranking.ids[:, :depth]
+    cov = coverage(ds.clause_table, chunks, float(cfg.eval.min_overlap), only=top[top >= 0])
+    covered = cov.clauses_of(cov.mapped)  # the pooled chunks only: chunk -> clause ids
     out: dict[str, dict[str, int]] = {}
-    for qid, row in zip(questions["qid"], ranking.ids, strict=True):
+    for qid, row in zip(questions["qid"], top.tolist(), strict=True):
         best: dict[str, int] = {}
-        for rank, i in enumerate(row[:depth].tolist(), start=1):
+        for rank, i in enumerate(row, start=1):
             if i < 0:
                 continue
-            if i not in covered:
-                covered[i] = cov.chunk_clauses(i)
             for cid in covered[i]:
                 best.setdefault(cid, rank)
         out[str(qid)] = best

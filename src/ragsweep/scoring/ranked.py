@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -78,7 +79,7 @@ FIRST_WORDS = 12
 
 def first_words(text: str, n: int = FIRST_WORDS) -> str:
     """The first `n` words of `text`, whitespace collapsed, ` ...` when there are more."""
-    words = str(text).split()
+    words = str(text).split(None, n)  # the first n words, and the rest if there is more
     return " ".join(words[:n]) + (" ..." if len(words) > n else "")
 
 
@@ -116,38 +117,45 @@ def score_ranked(
     what each rank's passage says, when that is not a chunk's text: a run file's passages).
     """
     questions, measures = how.questions, how.measures
-    cov = coverage(ds.documents, chunks, how.min_overlap)
+    # the ranked chunks only, their wordings looked up: the work follows the ranking's size
+    cov = coverage(ds.clause_table, chunks, how.min_overlap, only=ranked[ranked >= 0])
     clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
     arrays = gain_arrays(ranked, cov, clause, grade)
     scores = score_arrays(arrays, measures, how.gain)
 
     top = stored_depth(measures)
-    covered = {int(i): cov.chunk_clauses(int(i)) for i in np.unique(ranked[ranked >= 0])}
+    covered = cov.clauses_of(cov.mapped)  # chunk -> clause ids, for every ranked chunk
+    listed = ranked.tolist()
+    shown = [_rank_clauses(row[:top], covered) for row in listed]
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
     columns["ranked"] = [
-        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in ranked
+        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in listed
     ]
-    columns["clauses"] = [json.dumps(_rank_clauses(row[:top], covered)) for row in ranked]
+    columns["clauses"] = [json.dumps(ranks) for ranks in shown]
     if texts is None:
-        texts = [[chunks[i].text if i >= 0 else None for i in row] for row in ranked]
+        texts = [[chunks[i].text if i >= 0 else None for i in row[:top]] for row in listed]
     columns[WORDS_COLUMN] = words_column([row[:top] for row in texts])
-    labelled = ds.labels[ds.labels["qid"].isin(set(questions["qid"]))]
+    asked_ids = set(questions["qid"].tolist())
     qrels: dict[str, dict[str, int]] = {}
-    for qid, cid, g in zip(labelled["qid"], labelled["clause_id"], labelled["grade"], strict=True):
-        qrels.setdefault(qid, {})[cid] = int(g)
+    label_columns = (ds.labels[c].tolist() for c in ("qid", "clause_id", "grade"))
+    for qid, cid, g in zip(*label_columns, strict=True):
+        if qid in asked_ids:
+            qrels.setdefault(qid, {})[cid] = int(g)
     columns["labels"] = [
-        json.dumps(bounds.labels_needed(qrels.get(q, {}), json.loads(c)), sort_keys=True)
-        for q, c in zip(questions["qid"], columns["clauses"], strict=True)
+        json.dumps(bounds.labels_needed(qrels.get(q, {}), ranks), sort_keys=True)
+        for q, ranks in zip(questions["qid"], shown, strict=True)
     ]
     asked = questions[["qid", "slice", "subset"]].reset_index(drop=True)
     asked.insert(1, QUESTION_COLUMN, questions["text"].astype(object).to_numpy())
     per_q = pd.concat([asked, pd.DataFrame(columns)], axis=1)
     rankings: dict[str, list[str]] = {}
     clause_rankings: dict[str, list[str]] = {}
-    for qid, row in zip(questions["qid"], ranked, strict=True):
-        kept = [int(i) for i in row if i >= 0]
+    for qid, row in zip(questions["qid"].tolist(), listed, strict=True):
+        kept = [i for i in row if i >= 0]
         rankings[qid] = [chunks[i].chunk_id for i in kept]
-        clause_rankings[qid] = list(dict.fromkeys(c for i in kept for c in covered[i]))
+        clause_rankings[qid] = list(
+            dict.fromkeys(chain.from_iterable(map(covered.__getitem__, kept)))
+        )
     summary = summarise(per_q, measures, ds.slices, how.weights)
     return Scored(
         per_question=per_q,
@@ -160,11 +168,11 @@ def score_ranked(
     )
 
 
-def _rank_clauses(row: np.ndarray, covered: dict[int, list[str]]) -> list[list[str]]:
+def _rank_clauses(row: Sequence[int], covered: dict[int, list[str]]) -> list[list[str]]:
     """The clause ids each rank's chunk covers, one list per rank (a -1 inside the ranking keeps
     its place as an empty list; trailing padding is dropped): the `clauses` column, which the
     bounds (`scoring.bounds`) score again rank by rank."""
-    kept = [int(i) for i in row]
+    kept = list(row)
     while kept and kept[-1] < 0:
         kept.pop()
     return [covered[i] if i >= 0 else [] for i in kept]
