@@ -38,9 +38,6 @@ SLOW_SWEEP = [
     "chunker._target_=slowstages.Slow",
     "+chunker.seconds=0.6",
     "confirm.enabled=false",
-    # the configurations' own jobs chunk (slowly), not tasks ahead of them: these tests stop
-    # a configuration that runs (the tasks ahead: test_a_stop_while_indexes_are_built_ahead_...)
-    "cache.ahead=false",
     "chunker.size=64,128",
 ]
 SIZES = ("64", "128")
@@ -166,52 +163,6 @@ def test_kill_9_of_the_launcher_stops_its_workers_and_the_relaunch_completes(tmp
     assert killed, "the kill hit no running configuration: the test proved nothing"
     for run in killed:
         assert "its owner (pid" in run.data.tags["ragsweep.recovered"]
-
-
-@pytest.mark.slow
-def test_a_stop_while_indexes_are_built_ahead_leaves_no_process_and_the_relaunch_completes(
-    tmp_path,
-):
-    """SIGTERM to the launch's process group while its workers build the configurations'
-    indexes ahead (`cache.ahead`, on by default): exit 143 with one line and no traceback, no
-    process of the launch 5 s later, no run left RUNNING; the relaunch completes."""
-    sweep = [o for o in SLOW_SWEEP if o != "cache.ahead=false"]
-    mark = tmp_path / "chunked.log"
-    launcher = subprocess.Popen(
-        [str(SCRIPT), *sweep],
-        cwd=tmp_path,
-        env={**env_for(), "SLOWSTAGES_MARK": str(mark)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 120
-    while not (mark.exists() and mark.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert mark.exists(), "no index was built ahead within 120 s"
-    family = descendants(launcher.pid)
-    assert family, "the launch has no worker processes"
-    os.killpg(launcher.pid, signal.SIGTERM)
-    code, out, err = finish(launcher, timeout=60)
-    deadline = time.monotonic() + 5
-    while running(family) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert running(family) == set(), "processes of the stopped launch still run 5 s later"
-    assert "building 4 indexes ahead on 2 workers" in out
-    assert code == 143, err[-3000:]
-    assert "Traceback" not in err and "(SIGTERM)" in err, err[-3000:]
-    assert "size=" in mark.read_text()
-    mc = client(tmp_path)
-    assert [r for r in sweep_runs(mc, "chunker.size") if r.info.status == "RUNNING"] == []
-
-    code, _, err = finish(start(tmp_path, *sweep))
-    assert code == 0, err[-3000:]
-    children = sweep_runs(mc, "chunker.size")
-    assert sorted(r.data.tags["ragsweep.value"] for r in children) == sorted(SIZES)
-    assert all(r.info.status == "FINISHED" for r in children)
-    (parent,) = sweep_runs(mc, "chunker.size", "sweep")  # the stopped launch's, resumed
-    assert parent.info.status == "FINISHED"
 
 
 @pytest.mark.slow

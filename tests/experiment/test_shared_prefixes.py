@@ -43,18 +43,3 @@ def test_an_embedder_sweep_shares_the_bm25_stage_only(sweep_file):
         assert not {"dense_index", "first_stage_dense_index"} & hits(run), (value, hits(run))
     assert len(cached(done.folder, "bm25_index")) == 1
     assert len(cached(done.folder, "dense_index")) == 2
-
-
-@pytest.mark.slow
-def test_a_chunk_size_sweep_builds_its_indexes_ahead_and_its_jobs_find_them(sweep_file):
-    """Nothing is shared when the chunking differs: the 4 configurations' 8 index builds run
-    ahead, one per task on the 2 warm workers (`scoring.stages.ahead_tasks`), and each job
-    finds its chunks and lists in the cache."""
-    done = sweep_file("chunk_size").ok()
-    assert "building 8 indexes ahead on 2 workers, the longest first" in done.out
-    by_value = done.store.by_value("sweep:chunk_size")
-    assert len(by_value) == 4
-    for value, run in by_value.items():
-        assert {"chunks"} | FIRST_STAGE <= hits(run), (value, hits(run))
-    assert len(cached(done.folder, "chunks")) == 4
-    assert len(cached(done.folder, "dense_index")) == len(cached(done.folder, "bm25_index")) == 4

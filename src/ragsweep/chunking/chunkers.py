@@ -24,7 +24,7 @@ _LAST_SPACE = 0x3000
 _IS_SPACE = np.array([chr(c).isspace() for c in range(_LAST_SPACE + 1)] + [False])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """A passage of one document version: `text == document.text[start:end]`."""
 

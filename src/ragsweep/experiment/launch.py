@@ -26,13 +26,12 @@ It returns the plan, the argv Hydra's launcher runs, and the lock (released by `
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.errors import UserError, stop_name, stop_of
@@ -45,12 +44,11 @@ from ragsweep.experiment.plan import (
     draft,
     quote,
     share_dataset,
-    shared_dataset,
 )
 from ragsweep.retrieval.cache import key_of
 from ragsweep.retrieval.pipeline import return_freed_memory
 from ragsweep.scoring.eval_config import measures_of
-from ragsweep.scoring.stages import ahead_tasks, build_ahead, prebuild, stage_cache
+from ragsweep.scoring.stages import prebuild, stage_cache
 from ragsweep.secrets import mask_overrides, mask_uri, unmask_uri
 
 
@@ -171,7 +169,6 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], lifecycle.SweepLock]:
     measures_of(base_cfg)  # a bad measure is refused before anything runs
     cv.metrics_rule(OmegaConf.select(base_cfg, cv.METRICS_SETTING))  # and a bad tracking.metrics
     _check_workers_find(base_cfg)
-    ahead_wanted(base_cfg)  # and a cache.ahead that is not a yes or no
     tracking.configured_store(base_cfg.tracking)  # and a tracking server that does not answer
     # the workers start and import MLflow while this process prepares the store, the parent
     # run and the shared stages (after the checks: a refused sweep starts no worker); each
@@ -187,7 +184,6 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], lifecycle.SweepLock]:
         raise
     try:
         warmup.join()
-        _build_ahead(d, launched[0], warmup)
     except BaseException as err:
         plan, _, lock = launched
         stop = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP
@@ -197,55 +193,6 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], lifecycle.SweepLock]:
         lock.release()
         raise
     return launched
-
-
-def _build_ahead(d: Draft, plan: Plan, warmup: lifecycle.Warmup) -> None:
-    """The configurations' own index builds (`scoring.stages.ahead_tasks`), one per task on
-    the warm workers, the longest first, so both workers stay busy; each job then finds its
-    lists in the stage cache. A task that fails leaves its job to build, and report, it."""
-    if not ahead_wanted(d.baseline_cfg) or warmup.workers < 2:
-        return
-    if stage_cache(d.baseline_cfg).directory is None:
-        return
-    order = execution_order(d)
-    cfgs = [d.cfgs[v] for v in order]
-    tasks = ahead_tasks(cfgs, d.dataset)
-    if not tasks:
-        return
-    print(
-        f"sweep {d.name}: building {len(tasks)} indexes ahead on {warmup.workers} workers, "
-        "the longest first",
-        flush=True,
-    )
-    calls = [(_ahead, (plan.sweep_dir, cfgs[i], stage)) for i, stage in tasks]
-    for n, ((i, stage), _) in enumerate(zip(tasks, warmup.parallel(calls), strict=True), 1):
-        what = f"{plan.label(order[i])} {stage.removesuffix('_index')}"
-        print(f"  {n}/{len(tasks)} built ({what})", flush=True)
-
-
-def ahead_wanted(cfg: DictConfig) -> bool:
-    """`cache.ahead` (default true): whether a sweep builds its configurations' own indexes
-    ahead on its workers (`_build_ahead`); anything but true or false is refused in one line."""
-    wanted = OmegaConf.select(cfg, "cache.ahead", default=True)
-    if not isinstance(wanted, bool):
-        raise UserError(f"cache.ahead must be true or false, got {wanted!r}")
-    return wanted
-
-
-def _ahead(sweep_dir: str, cfg: DictConfig, stage: str) -> None:
-    """In a worker: one of `_build_ahead`'s tasks (any failure is left to the job). Paths and
-    the user's own modules resolve from the launch's folder, as in a job (a reused worker
-    keeps the folder it started in: `experiment.worker`)."""
-    from ragsweep.config import use_working_folder
-    from ragsweep.data import load_dataset
-
-    with contextlib.suppress(Exception):
-        plan = Plan.load(sweep_dir)
-        if plan.launch_dir:
-            os.chdir(plan.launch_dir)
-            use_working_folder(plan.launch_dir)
-        ds = shared_dataset(plan.folder, cfg) or load_dataset(cfg.data.path)
-        build_ahead(cfg, ds, stage_cache(cfg), stage)
 
 
 def _stopped(store: tracking.Store, parent: str, stop: KeyboardInterrupt) -> None:

@@ -55,3 +55,21 @@ def test_a_sweeps_jobs_run_in_the_workers_the_launcher_warmed(workdir, monkeypat
     progress = [json.loads(p.read_text()) for p in workdir.glob("multirun/*/*/progress/*.json")]
     assert len(progress) == 3  # the two values and the baseline
     assert {p["pid"] for p in progress} <= set(warmup.pids)
+
+
+def _leak_allowance() -> int:
+    from joblib.externals.loky import process_executor
+
+    return int(process_executor._MAX_MEMORY_LEAK_SIZE)
+
+
+def test_a_sweeps_workers_are_not_replaced_for_holding_a_configurations_memory(workdir):
+    """loky replaces a worker whose memory grew 300 MB past its first task, and the new one
+    starts cold: the sweep's workers (our loky backend, `watch_workers`) allow
+    `LEAK_ALLOWANCE` instead, which a 30k-chunk job's heap passed every time."""
+    from joblib import Parallel, delayed
+
+    warm.watch_workers()
+    seen = Parallel(n_jobs=2, backend="loky")(delayed(_leak_allowance)() for _ in range(2))
+    assert seen == [warm.LEAK_ALLOWANCE] * 2
+    assert warm.LEAK_ALLOWANCE >= 4 << 30

@@ -31,7 +31,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ragsweep.experiment.lifecycle import owners
@@ -120,12 +120,27 @@ def joblib_arguments(args: Sequence[str]) -> dict[str, Any] | None:
 STOP_GRACE = 3.0
 
 
+#: bytes a worker's resident memory may grow past what it held after its first task (the
+#: warm-up's imports) before loky takes it for a leak and replaces it (loky's own: 300 MB)
+LEAK_ALLOWANCE = 8 << 30
+
+
 def _worker_starts(owner: str) -> None:
     """In each new loky worker, before any task: watch the launcher `owner` (exit when it is
-    gone), and end on SIGTERM or SIGHUP a moment later rather than at once (`_end_soon`)."""
+    gone), end on SIGTERM or SIGHUP a moment later rather than at once (`_end_soon`), and do
+    not let loky replace the worker for holding a configuration's memory: it measures a
+    worker after its first task and replaced one that had since grown 300 MB, which every
+    job or index build at 30,000 chunks does (its heap, the modules it imported), and the
+    replacement started cold, importing everything again (a UserWarning "A worker stopped
+    while some jobs were given to the executor", in each 2-worker chunk-size sweep at 30k)."""
     owners.watch(owner)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _end_soon)
+    from joblib.externals.loky import process_executor
+
+    process_executor._MAX_MEMORY_LEAK_SIZE = max(
+        process_executor._MAX_MEMORY_LEAK_SIZE, LEAK_ALLOWANCE
+    )
 
 
 def _end_soon(signum: int, _frame: object) -> None:
@@ -164,7 +179,6 @@ class Warmup:
     def __init__(self, args: Sequence[str]) -> None:
         self.args = list(args)
         self.pids: list[int] = []
-        self._settings: dict[str, Any] | None = None
         self._thread: threading.Thread | None = None
         self._store: Any = None
         self._ready = threading.Event()
@@ -198,7 +212,6 @@ class Warmup:
             settings = joblib_settings(self.args)
         except Exception:  # a bad override: the launch refuses it with its own message
             settings = None
-        self._settings = settings
         if settings is not None:
             self._thread = threading.Thread(
                 target=self._run, args=(settings,), name="ragsweep-warmup", daemon=True
@@ -231,20 +244,3 @@ class Warmup:
         self._ready.set()  # a launch that never got as far as the store opens none
         if self._thread is not None:
             self._thread.join()
-
-    @property
-    def workers(self) -> int:
-        """How many warm workers the sweep's jobs will run on (0: none of ours)."""
-        return len(self.pids) if self._settings is not None else 0
-
-    def parallel(
-        self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
-    ) -> Iterator[Any]:
-        """After `join`: run `calls` (function, arguments) on the warm workers, Hydra's own
-        executor, each as a worker comes free, in the order given; yields their results in
-        that order as they come (all calls run, whether or not the results are read)."""
-        from joblib import Parallel, delayed
-
-        assert self._settings is not None, "no warm workers: check `workers` first"
-        settings = {**self._settings, "return_as": "generator"}
-        yield from Parallel(**settings)(delayed(fn)(*args) for fn, args in calls)
