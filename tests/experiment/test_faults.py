@@ -213,7 +213,9 @@ def test_two_folders_sharing_one_store_never_kill_each_others_live_runs(tmp_path
     other = start(tmp_path / "c", *SLOW_SWEEP, "fusion.k=30", uri=uri)
     code, _, err = finish(same)
     assert code == 2, err[-3000:]
-    (line,) = err.strip().splitlines()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err[-3000:]
+    (line,) = lines
     assert "this sweep is already running" in line and "launched by pid" in line
     for proc in (other, first):
         code, _, err = finish(proc)

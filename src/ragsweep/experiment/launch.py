@@ -177,10 +177,12 @@ def launch(args: Sequence[str]) -> tuple[Plan, list[str], lifecycle.SweepLock]:
     warmup = lifecycle.Warmup(args).start()
     try:
         launched = _launch(args, d, warmup)
-    except BaseException as err:
-        if stop_of(err) is not None:
-            warmup.stop()  # ends the workers, which hold no job yet
-        warmup.cancel()  # the workers open no store; the refusal does not wait for them
+    except BaseException:
+        # a stop or a refusal ("this sweep is already running"): the workers, which hold no
+        # job yet, end now and the warm-up is over before this process exits; leaving its
+        # pool starting up to the exit made loky's resource tracker print a traceback (a
+        # memmapping folder removed twice) under the refusal's one line, on a loaded machine
+        warmup.stop()
         raise
     try:
         warmup.join()

@@ -224,14 +224,10 @@ class Warmup:
         self._store = store
         self._ready.set()
 
-    def cancel(self) -> None:
-        """The launch failed: the workers open no store."""
-        self._ready.set()
-
     def stop(self) -> None:
-        """The launch was stopped (Ctrl-C, SIGTERM, SIGHUP) before any job: end the workers now
-        (SIGKILL, as joblib ends a stopped pool's) rather than wait, on the way out, for them to
-        finish importing, and stop the warm-up."""
+        """The launch was stopped (Ctrl-C, SIGTERM, SIGHUP) or refused before any job: end the
+        workers now (SIGKILL, as joblib ends a stopped pool's) rather than wait, on the way out,
+        for them to finish importing, and stop the warm-up (the workers open no store)."""
         from joblib.externals.loky import reusable_executor
 
         self._ready.set()
