@@ -13,17 +13,12 @@ from ragsweep.chunking.chunkers import Chunk, FixedTokenChunker, chunk_corpus
 
 
 def reference_keys(documents, chunks, min_overlap: float = 0.5) -> list[int]:
+    """`Coverage.keys` by the pair-by-pair rule (`reference_relation`)."""
     clause_ids = sorted(c.clause_id for d in documents for c in d.clauses)
-    keys = set()
-    for i, ch in enumerate(chunks):
-        for d in documents:
-            if d.doc_id != ch.doc_id:
-                continue
-            for c, (s, e) in zip(d.clauses, d.spans, strict=True):
-                shared = min(ch.end, e) - max(ch.start, s)
-                if shared >= min_overlap * max(min(ch.end - ch.start, e - s), 1):
-                    keys.add(i * len(clause_ids) + clause_ids.index(c.clause_id))
-    return sorted(keys)
+    relation = reference_relation(documents, chunks, min_overlap)
+    return sorted(
+        {i * len(clause_ids) + clause_ids.index(c) for i, cs in relation.items() for c in cs}
+    )
 
 
 def test_keys_are_the_sorted_distinct_covering_pairs() -> None:
