@@ -56,3 +56,22 @@ def test_a_dataset_keeps_its_table_while_its_documents_stay() -> None:
     back = pickle.loads(pickle.dumps(ds))
     assert back.clause_table.documents is back.documents
     assert back.clause_table.clause_ids == table.clause_ids
+
+
+def test_a_dataset_without_wordings_scores_by_the_same_table() -> None:
+    ds = load_dataset(TINY)
+    table = ds.clause_table
+    light = ds.without_wordings()
+    assert light.documents == () and ds.documents  # the original keeps its wordings
+    assert light.clause_table is not None
+    assert light.clause_table.clause_ids == table.clause_ids
+    assert light.clause_table.spans.tolist() == table.spans.tolist()
+    assert light.clause_table.first.tolist() == table.first.tolist()
+    assert light.clause_table.number == table.number
+    # kept, not rebuilt from no documents, through a replace and a pickle
+    assert dataclasses.replace(light, meta={}).clause_table is light.clause_table
+    back = pickle.loads(pickle.dumps(light))
+    assert back.clause_table.clause_ids == table.clause_ids
+    # new documents still get their own table
+    again = dataclasses.replace(light, documents=ds.documents)
+    assert again.clause_table.documents is ds.documents

@@ -49,12 +49,16 @@ def sample_path() -> Path:
     return Path(str(resources.files("ragsweep") / "data" / "sample"))
 
 
-def load_dataset(path: str | Path | None = None, *, pool: bool = False) -> Dataset:
+def load_dataset(
+    path: str | Path | None = None, *, pool: bool = False, remember: bool = True
+) -> Dataset:
     """Read and fully validate a dataset folder (None: the built-in sample).
 
     `review/pool.jsonl`, a record of what a judging pool showed that no run reads, is read and
     checked only with `pool=True` (`ragsweep data check` does): on the sample it is as large as
-    the labels. Raises `DatasetError` naming the file, line and field of the first problem found.
+    the labels. A dataset loaded is remembered for the next load of the same bytes (`_LOADED`)
+    unless `remember=False`: a process that loads it once frees it with its last reference.
+    Raises `DatasetError` naming the file, line and field of the first problem found.
     """
     if path is None:
         root = sample_path()
@@ -73,7 +77,7 @@ def load_dataset(path: str | Path | None = None, *, pool: bool = False) -> Datas
         return _copy(_LOADED[key])
     with _cyclic_gc_paused():
         ds = _load(root, pool, files)
-    if key is not None:
+    if key is not None and remember:
         _LOADED[key] = _copy(ds)
         while len(_LOADED) > _LOADED_MAX:
             _LOADED.popitem(last=False)

@@ -300,7 +300,7 @@ def _run(cfg: DictConfig, overrides: list[str] | None, hydra_dir: Path | None) -
         tracking.check_store(store)
         logs_every_number(cfg)  # a bad tracking.metrics is refused before any work
     with tracking.imported_meanwhile(store):
-        result = evaluate(cfg)
+        result = evaluate(cfg, once=True)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"
     print_table(slice_table(result.summary, result.counts, title))

@@ -1,0 +1,55 @@
+"""`evaluate(once=True)`, a single run's evaluation: the same numbers as any evaluation, its
+dataset not remembered by the loader, and its wordings let go before the indexes are built."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragsweep.config import compose
+from ragsweep.data import load as load_module
+from ragsweep.scoring import evaluate as evaluate_module
+from ragsweep.scoring.evaluate import evaluate
+
+TINY = Path(__file__).parents[1] / "fixtures" / "tiny"
+ARGS = ["data=folder", f"data.path={TINY}", "cache.dir=null", "data.split.heldout=0"]
+
+
+def test_once_gives_the_same_numbers_and_lets_the_wordings_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cfg = compose(ARGS)
+    expected = evaluate(cfg)
+    load_module._LOADED.clear()
+    loaded: list[weakref.ref[Any]] = []
+    real_load = evaluate_module.load_dataset
+
+    def load(*args: Any, **kwargs: Any) -> Any:
+        ds = real_load(*args, **kwargs)
+        loaded.extend(weakref.ref(d) for d in ds.documents)
+        return ds
+
+    alive_at: dict[str, int] = {}
+
+    def progress(stage: str) -> None:
+        gc.collect()
+        alive_at[stage] = sum(r() is not None for r in loaded)
+
+    monkeypatch.setattr(evaluate_module, "load_dataset", load)
+    got = evaluate(cfg, progress=progress, once=True)
+    assert got.metrics == expected.metrics
+    assert got.per_question.equals(expected.per_question)
+    assert got.rankings == expected.rankings
+    assert len(loaded) > 1 and alive_at["chunking"] == len(loaded)
+    assert alive_at["indexing"] == 0 and alive_at["scoring"] == 0
+    assert not load_module._LOADED  # not remembered for a later load
+
+
+def test_without_once_the_loader_remembers_the_dataset() -> None:
+    load_module._LOADED.clear()
+    evaluate(compose(ARGS))
+    assert len(load_module._LOADED) == 1
