@@ -51,3 +51,45 @@ def test_the_shared_dataset_holds_no_query_log_text(tmp_path):
     pickled = folder.dataset.read_bytes()
     assert b"Jane Doe" not in pickled and b"POL-00412345" not in pickled
     assert [t for t in texts if t.encode("utf-8") in pickled] == []
+
+
+def test_a_sweep_that_only_scores_what_the_launcher_built_runs_in_the_launcher():
+    from ragsweep.experiment.launch import ONE_WORKER, in_launcher
+
+    def args_of(*sweep: str) -> list[str]:
+        args = ["-m", *TOY, *sweep]
+        return in_launcher(args, draft(args))
+
+    # a fusion sweep shares every first-stage list: its configurations only fuse and score
+    assert args_of("fusion.k=10,60")[-1] == ONE_WORKER
+    # each builds its own indexes or reranks: the workers run them
+    for sweep in (
+        ("chunker.size=64,128",),
+        ("retriever.bm25.k1=0.9,1.5",),
+        ("fusion.k=10,60", "reranker=proximity"),
+    ):
+        assert ONE_WORKER not in args_of(*sweep), sweep
+    # workers chosen on the command line, or no cache to build into: left as given
+    for given in ("hydra.launcher.n_jobs=2", "cache.dir=null"):
+        assert ONE_WORKER not in args_of("fusion.k=10,60", given), given
+
+
+def test_a_fusion_sweep_runs_in_the_launcher_and_leaves_its_logging_as_it_was(workdir, store):
+    import logging
+
+    import yaml
+
+    from ragsweep.cli import main
+
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level)
+    assert main(["-m", *TOY, "confirm.enabled=false", "fusion.k=10,60"]) == 0
+    assert (list(root.handlers), root.level) == before  # no job's INFO lines on the launcher
+    (record,) = workdir.glob("multirun/**/multirun.yaml")
+    assert yaml.safe_load(record.read_text())["hydra"]["launcher"]["n_jobs"] == 1
+    parents, children = store.sweep("sweep:fusion.k")
+    assert [p.info.status for p in parents] == ["FINISHED"]
+    assert sorted(r.data.tags["ragsweep.value"] for r in children) == ["10", "60"]
+    for r in children:  # each read what the launcher built, as a worker does
+        hits = r.data.tags["ragsweep.cache_hits"].split(",")
+        assert sorted(hits) == ["chunks", "first_stage_bm25_index", "first_stage_dense_index"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -55,6 +56,27 @@ def _app(cfg: DictConfig) -> float | None:
         sys.exit(1)
     decision = cv.decision_measure(int(cfg.eval.k_prompt))
     return float(result.summary.loc[cv.WEIGHTED, str(decision)])
+
+
+@contextlib.contextmanager
+def _logging_kept() -> Iterator[None]:
+    """The root logger as it was, once Hydra's jobs are done: a job run in this process (a
+    single run; a sweep the launcher runs itself, `launch.in_launcher`, or on one worker) sets
+    it up for the job (INFO lines to the job's stdout and log file, `conf/hydra/job_logging`),
+    and what runs after the jobs (the launcher's report, a caller of `main`) must not print
+    through it: a later library's INFO line went to a stream the job had closed."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+            handler.close()
+        for handler in handlers:
+            if handler not in root.handlers:
+                root.addHandler(handler)
+        root.setLevel(level)
 
 
 def _remove_run_dir(folder: Path, job: str) -> None:
@@ -124,7 +146,8 @@ def _single_run(args: Sequence[str]) -> int:
     `ragsweep.config.compose` for ragsweep's one-line message and exit code 2."""
     _HELD.hold()
     try:
-        code = _run_hydra()
+        with _logging_kept():
+            code = _run_hydra()
     finally:
         started = _HELD.started
         held = _HELD.release(keep=started)
@@ -201,7 +224,8 @@ def _hydra_main() -> int:
     os.environ["HYDRA_FULL_ERROR"] = "1"
     try:  # a stop anywhere in here, the display's end included, goes to the finish step
         display.start()
-        code = _run_hydra()
+        with _logging_kept():
+            code = _run_hydra()
         if code:
             interrupted = RuntimeError(f"Hydra exited with code {code}")
         display.stop()

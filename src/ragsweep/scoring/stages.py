@@ -82,3 +82,20 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
             only=only,
         )
     return [pipeline.CHUNKS, *sorted(f"first_stage_{st}" for st in only)]
+
+
+def scores_only(cfgs: Sequence[DictConfig], ds: Dataset) -> bool:
+    """Whether `prebuild` leaves every configuration in `cfgs` nothing but to fuse and score:
+    they share every first-stage list each of them reads, and none reranks (a reranker costs
+    per configuration). Such a configuration takes seconds from the cache (a fusion sweep's),
+    less than a worker process takes to start. False without a stage cache."""
+    if not cfgs or OmegaConf.select(cfgs[0], "cache.dir", default=None) is None:
+        return False
+    pipes = [pipeline.Pipeline.from_config(c) for c in cfgs]
+    snapshot = ds.snapshot_hash
+    shared = set(pipeline.shared_stages(pipes, snapshot))
+    return all(
+        not p.rerank.active
+        and all(st in shared for st in p.stage_keys(snapshot) if st.startswith("first_stage_"))
+        for p in pipes
+    )
