@@ -148,9 +148,11 @@ def coverage(
         if rows.size and (rows[0] < 0 or rows[-1] >= len(chunks)):
             raise ValueError(f"only= holds chunk indices outside [0, {len(chunks)})")
         picked = [chunks[i] for i in rows.tolist()]
-    number = table.number.get  # list comprehensions: the fastest way over many objects
+    # list comprehensions, the fastest way over many objects; no tuple a chunk (each one
+    # counts towards a garbage collection)
+    number = table.number.get
     chunk_doc = np.fromiter([number(c.doc_id, -1) for c in picked], np.int64, len(picked))
-    chunk_span = np.array([(c.start, c.end) for c in picked], np.int64).reshape(-1, 2)
+    chunk_span = np.array([[c.start for c in picked], [c.end for c in picked]], np.int64).T
     known = chunk_doc >= 0  # a chunk of a document not in `documents` covers nothing
     if only is None:
         docs = np.arange(len(table.first) - 1, dtype=np.int64)
