@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from ragsweep import conventions as cv
@@ -16,9 +17,10 @@ from ragsweep.chunking.anchors import coverage
 from ragsweep.chunking.chunkers import chunk_corpus
 from ragsweep.config import compose
 from ragsweep.data import load_dataset
+from ragsweep.measures import Measure
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.eval_config import scoring
-from ragsweep.scoring.ranked import score_ranked, stored_depth
+from ragsweep.scoring.ranked import score_ranked, stored_depth, summarise
 from toy import SMALL_CHUNKS, TINY, TOY
 
 
@@ -71,3 +73,19 @@ def test_rank_level_outputs_follow_each_rank_and_each_first_appearance(
     assert list(table.index) == [*slices, cv.ALL, cv.WEIGHTED]
     assert scored.counts == {s: int((pq["slice"] == s).sum()) for s in how.weights}
     assert sum(scored.counts.values()) == nq
+
+
+def test_an_unsliced_set_has_one_all_row_the_mean_over_all_questions() -> None:
+    # the only slice of an unsliced set is named `all`: its row is the mean of every question
+    # (not a second `all` row beside it), then the weighted headline
+    per_q = pd.DataFrame({"slice": ["all"] * 3, "recall@5": [0.0, 0.5, 1.0]})
+    table = summarise(per_q, [Measure.parse("recall@5")], ["all"], {"all": 0.5})
+    assert list(table.index) == [cv.ALL, cv.WEIGHTED]
+    assert table["recall@5"].tolist() == [0.5, 0.25]
+
+
+def test_slices_keep_the_dataset_order_and_empty_ones_are_left_out() -> None:
+    per_q = pd.DataFrame({"slice": ["b", "a", "b"], "RR": [1.0, 0.5, 0.0]})
+    table = summarise(per_q, [Measure.parse("RR")], ["a", "c", "b"], {"a": 0.25, "b": 0.75})
+    assert list(table.index) == ["a", "b", cv.ALL, cv.WEIGHTED]
+    assert table["RR"].tolist() == [0.5, 0.5, 0.5, 0.25 * 0.5 + 0.75 * 0.5]

@@ -30,16 +30,19 @@ def summarise(
     slices: Sequence[str],
     weights: dict[str, float],
 ) -> pd.DataFrame:
-    """Per-slice means, the mean over all questions, and the traffic-weighted headline."""
+    """Per-slice means, the mean over all questions, and the traffic-weighted headline. An
+    unsliced set's only slice is named `all`: its row is the mean over all questions."""
     cols = [str(m) for m in measures]
     by_slice = per_question.groupby("slice", sort=False)[cols].mean()
     present = [s for s in slices if s in by_slice.index]  # the slices with a question
     means = by_slice.reindex(present).to_numpy()
     w = np.array([weights[s] for s in present])
-    rows = [means, [per_question[cols].mean().to_numpy()], [(means * w[:, None]).sum(axis=0)]]
+    rows = dict(zip(present, means, strict=True))
+    rows[cv.ALL] = per_question[cols].mean().to_numpy()
+    rows[cv.WEIGHTED] = (means * w[:, None]).sum(axis=0)
     return pd.DataFrame(
-        np.concatenate(rows),
-        index=pd.Index([*present, cv.ALL, cv.WEIGHTED], name="slice"),
+        np.array(list(rows.values())),
+        index=pd.Index(list(rows), name="slice"),
         columns=by_slice.columns,
     )
 
@@ -183,12 +186,12 @@ def _ranked_clauses(
     its whole ranking covers, in order of first appearance (`Scored.clause_rankings`)."""
     nq = len(ranked)
     pair_q, pair_r, pair_clause = cov.ranked_pairs(ranked)
-    ids = cov.clause_ids
+    clause_ids = cov.clause_ids
     kept = ranked[:, :top] >= 0
     width = np.where(kept.any(axis=1), kept.shape[1] - np.argmax(kept[:, ::-1], axis=1), 0)
     # the pairs of cell (question, rank < top) are names[at[cell]:at[cell + 1]], cell = q * top + r
     near = pair_r < top
-    names = [ids[c] for c in pair_clause[near].tolist()]
+    names = [clause_ids[c] for c in pair_clause[near].tolist()]
     at = np.zeros(nq * top + 1, dtype=np.int64)
     np.cumsum(np.bincount(pair_q[near] * top + pair_r[near], minlength=nq * top), out=at[1:])
     at_list = at.tolist()
@@ -197,11 +200,12 @@ def _ranked_clauses(
         for q, w in enumerate(width.tolist())
     ]
     # a clause's first pair in its question: the first of its key's run, sorted stably
-    key = pair_q * len(cov.clause_ids) + pair_clause
+    key = pair_q * len(clause_ids) + pair_clause
     order = np.argsort(key, kind="stable")
     first = np.sort(order[np.diff(key[order], prepend=-1) != 0])
     distinct = _split(
-        [ids[c] for c in pair_clause[first].tolist()], np.bincount(pair_q[first], minlength=nq)
+        [clause_ids[c] for c in pair_clause[first].tolist()],
+        np.bincount(pair_q[first], minlength=nq),
     )
     return shown, distinct
 
@@ -209,4 +213,4 @@ def _ranked_clauses(
 def _split(items: list[str], counts: np.ndarray) -> list[list[str]]:
     """`items` cut into consecutive runs of `counts[i]` items, one list per run."""
     ends = np.cumsum(counts).tolist()
-    return [items[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    return [items[end - n : end] for n, end in zip(counts.tolist(), ends, strict=True)]
