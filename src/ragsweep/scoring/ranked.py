@@ -7,15 +7,15 @@ docs/metrics.md; what the question and words columns are for: docs/report.md, "W
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 import pandas as pd
 
 from ragsweep import conventions as cv
-from ragsweep.chunking.anchors import coverage, gain_arrays, label_matrix
+from ragsweep.chunking.anchors import Coverage, coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import Chunk
 from ragsweep.data import Dataset
 from ragsweep.measures import Measure
@@ -30,16 +30,21 @@ def summarise(
     slices: Sequence[str],
     weights: dict[str, float],
 ) -> pd.DataFrame:
-    """Per-slice means, the mean over all questions, and the traffic-weighted headline."""
+    """Per-slice means, the mean over all questions, and the traffic-weighted headline. An
+    unsliced set's only slice is named `all`: its row is the mean over all questions."""
     cols = [str(m) for m in measures]
-    present = [s for s in slices if (per_question["slice"] == s).any()]
-    by_slice = per_question.groupby("slice", sort=False)[cols].mean().reindex(present)
-    table = by_slice.copy()
-    table.loc[cv.ALL] = per_question[cols].mean()
+    by_slice = per_question.groupby("slice", sort=False)[cols].mean()
+    present = [s for s in slices if s in by_slice.index]  # the slices with a question
+    means = by_slice.reindex(present).to_numpy()
     w = np.array([weights[s] for s in present])
-    table.loc[cv.WEIGHTED] = (by_slice.to_numpy() * w[:, None]).sum(axis=0)
-    table.index.name = "slice"
-    return table
+    rows = dict(zip(present, means, strict=True))
+    rows[cv.ALL] = per_question[cols].mean().to_numpy()
+    rows[cv.WEIGHTED] = (means * w[:, None]).sum(axis=0)
+    return pd.DataFrame(
+        np.array(list(rows.values())),
+        index=pd.Index(list(rows), name="slice"),
+        columns=by_slice.columns,
+    )
 
 
 def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str, float]:
@@ -49,10 +54,11 @@ def metric_dict(summary: pd.DataFrame, measures: Sequence[Measure]) -> dict[str,
     """
     diagnostic = [m for m in measures if m.diagnostic]
     logged = [m for m in measures if not m.diagnostic] + diagnostic[:1]
+    values = summary[[str(m) for m in logged]].to_numpy()
     return {
-        cv.metric_key(m, row): float(summary.loc[row, str(m)])
-        for row in summary.index
-        for m in logged
+        cv.metric_key(m, row): float(value)
+        for row, line in zip(summary.index, values, strict=True)
+        for m, value in zip(logged, line, strict=True)
     }
 
 
@@ -117,25 +123,28 @@ def score_ranked(
     what each rank's passage says, when that is not a chunk's text: a run file's passages).
     """
     questions, measures = how.questions, how.measures
+    qids = questions["qid"].tolist()
     # the ranked chunks only, their wordings looked up: the work follows the ranking's size
     cov = coverage(ds.clause_table, chunks, how.min_overlap, only=ranked[ranked >= 0])
-    clause, grade = label_matrix(list(questions["qid"]), ds.labels, cov.clause_ids)
-    arrays = gain_arrays(ranked, cov, clause, grade)
-    scores = score_arrays(arrays, measures, how.gain)
+    clause, grade = label_matrix(qids, ds.labels, cov.clause_ids)
+    scores = score_arrays(gain_arrays(ranked, cov, clause, grade), measures, how.gain)
 
     top = stored_depth(measures)
-    covered = cov.clauses_of(cov.mapped)  # chunk -> clause ids, for every ranked chunk
-    listed = ranked.tolist()
-    shown = [_rank_clauses(row[:top], covered) for row in listed]
+    valid = ranked >= 0
+    ids = _split([chunks[i].chunk_id for i in ranked[valid].tolist()], valid.sum(axis=1))
+    shown, clause_rankings = _ranked_clauses(cov, ranked, top)
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
+    # the valid ranks among the first `top` lead each question's valid ranks
     columns["ranked"] = [
-        json.dumps([chunks[i].chunk_id for i in row[:top] if i >= 0]) for row in listed
+        json.dumps(row[:n]) for row, n in zip(ids, valid[:, :top].sum(axis=1).tolist(), strict=True)
     ]
     columns["clauses"] = [json.dumps(ranks) for ranks in shown]
     if texts is None:
-        texts = [[chunks[i].text if i >= 0 else None for i in row[:top]] for row in listed]
+        texts = [
+            [chunks[i].text if i >= 0 else None for i in row] for row in ranked[:, :top].tolist()
+        ]
     columns[WORDS_COLUMN] = words_column([row[:top] for row in texts])
-    asked_ids = set(questions["qid"].tolist())
+    asked_ids = set(qids)
     qrels: dict[str, dict[str, int]] = {}
     label_columns = (ds.labels[c].tolist() for c in ("qid", "clause_id", "grade"))
     for qid, cid, g in zip(*label_columns, strict=True):
@@ -143,36 +152,65 @@ def score_ranked(
             qrels.setdefault(qid, {})[cid] = int(g)
     columns["labels"] = [
         json.dumps(bounds.labels_needed(qrels.get(q, {}), ranks), sort_keys=True)
-        for q, ranks in zip(questions["qid"], shown, strict=True)
+        for q, ranks in zip(qids, shown, strict=True)
     ]
-    asked = questions[["qid", "slice", "subset"]].reset_index(drop=True)
-    asked.insert(1, QUESTION_COLUMN, questions["text"].astype(object).to_numpy())
-    per_q = pd.concat([asked, pd.DataFrame(columns)], axis=1)
-    rankings: dict[str, list[str]] = {}
-    clause_rankings: dict[str, list[str]] = {}
-    for qid, row in zip(questions["qid"].tolist(), listed, strict=True):
-        kept = [i for i in row if i >= 0]
-        rankings[qid] = [chunks[i].chunk_id for i in kept]
-        clause_rankings[qid] = list(
-            dict.fromkeys(chain.from_iterable(map(covered.__getitem__, kept)))
-        )
+    asked = questions.reset_index(drop=True)
+    per_q = pd.DataFrame(
+        {
+            "qid": asked["qid"],
+            QUESTION_COLUMN: asked["text"].astype(object).to_numpy(),
+            "slice": asked["slice"],
+            "subset": asked["subset"],
+            **columns,
+        }
+    )
     summary = summarise(per_q, measures, ds.slices, how.weights)
+    asked_in = Counter(per_q["slice"].tolist())
     return Scored(
         per_question=per_q,
         summary=summary,
         metrics=metric_dict(summary, measures),
-        counts={s: int((questions["slice"] == s).sum()) for s in how.weights},
-        rankings=rankings,
-        clause_rankings=clause_rankings,
+        counts={s: asked_in.get(s, 0) for s in how.weights},
+        rankings=dict(zip(qids, ids, strict=True)),
+        clause_rankings=dict(zip(qids, clause_rankings, strict=True)),
         qrels=qrels,
     )
 
 
-def _rank_clauses(row: Sequence[int], covered: dict[int, list[str]]) -> list[list[str]]:
-    """The clause ids each rank's chunk covers, one list per rank (a -1 inside the ranking keeps
-    its place as an empty list; trailing padding is dropped): the `clauses` column, which the
-    bounds (`scoring.bounds`) score again rank by rank."""
-    kept = list(row)
-    while kept and kept[-1] < 0:
-        kept.pop()
-    return [covered[i] if i >= 0 else [] for i in kept]
+def _ranked_clauses(
+    cov: Coverage, ranked: np.ndarray, top: int
+) -> tuple[list[list[list[str]]], list[list[str]]]:
+    """Per question of `ranked`: the clause ids each of its first `top` ranks covers, one list
+    per rank (the `clauses` column, which the bounds (`scoring.bounds`) score again rank by
+    rank; a -1 keeps its place as an empty list, trailing padding is dropped), and every clause
+    its whole ranking covers, in order of first appearance (`Scored.clause_rankings`)."""
+    nq = len(ranked)
+    pair_q, pair_r, pair_clause = cov.ranked_pairs(ranked)
+    clause_ids = cov.clause_ids
+    kept = ranked[:, :top] >= 0
+    width = np.where(kept.any(axis=1), kept.shape[1] - np.argmax(kept[:, ::-1], axis=1), 0)
+    # the pairs of cell (question, rank < top) are names[at[cell]:at[cell + 1]], cell = q * top + r
+    near = pair_r < top
+    names = [clause_ids[c] for c in pair_clause[near].tolist()]
+    at = np.zeros(nq * top + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pair_q[near] * top + pair_r[near], minlength=nq * top), out=at[1:])
+    at_list = at.tolist()
+    shown = [
+        [names[at_list[q * top + r] : at_list[q * top + r + 1]] for r in range(w)]
+        for q, w in enumerate(width.tolist())
+    ]
+    # a clause's first pair in its question: the first of its key's run, sorted stably
+    key = pair_q * len(clause_ids) + pair_clause
+    order = np.argsort(key, kind="stable")
+    first = np.sort(order[np.diff(key[order], prepend=-1) != 0])
+    distinct = _split(
+        [clause_ids[c] for c in pair_clause[first].tolist()],
+        np.bincount(pair_q[first], minlength=nq),
+    )
+    return shown, distinct
+
+
+def _split(items: list[str], counts: np.ndarray) -> list[list[str]]:
+    """`items` cut into consecutive runs of `counts[i]` items, one list per run."""
+    ends = np.cumsum(counts).tolist()
+    return [items[end - n : end] for n, end in zip(counts.tolist(), ends, strict=True)]
