@@ -10,6 +10,7 @@ from ragsweep.config import compose
 from ragsweep.data import load_dataset
 from ragsweep.experiment.launch import execution_order
 from ragsweep.experiment.plan import SweepFolder, draft, share_dataset, shared_dataset
+from ragsweep.retrieval.cache import write_pickle
 from toy import TINY, TOY
 
 
@@ -93,3 +94,26 @@ def test_a_fusion_sweep_runs_in_the_launcher_and_leaves_its_logging_as_it_was(wo
     for r in children:  # each read what the launcher built, as a worker does
         hits = r.data.tags["ragsweep.cache_hits"].split(",")
         assert sorted(hits) == ["chunks", "first_stage_bm25_index", "first_stage_dense_index"]
+
+
+def test_a_process_reads_the_shared_dataset_once_and_each_configuration_gets_its_own_frames(
+    tmp_path, monkeypatch
+):
+    from ragsweep.experiment import plan as plan_module
+
+    ds = load_dataset(TINY)
+    folder = SweepFolder(tmp_path / "sweep")
+    share_dataset(folder, ds)  # the launcher wrote it: kept for the jobs it runs itself
+    reads = []
+    real_read = plan_module.read_pickle
+    monkeypatch.setattr(plan_module, "read_pickle", lambda p: reads.append(p) or real_read(p))
+    cfg = compose(["data=folder", f"data.path={TINY}"])
+    first, second = shared_dataset(folder, cfg), shared_dataset(folder, cfg)
+    assert reads == []
+    assert first is not None and second is not None and first is not second
+    assert first.documents is ds.documents  # the frozen wordings are shared, not copied
+    first.questions.loc[0, "text"] = "changed by one configuration"
+    assert second.questions.equals(ds.questions)  # not seen by the next one
+    # written again by another process (a relaunch in the same folder): read again
+    write_pickle(folder.dataset, load_dataset(TINY))
+    assert shared_dataset(folder, cfg) is not None and reads == [folder.dataset]

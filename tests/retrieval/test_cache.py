@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from ragsweep.retrieval import cache as cache_module
 from ragsweep.retrieval.cache import MAGIC, StageCache, key_of, read_pickle, write_pickle
 
 PARTS = {"snapshot": "s1", "stage": "bm25"}
@@ -31,9 +32,12 @@ class Counted:
 
 
 def flip(path: Path, at: int) -> None:
+    """Damage `path` in place, as a disk would; this process forgets the values it kept (a
+    file rewritten within one clock tick keeps its size and time: another process reads it)."""
     data = bytearray(path.read_bytes())
     data[at] ^= 0x01
     path.write_bytes(bytes(data))
+    cache_module._KEPT.clear()
 
 
 def entry(tmp_path: Path) -> tuple[StageCache, Path, Counted]:
@@ -62,6 +66,7 @@ def test_a_damaged_entry_that_still_unpickles_is_named_and_recomputed(tmp_path, 
 def test_an_entry_cut_short_or_with_a_damaged_checksum_is_recomputed(tmp_path, caplog):
     cache, path, compute = entry(tmp_path)
     path.write_bytes(path.read_bytes()[:-3])  # a full disk
+    cache_module._KEPT.clear()
     with caplog.at_level(logging.WARNING):
         assert cache.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
     flip(path, len(MAGIC) + 5)  # the checksum itself
@@ -122,3 +127,31 @@ def test_pickled_size_is_the_pickle_length_without_holding_the_pickle():
     big = {"matrix": np.arange(300_000, dtype=np.float32).reshape(1000, 300), "ids": list("ab")}
     for value in (bm25, dense, big, [], "x"):
         assert pickled_size(value) == len(pickle.dumps(value, protocol=5))
+
+
+def test_chunks_and_lists_are_read_once_a_process_and_indexes_every_time(tmp_path, monkeypatch):
+    cache, path, compute = entry(tmp_path)  # a first-stage list, written
+    reads: list[Path] = []
+    real_read = cache_module.read_pickle
+
+    def read(target: Path) -> object:
+        reads.append(target)
+        return real_read(target)
+
+    monkeypatch.setattr(cache_module, "read_pickle", read)
+    other = StageCache(tmp_path)  # another configuration of the same process
+    assert other.get_or_compute("first_stage_bm25", PARTS, compute) == SCORES
+    assert reads == [] and other.hits == ["first_stage_bm25"] and compute.calls == 1
+    # an index is read from its file each time: kept, it would sit beside the next build
+    assert StageCache(tmp_path).get_or_compute("bm25_index", PARTS, compute) == SCORES
+    assert StageCache(tmp_path).get_or_compute("bm25_index", PARTS, compute) == SCORES
+    assert len(reads) == 1 and compute.calls == 2
+    # the entry rewritten (another process): read again
+    write_pickle(path, [1.0])
+    assert StageCache(tmp_path).get_or_compute("first_stage_bm25", PARTS, compute) == [1.0]
+    assert reads[-1] == path
+    # another entry of the stage lets go of the one kept
+    second = {**PARTS, "snapshot": "s2"}
+    assert StageCache(tmp_path).get_or_compute("first_stage_bm25", second, compute) == SCORES
+    kept_path, _, value = cache_module._KEPT["first_stage_bm25"]
+    assert kept_path == cache.path("first_stage_bm25", key_of(second)) and value == SCORES

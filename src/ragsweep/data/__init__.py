@@ -16,6 +16,7 @@ _LAZY = {
     "labels_hash": "ragsweep.data.hashing",
     "snapshot_hash": "ragsweep.data.hashing",
     "check_dataset": "ragsweep.data.load",
+    "copy_dataset": "ragsweep.data.load",
     "load_dataset": "ragsweep.data.load",
     "sample_path": "ragsweep.data.load",
     "statistics": "ragsweep.data.load",

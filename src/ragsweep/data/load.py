@@ -74,11 +74,11 @@ def load_dataset(
     key = None if files is None else (str(root.resolve()), files.digest(), pool)
     if key is not None and key in _LOADED:
         _LOADED.move_to_end(key)
-        return _copy(_LOADED[key])
+        return copy_dataset(_LOADED[key])
     with _cyclic_gc_paused():
         ds = _load(root, pool, files)
     if key is not None and remember:
-        _LOADED[key] = _copy(ds)
+        _LOADED[key] = copy_dataset(ds)
         while len(_LOADED) > _LOADED_MAX:
             _LOADED.popitem(last=False)
     return ds
@@ -167,9 +167,10 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _copy(ds: Dataset) -> Dataset:
+def copy_dataset(ds: Dataset) -> Dataset:
     """`ds` with its own frames and metadata, so a caller that changes them changes nothing
-    another caller sees (the documents are frozen)."""
+    another caller sees (the documents are frozen): what a dataset kept for later loads
+    (`_LOADED`, a sweep's shared dataset) hands out."""
     return dataclasses.replace(
         ds,
         meta=copy.deepcopy(ds.meta),

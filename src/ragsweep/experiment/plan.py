@@ -27,12 +27,12 @@ from omegaconf import DictConfig
 
 from ragsweep import conventions as cv
 from ragsweep.config import compose
-from ragsweep.data import Dataset, load_dataset, sample_path
+from ragsweep.data import Dataset, copy_dataset, load_dataset, sample_path
 from ragsweep.data.write import replace_file
 from ragsweep.errors import UserError, first_line
 from ragsweep.experiment import tracking
 from ragsweep.experiment.factor import expand, factor_prefix
-from ragsweep.retrieval.cache import key_of, read_pickle, write_pickle
+from ragsweep.retrieval.cache import keep, kept, key_of, read_pickle, write_pickle
 from ragsweep.retrieval.pipeline import Pipeline
 from ragsweep.scoring.eval_config import check_eval, check_snapshot, config_hash, select_questions
 from ragsweep.secrets import mask_uri, unmask_uri
@@ -75,23 +75,34 @@ class SweepFolder:
         return self.root / "dataset.pkl"
 
 
+#: what `retrieval.cache.keep` calls the shared dataset this process wrote or read last
+SHARED = "dataset"
+
+
 def share_dataset(folder: SweepFolder, ds: Dataset) -> None:
-    """Write `ds` into the sweep folder (a temporary file renamed into place)."""
+    """Write `ds` into the sweep folder (a temporary file renamed into place), and keep it for
+    the configurations this process runs (`shared_dataset`)."""
     folder.root.mkdir(parents=True, exist_ok=True)
     write_pickle(folder.dataset, ds)
+    keep(SHARED, folder.dataset, ds)
 
 
 def shared_dataset(folder: SweepFolder, cfg: DictConfig) -> Dataset | None:
     """The dataset the launcher shared, when `cfg` reads that folder; None otherwise (or when
-    the file is missing or damaged: the configuration then loads the folder itself)."""
-    try:
-        ds = read_pickle(folder.dataset)
-    except Exception:  # missing, or damaged by a full disk: load the folder instead
-        return None
+    the file is missing or damaged: the configuration then loads the folder itself). Read once
+    a process while the file stays the same (1.6 s for 100,000 chunks' wordings): each
+    configuration gets its own frames of it (`copy_dataset`)."""
+    found, ds = kept(SHARED, folder.dataset)
+    if not found:
+        try:
+            ds = read_pickle(folder.dataset)
+        except Exception:  # missing, or damaged by a full disk: load the folder instead
+            return None
+        keep(SHARED, folder.dataset, ds)
     wanted = Path(cfg.data.path) if cfg.data.path is not None else sample_path()
     if not isinstance(ds, Dataset) or wanted.resolve() != Path(ds.root).resolve():
         return None
-    return ds
+    return copy_dataset(ds)
 
 
 def write_json(path: Path, record: dict[str, Any]) -> None:
