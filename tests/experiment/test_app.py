@@ -175,31 +175,3 @@ def test_a_single_run_composes_its_config_once_and_a_refusal_is_still_one_line(
     from ragsweep.cli import app
 
     assert cloudpickle.loads(cloudpickle.dumps(app._app.__wrapped__)) is not None
-
-
-def test_hydra_composes_a_single_runs_config_once_unless_told_the_mode(
-    workdir, store, capsys, monkeypatch
-):
-    """Hydra would compose the whole config a first time only to read `hydra.mode`
-    (`Hydra.get_mode`); a single run tells it RUN, so the job's config is its one
-    composition, and Hydra's own method is back afterwards. A command line that sets
-    `hydra.mode` itself is left to Hydra, which reads it."""
-    from hydra._internal.hydra import Hydra
-
-    calls = []
-    real, asked = Hydra.compose_config, Hydra.get_mode
-
-    def counted(self, *args, **kwargs):
-        calls.append(kwargs.get("run_mode"))
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(Hydra, "compose_config", counted)
-    assert main([*TOY, "chunker=section"]) == 0, capsys.readouterr().err
-    assert [str(mode) for mode in calls] == ["RunMode.RUN"]
-    assert Hydra.get_mode is asked
-
-    calls.clear()
-    assert main([*TOY, "chunker=section", "hydra.mode=RUN"]) == 0, capsys.readouterr().err
-    assert [str(mode) for mode in calls] == ["RunMode.MULTIRUN", "RunMode.RUN"]
-    assert Hydra.get_mode is asked
-    assert len(store.runs("ragsweep")) == 2

@@ -7,8 +7,7 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -119,35 +118,13 @@ class _Held:
 _HELD = _Held()
 
 
-@contextmanager
-def _mode_told() -> Iterator[None]:
-    """Hydra told that the app runs one job (RunMode.RUN), as a single run does: left to
-    itself, Hydra composes the whole config once only to read `hydra.mode` from it
-    (`Hydra.get_mode`), then again for the job, 0.1-0.2 s more of every run."""
-    from hydra._internal.hydra import Hydra
-    from hydra.types import RunMode
-
-    def run_mode(self: Hydra, config_name: str | None, overrides: list[str]) -> RunMode:
-        return RunMode.RUN
-
-    asked = Hydra.get_mode
-    Hydra.get_mode = run_mode  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        Hydra.get_mode = asked  # type: ignore[method-assign]
-
-
 def _single_run(args: Sequence[str]) -> int:
-    """One configuration, its config composed once, by Hydra (`_mode_told`; unless the
-    command line sets `hydra.mode` itself, which Hydra then reads). A config Hydra refuses (an
+    """One configuration, its config composed once, by Hydra. A config Hydra refuses (an
     unknown key, a value of the wrong type, a grammar error) is composed again by
     `ragsweep.config.compose` for ragsweep's one-line message and exit code 2."""
-    sets_mode = any(a.lstrip("+~").startswith("hydra.mode") for a in args)
     _HELD.hold()
     try:
-        with nullcontext() if sets_mode else _mode_told():
-            code = _run_hydra()
+        code = _run_hydra()
     finally:
         started = _HELD.started
         held = _HELD.release(keep=started)
