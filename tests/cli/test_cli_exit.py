@@ -7,10 +7,18 @@ import subprocess
 import sys
 
 #: a child holding an object in a reference cycle until exit, whose finalizer says when the
-#: shutdown's collection reached it; it calls `ragsweep --version` when asked to, and leaves an
-#: exit handler that must still run
+#: shutdown's collection reached it; it calls `ragsweep --version` twice when asked to (each
+#: `gc.freeze` call is written out), and leaves an exit handler that must still run
 CHILD = """
-import atexit, os, sys
+import atexit, gc, os, sys
+
+freeze = gc.freeze
+
+def told():
+    os.write(1, b"froze\\n")
+    freeze()
+
+gc.freeze = told
 
 class Loud:
     def __del__(self):
@@ -41,5 +49,9 @@ def test_shutdown_collects_cycles_in_a_plain_process():
 
 def test_main_leaves_the_shutdown_collection_out_and_exit_handlers_in():
     lines = child_output("main").splitlines()
-    assert [line for line in lines if not line.startswith("ragsweep ")] == ["exit handler ran"]
     assert len([line for line in lines if line.startswith("ragsweep ")]) == 2
+    # frozen once at exit however often main ran, and before the earlier exit handler
+    assert [line for line in lines if not line.startswith("ragsweep ")] == [
+        "froze",
+        "exit handler ran",
+    ]
