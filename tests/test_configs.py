@@ -49,6 +49,40 @@ def test_group_options_are_the_yaml_files_of_conf():
     assert group_options("sweep") == sorted(p.stem for p in (ROOT / "sweeps").glob("*.yaml"))
 
 
+def test_group_choices_list_a_group_only_for_an_option_ragsweep_does_not_ship(
+    tmp_path, monkeypatch
+):
+    """An option of ragsweep's own conf/ is accepted without listing its group (a listing
+    composes Hydra's search path, 8-15 ms a group); any other is checked against the listing,
+    the working folder's sweep files included, and refused in one line when missing."""
+    import ragsweep.config
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sweeps").mkdir()
+    (tmp_path / "sweeps" / "mine.yaml").write_text(
+        "# @package _global_\nsweep:\n  name: mine\n  factor: fusion.k\n"
+        "  values: [5, 60]\n  baseline: 60\n"
+    )
+
+    listed = []
+    real = ragsweep.config.group_options
+
+    def counted(group):
+        listed.append(group)
+        return real(group)
+
+    monkeypatch.setattr(ragsweep.config, "group_options", counted)
+    shipped = [f"{g}={','.join(options(g))}" for g in (*STAGE_GROUPS, "data", "eval")]
+    ragsweep.config.check_group_choices(shipped)
+    assert listed == []
+    with pytest.raises(UserError, match=r"unknown chunker 'fixd' .* one of: fixed, section"):
+        ragsweep.config.check_group_choices(["chunker=fixed,fixd"])
+    with pytest.raises(UserError, match=r"unknown chunker '\.\./data/folder'"):
+        ragsweep.config.check_group_choices(["chunker=../data/folder"])
+    ragsweep.config.check_group_choices(["sweep=mine"])
+    assert listed == ["chunker", "chunker", "sweep"]
+
+
 @pytest.mark.parametrize(("group", "option"), [(g, o) for g in STAGE_GROUPS for o in options(g)])
 def test_every_stage_option_composes_and_builds(group, option):
     if (group, option) in NEEDS_MINILM and not HAVE_MINILM:

@@ -8,6 +8,8 @@ pays for importing MLflow.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import sys
 
@@ -74,7 +76,21 @@ def run_verb(verb: str, argv: list[str]) -> int:
             return stop_status(stop)
 
 
+def _no_collection_at_exit() -> None:
+    """Let the interpreter's shutdown skip its last garbage collection over what is still
+    alive: after a run has imported MLflow, SQLAlchemy and scikit-learn and held 100,000 chunks,
+    that collection took 1.0-1.5 s of the command's wall time after its last line was printed
+    (benchmarks/e2e.py's stage "other"). `gc.freeze` at exit moves every object to the
+    permanent generation, which that collection leaves alone; reference counting still frees
+    what it frees, and the other exit handlers (logging's flush, MLflow's, temporary folders)
+    run as before. Only objects in reference cycles are left to the operating system.
+    Registered once however often `main` runs (tests call it in one process)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _no_collection_at_exit()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in VERBS:
         return run_verb(args[0], args[1:])
