@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ragsweep.data.gc_pause import cyclic_gc_paused
 from ragsweep.errors import UserError
 
 #: no code point above this one is whitespace (tests check every code point against `re`)
@@ -211,10 +212,12 @@ class SectionChunker:
 
 def chunk_corpus(documents: Sequence[Any], chunker: Chunker) -> list[Chunk]:
     """All chunks of all documents, in document order then position: a stable order. A
-    chunker with a `chunk_many(documents)` (the built-in ones) does them all in one call."""
-    if _batches_its_own_chunk(type(chunker)):
-        return list(chunker.chunk_many(documents))  # type: ignore[attr-defined]
-    return [c for d in documents for c in chunker.chunk(d)]
+    chunker with a `chunk_many(documents)` (the built-in ones) does them all in one call.
+    The cyclic garbage collector waits meanwhile (`cyclic_gc_paused`: 100,000 new chunks)."""
+    with cyclic_gc_paused():
+        if _batches_its_own_chunk(type(chunker)):
+            return list(chunker.chunk_many(documents))  # type: ignore[attr-defined]
+        return [c for d in documents for c in chunker.chunk(d)]
 
 
 def _defined_in(cls: type, name: str) -> type | None:

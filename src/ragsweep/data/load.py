@@ -9,14 +9,12 @@ produces a traceback. `check_dataset` adds the statistics that `ragsweep data ch
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
-import gc
 import hashlib
 import os
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ragsweep.data.corpus import load_corpus
+from ragsweep.data.gc_pause import cyclic_gc_paused
 from ragsweep.data.hashing import labels_hash, snapshot_hash, snapshot_hash_of
 from ragsweep.data.labels import judged_note, load_labels
 from ragsweep.data.manifest import check_manifest, check_root_files
@@ -75,7 +74,7 @@ def load_dataset(
     if key is not None and key in _LOADED:
         _LOADED.move_to_end(key)
         return copy_dataset(_LOADED[key])
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():  # millions of small objects it keeps
         ds = _load(root, pool, files)
     if key is not None and remember:
         _LOADED[key] = copy_dataset(ds)
@@ -149,22 +148,6 @@ def _read_folder(root: Path) -> _Files | None:
     except OSError:
         return None
     return _Files(data, sha256)
-
-
-@contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a dataset is loaded: the load makes
-    millions of small objects that it keeps (no cycle among them), and the collector, started
-    again and again by their number, walks them all each time for nothing: more than half the
-    time of loading 100,000 wordings. Reference counting still frees everything as usual, and
-    the collector's state is restored on the way out, error or not."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def copy_dataset(ds: Dataset) -> Dataset:

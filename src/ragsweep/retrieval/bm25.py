@@ -25,6 +25,7 @@ import scipy.sparse as sp
 import Stemmer
 from bm25s.tokenization import _infer_stopwords
 
+from ragsweep.data.gc_pause import cyclic_gc_paused
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     PAD_SCORE,
@@ -269,7 +270,8 @@ class BM25Retriever:
         texts = check_texts(texts, "texts")
         if not texts:
             raise UserError("BM25: nothing to index (no texts)")
-        vocabulary, ids = self.tokenizer.token_ids(texts)
+        with cyclic_gc_paused():  # a list of token ids for every text, and no cycle
+            vocabulary, ids = self.tokenizer.token_ids(texts)
         vocab = {tok: i for i, tok in enumerate(vocabulary)}
         self._n_texts = len(texts)
         self._vocab = vocab

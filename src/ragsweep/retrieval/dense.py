@@ -29,6 +29,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ragsweep.config import check_protocol
+from ragsweep.data.gc_pause import cyclic_gc_paused
 from ragsweep.errors import UserError
 from ragsweep.retrieval.base import (
     BLOCK_ELEMENTS,
@@ -143,7 +144,8 @@ class LSAEmbedder:
             min_df=self.min_df, ngram_range=(1, self.ngram_max), dtype=np.float64
         )
         try:
-            counts = counter.fit_transform(texts)
+            with cyclic_gc_paused():  # a dict of term counts for every text, and no cycle
+                counts = counter.fit_transform(texts)
         except ValueError as err:  # empty vocabulary, or min_df above the number of texts
             raise UserError(
                 f"LSA cannot fit on these {len(texts)} texts with min_df={self.min_df}: {err}"

