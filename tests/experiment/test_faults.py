@@ -257,13 +257,13 @@ class Launch:
     group of its own (a stop can go to the whole group, as a terminal's does); every process it
     starts carries `MARK` in its environment, so it is found after its launcher is gone."""
 
-    def __init__(self, folder: Path, n: int) -> None:
+    def __init__(self, folder: Path, n: int, *extra: str) -> None:
         self.folder, self.mark = folder, uuid.uuid4().hex
         self.sweep = folder / "multirun" / str(n)
         self.out, self.err = folder / f"{n}.out", folder / f"{n}.err"
         with self.out.open("w") as out, self.err.open("w") as err:
             self.proc = subprocess.Popen(
-                [str(SCRIPT), *phased_sweep(folder), f"hydra.sweep.dir={self.sweep}"],
+                [str(SCRIPT), *phased_sweep(folder), *extra, f"hydra.sweep.dir={self.sweep}"],
                 cwd=folder,
                 env={**env_for(), MARK: self.mark},
                 stdout=out,  # files, not pipes: a process left alive would hold a pipe open
@@ -385,3 +385,48 @@ def test_kill_9_or_sigterm_in_every_phase_leaves_no_process_and_the_relaunch_com
     assert any("the sweep was stopped (SIGTERM)" in why for why in stopped)
     assert [r.info.status for r in sweep_runs(mc, "fusion.k", "confirm")] == ["FINISHED"]
     assert [r.info.status for r in sweep_runs(mc, "fusion.k", "sweep")] == ["FINISHED"]
+
+
+@pytest.mark.slow
+def test_a_sweep_its_launcher_runs_itself_stops_in_a_configuration_and_the_relaunch_completes(
+    tmp_path,
+):
+    """The phased sweep on one worker: the launcher runs each configuration itself, as it does
+    a fusion sweep's (`launch.in_launcher`). SIGTERM while it reranks the first configuration's
+    questions ends it as Ctrl-C does (exit 143, no traceback, no run left RUNNING); kill -9
+    there leaves no process; the relaunch completes every configuration and the confirm run."""
+    one = "hydra.launcher.n_jobs=1"
+    for n, sig in enumerate((signal.SIGTERM, signal.SIGKILL), start=1):
+        launch = Launch(tmp_path, n, one)
+        deadline = time.monotonic() + 120
+        # running: the launcher pauses in a configuration before any has a result
+        while launch.proc.pid not in launch.paused() or list(launch.sweep.glob("results/*")):
+            assert launch.proc.poll() is None, f"the launch ended first: {launch.text()}"
+            assert time.monotonic() < deadline, "no configuration ran within 120 s"
+            time.sleep(0.05)
+        launch.proc.send_signal(sig)
+        code = launch.proc.wait(timeout=120)
+        deadline = time.monotonic() + 5
+        while launch.processes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert launch.processes() == set(), f"{sig.name}: processes still alive 5 s later"
+        (tmp_path / "pauses.log").unlink()
+        if sig == signal.SIGKILL:
+            assert code == -signal.SIGKILL
+            continue
+        text = launch.text()
+        assert code == 143, f"exit {code}\n{text[-3000:]}"
+        assert "Traceback" not in text, text[-3000:]
+        assert "the sweep was stopped (SIGTERM): their runs are marked KILLED" in text, text
+        assert running_runs(client(tmp_path)) == []
+    last = Launch(tmp_path, 3, one)
+    assert last.proc.wait(timeout=300) == 0, last.text()[-3000:]
+    assert "confirm: 1 is" in last.text()
+    mc = client(tmp_path)
+    assert running_runs(mc) == []
+    runs = sweep_runs(mc, "fusion.k", "config")
+    assert sorted(r.data.tags["ragsweep.value"] for r in runs if r.info.status == "FINISHED") == [
+        "1",
+        "60",
+    ]
+    assert [r.info.status for r in sweep_runs(mc, "fusion.k", "confirm")] == ["FINISHED"]
