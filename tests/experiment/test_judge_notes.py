@@ -134,3 +134,31 @@ def test_a_stored_agreement_replaces_the_reviewer_check(tmp_path: Path) -> None:
         "relevance.md and re-judge",
     ]
     assert len(judge_notes(_baseline(_on(root), slices=["exclusions"]))) == 1  # limits not covered
+
+
+def test_given_the_dataset_the_notes_read_no_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragsweep.experiment import judges
+
+    ds = load_dataset(TINY)
+
+    def no_load(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the folder was loaded again")
+
+    monkeypatch.setattr(judges, "load_dataset", no_load)
+    (note,) = judge_notes(_baseline(_on(TINY), labels=ds.labels_hash), ds)
+    assert note.startswith(NOTE)
+
+
+def test_a_sweeps_finish_notes_from_the_dataset_it_shared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finish step takes the dataset the sweep shared with its configurations (kept in the
+    launcher), not the folder loaded, read and hashed whole, once more."""
+    from ragsweep.experiment import judges
+
+    def no_load(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the finish step loaded the dataset folder again")
+
+    monkeypatch.setattr(judges, "load_dataset", no_load)
+    ran = cli_in(tmp_path, "-m", *TOY, "fusion.k=10,60", "confirm.enabled=false").ok()
+    assert f"note: {NOTE}" in _one_line(ran.out)

@@ -18,16 +18,19 @@ import sys
 import time
 from typing import Any
 
+from omegaconf import OmegaConf
+
 from ragsweep import conventions as cv
 from ragsweep.compare.report import Report
 from ragsweep.compare.runs import RunRecord, load_run_folder, sweep_report
 from ragsweep.compare.table import print_table
 from ragsweep.compare.text import print_report
+from ragsweep.data import Dataset
 from ragsweep.errors import Exhausted, UserError, first_line, stop_name, stop_of, stop_status
 from ragsweep.experiment import lifecycle, tracking
 from ragsweep.experiment.judges import judge_notes
 from ragsweep.experiment.logged import log_comparison
-from ragsweep.experiment.plan import Plan, read_stages
+from ragsweep.experiment.plan import Plan, read_stages, shared_dataset
 from ragsweep.experiment.worker import FAILED, FINISHED, SKIPPED, UNLOGGED
 from ragsweep.measures import Measure
 from ragsweep.secrets import mask_text
@@ -251,6 +254,15 @@ def _what_happened(
     return f"{plan.label(value)} ({status['status']})"
 
 
+def _scored_on(plan: Plan, base: RunRecord) -> Dataset | None:
+    """The dataset the sweep shared with its configurations (`plan.shared_dataset`: already in
+    this process), when the baseline's config reads that folder; else None."""
+    data = base.config.get("data")
+    if not isinstance(data, dict) or "path" not in data:
+        return None
+    return shared_dataset(plan.folder, OmegaConf.create({"data": {"path": data["path"]}}))
+
+
 def _report_and_confirm(
     plan: Plan, records: dict[str, RunRecord], skip: str | None
 ) -> Report | None:
@@ -272,7 +284,7 @@ def _report_and_confirm(
             baseline=plan.baseline,
             name=plan.name,
             factor=plan.factor,
-            notes=[] if base is None else judge_notes(base),
+            notes=[] if base is None else judge_notes(base, _scored_on(plan, base)),
             launch=plan.launch or None,
         )
     except UserError as err:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ragsweep import conventions as cv
 from ragsweep.compare.runs import RunRecord, report_defaults
-from ragsweep.data import load_dataset
+from ragsweep.data import Dataset, load_dataset
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.agreement import THRESHOLD, stored_notes, weak_slices
 
@@ -39,10 +39,12 @@ def agreement_threshold(config: Mapping[str, Any]) -> float | None:
     return float(value)
 
 
-def judge_notes(baseline: RunRecord) -> list[str]:
+def judge_notes(baseline: RunRecord, dataset: Dataset | None = None) -> list[str]:
     """Notes on the slices the baseline run covers where judges agree weakly (see
     `ragsweep.labelling.agreement.weak_slices`), for the dataset its config names (`data.path`;
-    null: the built-in sample) at `report.agreement_threshold`.
+    null: the built-in sample) at `report.agreement_threshold`: `dataset` when the caller holds
+    it (a sweep's finish: the dataset it shared with its configurations, which loading the
+    folder again would read and hash whole), else loaded.
 
     When the dataset holds review/agreement.json, the notes are its overall kappa with the
     interval and its weak slices (`stored_notes`). No notes when the dataset has neither that
@@ -56,7 +58,7 @@ def judge_notes(baseline: RunRecord) -> list[str]:
     if threshold is None or not isinstance(data, Mapping) or "path" not in data:
         return []
     try:
-        ds = load_dataset(data["path"])
+        ds = dataset if dataset is not None else load_dataset(data["path"])
     except DatasetError as err:
         return [f"judge agreement not checked: the dataset does not load ({err})"]
     scored_on = baseline.tags.get(cv.tag("labels"))
