@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from omegaconf import OmegaConf
@@ -255,10 +256,10 @@ def _what_happened(
 
 
 def _scored_on(plan: Plan, base: RunRecord) -> Dataset | None:
-    """The dataset the sweep shared with its configurations (`plan.shared_dataset`: already in
-    this process), when the baseline's config reads that folder; else None."""
+    """The dataset the sweep shared with its configurations (`plan.shared_dataset` of its
+    folder: kept in this process), when the baseline's config reads that folder; else None."""
     data = base.config.get("data")
-    if not isinstance(data, dict) or "path" not in data:
+    if not isinstance(data, Mapping) or "path" not in data:
         return None
     return shared_dataset(plan.folder, OmegaConf.create({"data": {"path": data["path"]}}))
 
