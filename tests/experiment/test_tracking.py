@@ -246,3 +246,54 @@ def test_mlflow_is_imported_in_a_thread_while_the_evaluation_runs(uri, sqlalchem
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "1", "True", str(sqlalchemy)]
+
+
+#: in a fresh interpreter: a single run's MLflow import and store opening wait for the core the
+#: evaluation lends (`retrieval.idle`), or for the block's end; a block that fails first leaves
+#: MLflow unimported and no store created
+_OPENED = """
+import sys, threading
+from pathlib import Path
+from ragsweep.experiment import tracking
+from ragsweep.retrieval import idle
+
+folder = Path(sys.argv[1])
+failed = tracking.resolve_store(f"sqlite:///{folder / 'failed' / 'mlflow.db'}")
+try:
+    with tracking.opened_meanwhile(failed):
+        raise RuntimeError("the evaluation failed")
+except RuntimeError:
+    pass
+print("failed", "mlflow" in sys.modules, (folder / "failed").exists())
+
+store = tracking.resolve_store(f"sqlite:///{folder / 'lent' / 'mlflow.db'}")
+with tracking.opened_meanwhile(store):
+    before = "mlflow" in sys.modules
+    with idle.lent_core():
+        for _ in range(600):
+            if (folder / "lent" / "mlflow.db").exists():
+                break
+            threading.Event().wait(0.1)
+    during = (folder / "lent" / "mlflow.db").exists()
+print("lent", before, during, "mlflow.store.tracking.sqlalchemy_store" in sys.modules)
+
+never = tracking.resolve_store(f"sqlite:///{folder / 'never' / 'mlflow.db'}")
+with tracking.opened_meanwhile(never):
+    pass
+print("never", (folder / "never" / "mlflow.db").exists(), threading.active_count())
+"""
+
+
+def test_a_single_runs_store_is_opened_on_the_lent_core_or_after_the_evaluation(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _OPENED, str(tmp_path)], capture_output=True, text=True, timeout=180
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:3] == [
+        "failed False False",
+        "lent False True True",
+        "never True 1",
+    ]

@@ -299,7 +299,7 @@ def _run(cfg: DictConfig, overrides: list[str] | None, hydra_dir: Path | None) -
         store = tracking.configured_store(cfg.tracking)
         tracking.check_store(store)
         logs_every_number(cfg)  # a bad tracking.metrics is refused before any work
-    with tracking.imported_meanwhile(store):
+    with tracking.opened_meanwhile(store):
         result = evaluate(cfg, once=True)
     name = run_name(cfg, overrides)
     title = f"ragsweep {name}: {cfg.eval.split} questions, subset {cfg.eval.subset}"

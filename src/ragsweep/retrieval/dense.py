@@ -45,6 +45,7 @@ from ragsweep.retrieval.base import (
     stage_identity,
     top_k_candidates,
 )
+from ragsweep.retrieval.idle import lent_core
 
 MINILM_INSTALL = "pip install torch==2.13.0 'ragsweep[minilm]'"
 #: Embedding rows must have this L2 norm (or be all zero), within this tolerance.
@@ -169,7 +170,8 @@ class LSAEmbedder:
         svd = TruncatedSVD(n_components=dim, algorithm="randomized", random_state=self.seed)
         with threadpool_limits(limits=1):
             weighted = tfidf.transform(counts, copy=False)
-            svd.fit(weighted)
+            with lent_core():  # one BLAS thread, mostly outside the interpreter
+                svd.fit(weighted)
         del weighted
         counts.data[:] = raw  # the counts again, in first-seen order
         del raw

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,8 @@ def evaluate(
     is for the confirm stage only. `once` is for a process that evaluates one configuration
     (a single run): the dataset it loads is not remembered for another load, and its wordings
     are let go once chunked, so they do not sit beside the index builds (263 MiB of the peak of
-    a 100,000-chunk run).
+    a 100,000-chunk run), and the stage cache writes what the run holds anyway behind it
+    (`StageCache.writing_behind`).
     """
     say = progress or (lambda stage: None)
     check_eval(cfg)  # before the dataset is read
@@ -146,23 +148,25 @@ def evaluate(
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
     cache = stage_cache(cfg)
-    # every question goes through the first stage (one cached list for every split); the
-    # later stages and the scores only see the selected ones
-    chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
-    if once and dataset is None:
-        ds = ds.without_wordings()  # the last reference to them
-        pipeline.return_freed_memory()
-    seconds["chunk"] = time.perf_counter() - clock
-    ranking = pipeline.rank(
-        pipe,
-        ds.snapshot_hash,
-        chunks,
-        list(ds.questions["text"]),
-        allowed,
-        cache,
-        say,
-        rows=question_rows(ds, questions),
-    )
+    # a single run writes the chunks and lists it holds anyway on the core its SVD leaves idle
+    with cache.writing_behind() if once else nullcontext():
+        # every question goes through the first stage (one cached list for every split); the
+        # later stages and the scores only see the selected ones
+        chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
+        if once and dataset is None:
+            ds = ds.without_wordings()  # the last reference to them
+            pipeline.return_freed_memory()
+        seconds["chunk"] = time.perf_counter() - clock
+        ranking = pipeline.rank(
+            pipe,
+            ds.snapshot_hash,
+            chunks,
+            list(ds.questions["text"]),
+            allowed,
+            cache,
+            say,
+            rows=question_rows(ds, questions),
+        )
 
     clock = time.perf_counter()
     say("scoring")

@@ -60,7 +60,9 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
     """Build, once, the stages every configuration in `cfgs` shares (chunks, indexes,
     first-stage lists of every question, held-out ones included, so the confirm stage finds
     them too) into `cache`, so parallel workers read them instead of each building them.
-    Returns the stages built or found. Nothing is shared when the chunking differs."""
+    Returns the stages built or found. Nothing is shared when the chunking differs. The chunks
+    and lists are written on the core LSA's SVD leaves idle (`StageCache.writing_behind`), all
+    of them before this returns."""
     if cache.directory is None or not cfgs:
         return []
     pipes = [pipeline.Pipeline.from_config(c) for c in cfgs]
@@ -68,19 +70,20 @@ def prebuild(cfgs: Sequence[DictConfig], ds: Dataset, cache: StageCache) -> list
     shared = set(pipeline.shared_stages(pipes, snapshot))
     if pipeline.CHUNKS not in shared:
         return []
-    chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
-    only = [st for st in pipe.index_keys(snapshot) if f"first_stage_{st}" in shared]
-    if only:
-        ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
-        pipeline.first_stage(
-            pipe,
-            snapshot,
-            ties.chunks(chunks),
-            list(ds.questions["text"]),
-            ties.allowed(allowed),
-            cache,
-            only=only,
-        )
+    with cache.writing_behind():
+        chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
+        only = [st for st in pipe.index_keys(snapshot) if f"first_stage_{st}" in shared]
+        if only:
+            ties = pipeline.TieOrder.of(chunks)  # the order `pipeline.rank` indexes them in
+            pipeline.first_stage(
+                pipe,
+                snapshot,
+                ties.chunks(chunks),
+                list(ds.questions["text"]),
+                ties.allowed(allowed),
+                cache,
+                only=only,
+            )
     return [pipeline.CHUNKS, *sorted(f"first_stage_{st}" for st in only)]
 
 

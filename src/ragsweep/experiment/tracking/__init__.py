@@ -17,6 +17,7 @@ from ragsweep.experiment.tracking.opening import (
     client,
     configured_store,
     imported_meanwhile,
+    opened_meanwhile,
     prepare,
     store_lock,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "finish_run",
     "flatten",
     "imported_meanwhile",
+    "opened_meanwhile",
     "given_up",
     "is_server",
     "launch_url",

@@ -4,6 +4,7 @@ and safely (`prepare`, under `store_lock` beside a local sqlite store). docs/ser
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import importlib
 import os
@@ -27,6 +28,7 @@ from ragsweep.experiment.tracking.store import (
     resolve_store,
     wait_seconds,
 )
+from ragsweep.retrieval.idle import on_idle_core
 from ragsweep.secrets import mask_text
 
 
@@ -137,37 +139,68 @@ MLFLOW_MODULES = ("mlflow.tracking",)
 SQLITE_MODULES = ("mlflow.store.tracking.sqlalchemy_store",)
 
 
-@contextmanager
-def imported_meanwhile(store: Store | None = None) -> Iterator[None]:
-    """Import MLflow (what opening `store` needs) in a thread while the block runs (a single
-    run's evaluation, a launch's planning), so its 1.7-2.8 s leave the critical path wherever
-    the block leaves the interpreter free (BLAS, the SVD, file reads). The thread is joined when
-    the block ends, however it ends, so all that follows finds MLflow imported. The block must
-    not import MLflow itself, which the layers guarantee for the evaluation (only `experiment`
-    imports it): two threads importing MLflow at once break its protobuf modules ("Couldn't
-    build proto file into descriptor pool"). A failed import is left to the real one, which
-    says why. Nothing happens when `store` is None (tracking off) or it is all imported."""
+def _missing(store: Store | None) -> list[str]:
+    """What opening `store` needs of MLflow and is not imported yet (nothing when None)."""
     names = [] if store is None else list(MLFLOW_MODULES)
     if store is not None and local_db(store.uri) is not None:
         names += SQLITE_MODULES
-    names = [n for n in names if n not in sys.modules]
+    return [n for n in names if n not in sys.modules]
+
+
+def _imported(names: list[str]) -> None:
+    try:
+        for name in names:
+            importlib.import_module(name)
+    except Exception:  # noqa: S110 - the import in `client` raises it again, in its place
+        pass
+
+
+@contextmanager
+def imported_meanwhile(store: Store | None = None) -> Iterator[None]:
+    """Import MLflow (what opening `store` needs) in a thread while the block runs (a launch's
+    planning), so its 1.7-2.8 s leave the critical path wherever the block leaves the
+    interpreter free (file reads, BLAS). The thread is joined when the block ends, however it
+    ends, so all that follows finds MLflow imported. The block must not import MLflow itself,
+    which the layers guarantee (only `experiment` imports it): two threads importing MLflow at
+    once break its protobuf modules ("Couldn't build proto file into descriptor pool"). A
+    failed import is left to the real one, which says why. Nothing happens when `store` is
+    None (tracking off) or it is all imported."""
+    names = _missing(store)
     if not names:
         yield
         return
-
-    def run() -> None:
-        try:
-            for name in names:
-                importlib.import_module(name)
-        except Exception:  # noqa: S110 - the import in `client` raises it again, in its place
-            pass
-
-    thread = threading.Thread(target=run, name="ragsweep-import-mlflow", daemon=True)
+    thread = threading.Thread(
+        target=_imported, args=(names,), name="ragsweep-import-mlflow", daemon=True
+    )
     thread.start()
     try:
         yield
     finally:
         thread.join()
+
+
+@contextmanager
+def opened_meanwhile(store: Store | None = None) -> Iterator[None]:
+    """Import MLflow and open `store` (a new local sqlite store is created and migrated: 0.9 s)
+    on the core a single run's evaluation leaves idle (`retrieval.idle`: LSA's SVD), or after
+    the block when it lends none. Imported at the block's start instead, MLflow competed for the
+    interpreter with the loading, chunking and tokenizing, and the run took 1.6-2.3 s longer at
+    100,000 chunks. A block that raises before the core is lent leaves MLflow unimported and
+    no store created. As in `imported_meanwhile`, the block must not import MLflow, and a
+    failure is left to the real call, which says why. Nothing happens when `store` is None."""
+    if store is None:
+        yield
+        return
+    names = _missing(store)
+
+    def work() -> None:
+        _imported(names)
+        if local_db(store.uri) is not None:
+            with contextlib.suppress(Exception):
+                client(store)
+
+    with on_idle_core(work, name="ragsweep-open-mlflow"):
+        yield
 
 
 def client(store: Store) -> Any:
