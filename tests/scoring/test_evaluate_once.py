@@ -34,10 +34,13 @@ def test_once_gives_the_same_numbers_and_lets_the_wordings_go(
         return ds
 
     alive_at: dict[str, int] = {}
+    frozen_at: dict[str, int] = {}
+    frozen_before = gc.get_freeze_count()
 
     def progress(stage: str) -> None:
         gc.collect()
         alive_at[stage] = sum(r() is not None for r in loaded)
+        frozen_at[stage] = gc.get_freeze_count()
 
     monkeypatch.setattr(evaluate_module, "load_dataset", load)
     got = evaluate(cfg, progress=progress, once=True)
@@ -47,6 +50,20 @@ def test_once_gives_the_same_numbers_and_lets_the_wordings_go(
     assert len(loaded) > 1 and alive_at["chunking"] == len(loaded)
     assert alive_at["indexing"] == 0 and alive_at["scoring"] == 0
     assert not load_module._LOADED  # not remembered for a later load
+    # the heap alive once chunked is left out of the collector's passes until it is scored
+    assert frozen_at["chunking"] == frozen_before
+    assert frozen_at["indexing"] > frozen_before and frozen_at["scoring"] > frozen_before
+    assert gc.get_freeze_count() == frozen_before
+
+
+def test_a_frozen_heap_is_given_back_to_the_collector_however_the_block_ends() -> None:
+    from ragsweep.data.gc_pause import heap_frozen
+
+    before = gc.get_freeze_count()
+    with pytest.raises(KeyboardInterrupt), heap_frozen():
+        assert gc.get_freeze_count() > before
+        raise KeyboardInterrupt
+    assert gc.get_freeze_count() == before
 
 
 def test_without_once_the_loader_remembers_the_dataset() -> None:

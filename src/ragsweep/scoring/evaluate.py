@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ragsweep import conventions as cv
 from ragsweep.data import Dataset, load_dataset
+from ragsweep.data.gc_pause import heap_frozen
 from ragsweep.measures import Measure
 from ragsweep.retrieval import pipeline
 from ragsweep.retrieval.base import ties_across
@@ -148,30 +149,33 @@ def evaluate(
     say("chunking")
     pipe = pipeline.Pipeline.from_config(cfg)
     cache = stage_cache(cfg)
-    # a single run writes the chunks and lists it holds anyway on the core its SVD leaves idle
-    with cache.writing_behind() if once else nullcontext():
-        # every question goes through the first stage (one cached list for every split); the
-        # later stages and the scores only see the selected ones
-        chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
-        if once and dataset is None:
-            ds = ds.without_wordings()  # the last reference to them
-            pipeline.return_freed_memory()
-        seconds["chunk"] = time.perf_counter() - clock
-        ranking = pipeline.rank(
-            pipe,
-            ds.snapshot_hash,
-            chunks,
-            list(ds.questions["text"]),
-            allowed,
-            cache,
-            say,
-            rows=question_rows(ds, questions),
-        )
+    # a single run's heap is left out of the collector's passes from its chunks on (below)
+    with ExitStack() as stack:
+        # a single run writes the chunks and lists it holds anyway on the core its SVD leaves idle
+        with cache.writing_behind() if once else nullcontext():
+            # every question goes through the first stage (one cached list for every split); the
+            # later stages and the scores only see the selected ones
+            chunks, allowed = chunk_and_filter(pipe, ds, ds.questions, cache)
+            if once and dataset is None:
+                ds = ds.without_wordings()  # the last reference to them
+                pipeline.return_freed_memory()
+                stack.enter_context(heap_frozen())  # what is alive now, until the run is scored
+            seconds["chunk"] = time.perf_counter() - clock
+            ranking = pipeline.rank(
+                pipe,
+                ds.snapshot_hash,
+                chunks,
+                list(ds.questions["text"]),
+                allowed,
+                cache,
+                say,
+                rows=question_rows(ds, questions),
+            )
 
-    clock = time.perf_counter()
-    say("scoring")
-    scored = score_ranked(ds, how, chunks, ranking.ids)
-    seconds["score"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        say("scoring")
+        scored = score_ranked(ds, how, chunks, ranking.ids)
+        seconds["score"] = time.perf_counter() - clock
     tags = {
         **pin_tags(cfg, ds, how),
         "ragsweep.index_build": pipe.index_build_hash(ds.snapshot_hash),
