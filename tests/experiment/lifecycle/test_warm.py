@@ -48,7 +48,15 @@ def test_a_sweeps_jobs_run_in_the_workers_the_launcher_warmed(workdir, monkeypat
         return original(self)
 
     monkeypatch.setattr(warm.Warmup, "start", start)
-    ran = cli_in(workdir, "-m", *TOY, "chunker.size=32,64", "confirm.enabled=false")
+    try:
+        ran = cli_in(workdir, "-m", *TOY, "chunker.size=32,64", "confirm.enabled=false")
+    finally:
+        # its workers' working folder is this test's: a later sweep of this process, launched
+        # in another folder, must not find them (its own sweep files are not there)
+        from joblib.externals.loky import reusable_executor
+
+        if reusable_executor._executor is not None:
+            reusable_executor._executor.shutdown(wait=True, kill_workers=True)
     assert ran.code == 0, ran.err
     (warmup,) = started
     assert len(warmup.pids) == 2 and len(set(warmup.pids)) == 2
