@@ -80,9 +80,12 @@ def test_a_write_that_fails_raises_where_the_block_ends_and_lets_the_lock_go(tmp
     monkeypatch.setattr(cache_module, "write_pickle", full)
     cache = StageCache(tmp_path)
     target = cache.path("chunks", key_of(PARTS))
+    lists = cache.path("first_stage_bm25_index", key_of(PARTS))
     with pytest.raises(OSError, match="No space left"), cache.writing_behind():
         cache.get_or_compute("chunks", PARTS, lambda: list(CHUNKS))
+        cache.get_or_compute("first_stage_bm25_index", PARTS, lambda: [1, 2])
     assert not target.exists() and not locked_by_someone(target)
+    assert not lists.exists() and not locked_by_someone(lists)  # the second one too
 
 
 def test_without_the_block_or_a_directory_nothing_is_behind(tmp_path):

@@ -208,8 +208,14 @@ class StageCache:
                 deferred.drop()
             raise
         else:
-            for deferred in self._behind:
-                deferred.finish()
+            failed: list[BaseException] = []
+            for deferred in self._behind:  # every one, so that every lock is let go
+                try:
+                    deferred.finish()
+                except BaseException as err:
+                    failed.append(err)
+            if failed:
+                raise failed[0]
         finally:
             self._behind = None
 
