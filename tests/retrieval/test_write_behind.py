@@ -96,3 +96,23 @@ def test_without_the_block_or_a_directory_nothing_is_behind(tmp_path):
     with off.writing_behind():
         assert off.get_or_compute("chunks", PARTS, lambda: list(CHUNKS)) == CHUNKS
     assert off.misses == ["chunks"]
+
+
+def test_an_entry_asked_for_again_in_the_block_is_written_then_read_not_waited_on(tmp_path):
+    import threading
+
+    cache = StageCache(tmp_path)
+    target = cache.path("chunks", key_of(PARTS))
+    got: list[object] = []
+    with cache.writing_behind():
+        cache.get_or_compute("chunks", PARTS, lambda: list(CHUNKS))
+        cache_module._KEPT.clear()  # as another configuration of the process would find it
+        again = threading.Thread(
+            target=lambda: got.append(cache.get_or_compute("chunks", PARTS, pytest.fail)),
+            daemon=True,
+        )
+        again.start()
+        again.join(30)  # its own lock, held for the write behind, would make it wait forever
+        assert not again.is_alive()
+        assert read_pickle(target) == CHUNKS
+    assert got == [CHUNKS] and cache.hits == ["chunks"] and cache.misses == ["chunks"]

@@ -41,7 +41,7 @@ class Chunk:
     def __reduce__(self) -> tuple[type[Chunk], tuple[Any, ...]]:
         """Pickled as a call with its fields: the stage cache writes 100,000 chunks in 0.21 s
         and reads them in 0.35 s this way, against 0.52 s and 0.54 s through the slots'
-        state dictionaries (same bytes to within 0.5%)."""
+        state dictionaries (a pickle of the same size to within 0.5%)."""
         return (Chunk, tuple(getattr(self, name) for name in _CHUNK_FIELDS))
 
 

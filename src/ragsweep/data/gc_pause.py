@@ -30,8 +30,9 @@ def heap_frozen() -> Iterator[None]:
     """Leave the objects alive when the block starts out of the cyclic collector's passes
     until it ends (`gc.freeze`, then `gc.unfreeze`): a single run's chunks, clause table and
     frames (1.2 million objects at 200,000 chunks) made each full collection in the rest of the
-    run walk them all, 0.2-0.45 s a time, several times while MLflow was imported beside the
-    SVD and once, in some runs, inside the score stage. Reference counting still frees them as
+    run walk them all, 0.2-0.45 s a time: four times while MLflow was imported beside the SVD,
+    and, by its times (0.32 s against 0.06 s in two runs of three, gone with this), inside the
+    score stage. Reference counting still frees them as
     usual; a cycle among them that becomes garbage during the block is collected after it."""
     gc.freeze()
     try:

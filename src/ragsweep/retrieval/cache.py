@@ -180,8 +180,8 @@ class StageCache:
         self.directory = None if directory is None else Path(directory)
         self.hits: list[str] = []
         self.misses: list[str] = []
-        #: entries written behind (`writing_behind`), each holding its lock until written
-        self._behind: list[Deferred] | None = None
+        #: entries written behind (`writing_behind`) by path, each holding its lock until written
+        self._behind: dict[Path, Deferred] | None = None
 
     def path(self, stage: str, key: str) -> Path:
         assert self.directory is not None
@@ -200,16 +200,16 @@ class StageCache:
         if self.directory is None or self._behind is not None:
             yield
             return
-        self._behind = []
+        self._behind = {}
         try:
             yield
         except BaseException:
-            for deferred in self._behind:
+            for deferred in self._behind.values():
                 deferred.drop()
             raise
         else:
             failed: list[BaseException] = []
-            for deferred in self._behind:  # every one, so that every lock is let go
+            for deferred in self._behind.values():  # every one, so every lock is let go
                 try:
                     deferred.finish()
                 except BaseException as err:
@@ -249,6 +249,9 @@ class StageCache:
             self.misses.append(stage)
             return fn()
         target = self.path(stage, key_of(parts))
+        if self._behind is not None and target in self._behind:
+            # asked again before it was written: write it now (its lock is this process's)
+            self._behind.pop(target).finish()
         found, value = kept(stage, target)
         if not found:
             found, value = self._load(target, locked=False)
@@ -267,8 +270,8 @@ class StageCache:
             self.misses.append(stage)
             if self._behind is not None and _kept_stage(stage):
                 held, handle = handle, None  # the entry's lock goes with its write
-                self._behind.append(
-                    Deferred(_writer(stage, target, value, held), stage, lambda: _unlock(held))
+                self._behind[target] = Deferred(
+                    _writer(stage, target, value, held), stage, lambda: _unlock(held)
                 )
                 return value
             write_pickle(target, value)
