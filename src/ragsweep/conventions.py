@@ -38,6 +38,13 @@ DELTA, CI_LOW, CI_HIGH = "delta", "ci_low", "ci_high"
 BASELINE = "baseline"
 #: the confirm run's prefix: held-out numbers never share a name with dev numbers
 HELDOUT = "heldout"
+#: per-question columns of a set partly labelled by a model judge (`ragsweep.data.judge`):
+#: `audited` (1 where people graded the question too, else 0) and `judge:<measure>` (the same
+#: ranking scored on the judge's grades; `judge:labels` its labels as `labels` keeps the set's).
+#: Metric prefixes on such a set: `uncorrected/` (a configuration's comparison on the labels
+#: alone) and `judge/` (the parent's: the judge's bias and the audited questions per slice)
+AUDITED_COLUMN, JUDGE_PREFIX = "audited", "judge:"
+UNCORRECTED, JUDGE = "uncorrected", "judge"
 COMPARISON_PREFIXES: tuple[str, ...] = (DELTA, CI_LOW, CI_HIGH)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. :]+")
 

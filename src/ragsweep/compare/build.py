@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ragsweep.compare import stats
+from ragsweep.compare import judged as judged_part
+from ragsweep.compare import ppi, stats
 from ragsweep.compare.flips import flipped
 from ragsweep.compare.format import interval, signed
+from ragsweep.compare.judged import Judged
 from ragsweep.compare.report import (
     BETTER,
     CELL_COLUMNS,
@@ -37,6 +39,8 @@ from ragsweep.measures import Measure
 from ragsweep.scoring.bounds import has_bounds_columns, if_relevant
 
 _ID_COLUMNS = ("qid", "slice")
+#: the audited flags (in the baseline's question order) and each run's judge scores by column
+JudgeScores = tuple[np.ndarray, Mapping[str, pd.DataFrame]]
 
 
 def _as_measure(m: Measure | str) -> Measure:
@@ -435,19 +439,34 @@ def build_report(
         notes.append(f"guard slice(s) {', '.join(absent)} have no questions here: not checked")
 
     def compared(
-        base: pd.DataFrame, cands: Mapping[str, pd.DataFrame]
+        base: pd.DataFrame,
+        cands: Mapping[str, pd.DataFrame],
+        judge: JudgeScores | None = None,
+        estimates: dict[str, ppi.Corrected] | None = None,
     ) -> tuple[pd.DataFrame, stats.PairedDifferences]:
-        """Every cell of `computed`: one paired comparison per measure."""
+        """Every cell of `computed`: one paired comparison per measure, corrected by the
+        audited questions when `judge` (the audited flags and the judge's scores) is given
+        (each measure's estimates then kept in `estimates`, when given)."""
         frames = []
         for m in computed:
             col = str(m)
-            draws = stats.paired_differences(
-                base[col].to_numpy(),
-                np.stack([cands[n][col].to_numpy() for n in names]),
-                strata_labels,
-                names,
-                weights=use_weights,
-            )
+            b, c = base[col].to_numpy(), np.stack([cands[n][col].to_numpy() for n in names])
+            if judge is None:
+                draws = stats.paired_differences(b, c, strata_labels, names, weights=use_weights)
+            else:
+                audited, scores = judge
+                draws, est = judged_part.corrected_draws(
+                    b,
+                    c,
+                    scores[baseline_name][col].to_numpy(),
+                    np.stack([scores[n][col].to_numpy() for n in names]),
+                    audited,
+                    strata_labels,
+                    names,
+                    use_weights,
+                )
+                if estimates is not None:
+                    estimates[col] = est
             comp = stats.to_frame(stats.compare(draws, level=level, correction=correction))
             res = stats.to_frame(
                 stats.resolution(draws, target_gap=target_gap, level=level, correction=correction)
@@ -463,6 +482,28 @@ def build_report(
     strata, normalised = draws.strata, draws.weights
     n_of = {s: int(k) for s, k in zip(draws.strata, draws.n, strict=True)}
     everyone = {baseline_name: baseline, **{n: candidates[n] for n in names}}
+    estimates: dict[str, ppi.Corrected] = {}
+    judge: Judged | None = None
+    corrected_cells = None
+    if judged_part.has_judge_columns(everyone, columns):
+        audited, scores = judged_part.aligned(everyone, base.index, columns)
+        problem = judged_part.too_few_audits(audited, strata_labels, order)
+        if problem is None:
+            corrected_cells, _ = compared(base, cands, (audited, scores), estimates)
+        judge = judged_part.judge_part(
+            cells,
+            corrected_cells,
+            estimates,
+            names,
+            problem,
+            audited,
+            strata_labels,
+            strata,
+            decision=str(decision),
+            headline=WEIGHTED if WEIGHTED in strata else ALL,
+            target=float(target_gap),
+            level=stats.interval_level(level, len(names), correction),
+        )
     _add_unjudged(cells, everyone, base, strata, normalised)
     bounded = unjudged == UNJUDGED_BOUNDS and all(map(has_bounds_columns, everyone.values()))
     cells["verdict_if_not_relevant"] = cells["verdict"]
@@ -475,9 +516,25 @@ def build_report(
         )
         opt_base = _check_frame(scored[baseline_name], baseline_name, columns).loc[base.index]
         opt_cands = {n: _check_frame(scored[n], n, columns).loc[base.index] for n in names}
-        optimistic, _ = compared(opt_base, opt_cands)
+        opt_judge = None
+        if corrected_cells is not None:  # the judge's scores with the same passages assumed
+            as_judged = judged_part.as_judge_frames(everyone, computed)
+            opt_judge = judged_part.aligned(
+                if_relevant(
+                    as_judged, computed, labels_from=baseline_name, gain=gain, rel_level=rel_level
+                ),
+                base.index,
+                columns,
+                audited_from=everyone,
+            )
+        optimistic, _ = compared(opt_base, opt_cands, opt_judge)
         for c in ("delta", "ci_low", "ci_high", "verdict"):
             cells[f"{c}_if_relevant"] = optimistic[c].to_numpy()
+    if corrected_cells is not None:  # the corrected comparison decides
+        for c in [c for c in corrected_cells.columns if c in cells.columns]:
+            cells[c] = corrected_cells[c].to_numpy()
+        cells["verdict_if_not_relevant"] = cells["verdict"]
+    if bounded:
         differ = (cells["verdict"] != cells["verdict_if_relevant"]).to_numpy()
         cells.loc[differ, "verdict"] = NEEDS_JUDGING
     cells = cells[list(CELL_COLUMNS)]
@@ -518,7 +575,7 @@ def build_report(
         correction=correction,
         level=float(level),
         interval_level=stats.interval_level(level, len(names), correction),
-        method=stats.METHOD,
+        method=stats.METHOD if corrected_cells is None else ppi.METHOD,
         target_gap=float(target_gap),
         cells=cells,
         decisions=decisions,
@@ -532,4 +589,5 @@ def build_report(
         subset=subset,
         parts=parts,
         flipped=flips,
+        judge=judge,
     )

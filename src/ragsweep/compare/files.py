@@ -23,7 +23,8 @@ def _plot_name(measure: Measure | None) -> str:
 
 def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
     """Write report.md, report.html, report.csv (the cells), decisions.csv, flipped.csv (the
-    questions that flipped, `compare.flips`), report.json and the forest plots (forest.png for
+    questions that flipped, `compare.flips`), judged.csv (on a model-judged set: the plain and
+    corrected comparisons, `compare.judged`), report.json and the forest plots (forest.png for
     the deciding measure, forest_<measure key>.png for the others) into `folder` (created);
     return name -> path."""
     out = Path(folder)
@@ -47,6 +48,9 @@ def write_report(report: Report, folder: str | Path) -> dict[str, Path]:
     written["report.csv"] = out / "report.csv"
     report.flipped.to_csv(out / "flipped.csv", index=False)
     written["flipped.csv"] = out / "flipped.csv"
+    if report.judge is not None:
+        report.judge.table.to_csv(out / "judged.csv", index=False)
+        written["judged.csv"] = out / "judged.csv"
     decisions = pd.DataFrame(
         [
             {

@@ -173,11 +173,19 @@ def method_text(report: Report) -> str:
             + " + ".join(f"{w:.2f} x {s}" for s, w in report.weights.items())
             + " (slice means; traffic weights)."
         )
+    how = (
+        "a Student-t interval on the paired differences with two pseudo-questions, so a slice "
+        "on which no question differs still has an honest width"
+    )
+    if report.judge is not None and report.judge.problem is None:
+        how = (
+            "the judge's scores on every question corrected by the audited questions' "
+            "residuals, a Student-t interval on the audited questions' degrees of freedom"
+        )
     return (
-        f"Paired comparison per slice ({report.method}: a Student-t interval on the paired "
-        "differences with two pseudo-questions, so a slice on which no question differs still "
-        "has an honest width; docs/statistics.md): each cell is the configuration minus the "
-        f"baseline {report.baseline!r} on the same questions, {intervals}; verdict {verdict}. "
+        f"Paired comparison per slice ({report.method}: {how}; docs/statistics.md): each cell "
+        f"is the configuration minus the baseline {report.baseline!r} on the same questions, "
+        f"{intervals}; verdict {verdict}. "
         f"Decided on {report.decision}"
         + "".join(f", {s} on {m}" for s, m in report.slice_decision.items())
         + f"; headline `{report.headline}`.{weights}"
@@ -206,3 +214,61 @@ def part_table(report: Report) -> tuple[str, list[str], list[list[str]]] | None:
         "(descriptive; the decisions above are over both)"
     )
     return caption, header, rows
+
+
+def judge_table(report: Report) -> tuple[str, list[str], list[list[str]]] | None:
+    """(caption, header, rows) of the model-judged labels table, or None when people made every
+    label or the comparison could not be corrected: per configuration and stratum, at the
+    stratum's deciding measure, the audited questions, what the labels alone say, the
+    corrected comparison, and the judge's bias (judge - people, on the audited questions)."""
+    judge = report.judge
+    if judge is None or judge.problem is not None or judge.table.empty:
+        return None
+    header = [
+        "configuration",
+        "slice",
+        "audited",
+        "labels alone",
+        "corrected",
+        "judge's bias (baseline)",
+        "worth (questions)",
+    ]
+    rows = []
+    t = judge.table
+    for name in report.configs:
+        for stratum in report.strata:
+            m = str(report.deciding(stratum))
+            hit = t[(t["config"] == name) & (t["stratum"] == stratum) & (t["measure"] == m)]
+            if hit.empty:
+                continue
+            r = hit.iloc[0]
+            label = stratum if m == str(report.decision) else f"{stratum} ({m})"
+            rows.append(
+                [
+                    row_label(report, name),
+                    label,
+                    f"{int(r['audited'])} of {int(r['questions'])}",
+                    f"{interval(r['plain_delta'], r['plain_ci_low'], r['plain_ci_high'])} "
+                    f"{r['plain_verdict']}",
+                    f"{interval(r['delta'], r['ci_low'], r['ci_high'])} {r['verdict']}",
+                    signed(float(r["baseline_bias"])),
+                    f"{float(r['n_eff']):.0f}",
+                ]
+            )
+    caption = (
+        f"Model-judged labels: {report.decision} against the baseline as the labels alone say "
+        "and corrected by the audited questions (the corrected one decides); the judge's bias "
+        "is its mean score minus the people's on the audited questions; worth: how many "
+        "people-labelled questions the corrected difference is worth"
+    )
+    return caption, header, rows
+
+
+def judge_lines(report: Report) -> list[str]:
+    """The note on a model-judged set, then the audit advice (empty when people made every
+    label)."""
+    note = report.judge_note()
+    if note is None:
+        return []
+    assert report.judge is not None
+    return [note, *(f"audit: {a}" for a in report.judge.advice)]

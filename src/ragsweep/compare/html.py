@@ -13,6 +13,8 @@ from ragsweep.compare.format import (
     bound_lines,
     cell_texts,
     columns,
+    judge_lines,
+    judge_table,
     method_text,
     part_table,
     resolution_text,
@@ -121,6 +123,10 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
     part = report.part_note()
     if part:
         parts.append(f'<p class="part"><b>{e(part)}</b></p>')
+    for line in judge_lines(report):
+        warn = report.judge is not None and report.judge.problem is not None
+        css = "warn" if warn and not line.startswith("audit:") else "part"
+        parts.append(f'<p class="{css}">{e(line)}</p>')
     held = report.heldout is not None
     parts.append(
         "<h2>Decisions</h2><table><tr><th>configuration</th><th>decision on dev</th>"
@@ -183,9 +189,10 @@ def to_html(report: Report, images: Mapping[str, bytes] | None = None) -> str:
                 )
             parts.append("".join(row) + "</tr>")
         parts.append("</table>")
-    by_part = part_table(report)
-    if by_part is not None:
-        caption, head, rows = by_part
+    for table in (part_table(report), judge_table(report)):
+        if table is None:
+            continue
+        caption, head, rows = table
         parts.append(
             f"<h2>{e(caption)}</h2><table><tr>"
             + "".join(f"<th>{e(h)}</th>" for h in head)

@@ -11,6 +11,8 @@ from ragsweep.compare.format import (
     bound_lines,
     cell_texts,
     columns,
+    judge_lines,
+    judge_table,
     method_text,
     part_table,
     resolution_text,
@@ -49,6 +51,11 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
         ]
     part = report.part_note()
     lines += [method_text(report), "", *([f"**{_md_escape(part)}**", ""] if part else [])]
+    for line in judge_lines(report):
+        lines += [
+            f"**{_md_escape(line)}**" if not line.startswith("audit:") else _md_escape(line),
+            "",
+        ]
     held = report.heldout is not None
     lines += [
         "## Decisions",
@@ -94,9 +101,10 @@ def to_markdown(report: Report, images: Sequence[str] = ()) -> str:
                 cells.append(f"{delta} {interval} {word} ({value}){under}")
             lines.append(f"| {_md_escape(name)} | " + " | ".join(cells) + " |")
         lines.append("")
-    by_part = part_table(report)
-    if by_part is not None:
-        caption, head, rows = by_part
+    for extra in (part_table(report), judge_table(report)):  # the tables beside the cells
+        if extra is None:
+            continue
+        caption, head, rows = extra
         lines += [f"## {_md_escape(caption)}", ""]
         lines.append("| " + " | ".join(map(_md_escape, head)) + " |")
         lines.append("|---|---" + "|---:" * (len(head) - 2) + "|")

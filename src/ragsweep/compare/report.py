@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from ragsweep.compare.judged import Judged
 from ragsweep.conventions import ASSUME_NOT_RELEVANT, UNJUDGED_BOUNDS
 from ragsweep.data.csvfile import read_csv_exact
 from ragsweep.measures import Measure
@@ -186,6 +187,32 @@ class Report:
     #: the questions each configuration lost and gained per slice (`FLIP_COLUMNS`; no row when
     #: nothing flipped): `ragsweep.compare.flips`
     flipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FLIP_COLUMNS))
+    #: on a labelled set partly made by a model judge (`ragsweep.compare.judged`): the plain and
+    #: the corrected comparison side by side, the judge's bias and the audit advice; the cells
+    #: are then the corrected ones (`method` says so). None: people made every label
+    judge: Judged | None = None
+
+    def judge_note(self) -> str | None:
+        """The line every rendering prints under the title on a model-judged set: that the
+        intervals are corrected by the audited questions, or that they could not be and why."""
+        if self.judge is None:
+            return None
+        n, total = (
+            self.judge.audited.get(self.headline, 0),
+            self.judge.questions.get(self.headline, 0),
+        )
+        if self.judge.problem is not None:
+            return (
+                f"MODEL-JUDGED LABELS, NOT CORRECTED: a model judge made labels of this set "
+                f"({n} of {total} questions audited by people); {self.judge.problem}. Until "
+                "then every number and verdict below inherits the judge's bias."
+            )
+        return (
+            f"Model-judged labels: {total - n} of {total} questions carry a model judge's "
+            f"labels, {n} were audited by people; every interval and verdict is corrected by "
+            "the audited questions (prediction-powered inference). The table 'Model-judged "
+            "labels' shows what the labels alone would say and the judge's bias."
+        )
 
     def needs_judging(self) -> bool:
         """Whether any configuration's decision is `needs judging`."""
@@ -352,6 +379,15 @@ class Report:
             ],
             "rows": self.rows(),
             "cells": json.loads(self.cells.to_json(orient="records")),
+            "judge": None
+            if self.judge is None
+            else {
+                "problem": self.judge.problem,
+                "audited": dict(self.judge.audited),
+                "questions": dict(self.judge.questions),
+                "advice": list(self.judge.advice),
+                "table": json.loads(self.judge.table.to_json(orient="records")),
+            },
         }
 
 

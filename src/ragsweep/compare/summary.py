@@ -2,7 +2,9 @@
 (docs/report.md, "MLflow"):
 
     config_metrics(report, config)   # on each configuration run: delta|ci_low|ci_high/<key>/<slice>
+                                     # (and uncorrected/... on a model-judged set)
     summary_metrics(report)          # on the parent: the baseline's and the winner's numbers
+                                     # (and judge/audited|bias/... on a model-judged set)
     decision_tag(report, config)     # better|worse|noise|fails guard|needs judging|baseline
     verdict_tag(report, config)      # `noise: weighted recall@5 +0.055 [-0.011, +0.127]`
     pick_winner(report)              # the configuration the confirm stage re-scores
@@ -18,7 +20,16 @@ from dataclasses import dataclass, replace
 
 from ragsweep.compare.format import interval, signed
 from ragsweep.compare.report import BETTER, Report
-from ragsweep.conventions import BASELINE, CI_HIGH, CI_LOW, DELTA, metric_key
+from ragsweep.conventions import (
+    BASELINE,
+    CI_HIGH,
+    CI_LOW,
+    DELTA,
+    JUDGE,
+    UNCORRECTED,
+    metric_key,
+    metric_safe,
+)
 from ragsweep.measures import Measure
 
 #: the tag `ragsweep.decision` of the baseline run (the others carry their decision)
@@ -41,6 +52,18 @@ def config_metrics(report: Report, config: str, every_measure: bool = False) -> 
         values = (row.delta, row.ci_low, row.ci_high) if source == config else (0.0,) * 3
         for prefix, value in zip((DELTA, CI_LOW, CI_HIGH), values, strict=True):
             out[_key(row.measure, row.stratum, prefix)] = float(value)
+    judge = report.judge
+    if judge is not None and not judge.table.empty and source == config:
+        # on a model-judged set the cells are corrected; what the labels alone say beside them
+        t = judge.table[judge.table["config"] == config]
+        for row in t.itertuples():
+            if not every_measure and Measure.parse(row.measure) != report.deciding(row.stratum):
+                continue
+            for prefix, value in ((DELTA, row.plain_delta), (CI_LOW, row.plain_ci_low)):
+                out[f"{UNCORRECTED}/{_key(row.measure, row.stratum, prefix)}"] = float(value)
+            out[f"{UNCORRECTED}/{_key(row.measure, row.stratum, CI_HIGH)}"] = float(
+                row.plain_ci_high
+            )
     return out
 
 
@@ -74,6 +97,17 @@ def summary_metrics(
         out[f"{BASELINE}/{key}"] = value(report.baseline, measure, stratum)
         if winner is not None:
             out[f"{WINNER}/{key}"] = value(winner, measure, stratum)
+    judge = report.judge
+    if judge is not None:  # the audit behind a model-judged set, and the judge's bias
+        for stratum in report.strata:
+            out[f"{JUDGE}/audited/{metric_safe(stratum)}"] = float(judge.audited.get(stratum, 0))
+        t = judge.table
+        for stratum in report.strata:
+            measure = str(report.deciding(stratum))
+            hit = t[(t["stratum"] == stratum) & (t["measure"] == measure)]
+            if not hit.empty:
+                key = _key(measure, stratum, "bias")
+                out[f"{JUDGE}/{key}"] = float(hit["baseline_bias"].iloc[0])
     if winner is not None:
         head = report.cell(winner, report.decision, report.headline)
         for prefix, column in ((DELTA, "delta"), (CI_LOW, "ci_low"), (CI_HIGH, "ci_high")):

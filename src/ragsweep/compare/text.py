@@ -17,6 +17,8 @@ from ragsweep.compare.format import (
     bound_lines,
     cell_texts,
     columns,
+    judge_lines,
+    judge_table,
     method_text,
     part_table,
     resolution_text,
@@ -60,6 +62,9 @@ def rich_tables(report: Report) -> list[RenderableType]:
     part = report.part_note()
     if part:
         out.append(Text(part, style="bold"))
+    for i, line in enumerate(judge_lines(report)):
+        corrected = report.judge is not None and report.judge.problem is None
+        out.append(Text(line, style="bold" if i == 0 and corrected else "bold magenta"))
     for caption, measure in tables(report):
         cols = columns(report, measure)
         table = Table(title=caption, title_justify="left", show_lines=True)
@@ -101,9 +106,10 @@ def rich_tables(report: Report) -> list[RenderableType]:
                     extra[0].append(f"\n{short}", style=_heldout_style(short))
             table.add_row(name, *extra, *cells)
         out.append(table)
-    by_part = part_table(report)
-    if by_part is not None:
-        caption, head, rows = by_part
+    for extra in (part_table(report), judge_table(report)):  # the tables beside the cells
+        if extra is None:
+            continue
+        caption, head, rows = extra
         table = Table(title=caption, title_justify="left")
         for i, h in enumerate(head):
             table.add_column(h, justify="left" if i < 2 else "right")

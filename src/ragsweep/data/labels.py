@@ -31,6 +31,9 @@ LABEL_FIELDS: Spec = {
     "version": ("str", False),
     "grade": ("int", False),
 }
+#: fields a label row may carry: `model`, the model judge that made the label (absent: people
+#: made it); docs/schema.md, "Model-made labels"
+LABEL_OPTIONAL: Spec = {"model": ("str", False)}
 
 
 def judged_note(labels_per_grade: Mapping[str, int], questions: int) -> str | None:
@@ -50,10 +53,15 @@ def judged_note(labels_per_grade: Mapping[str, int], questions: int) -> str | No
 
 
 def check_anchors(
-    f: DataFile, rows: list[dict[str, Any]], documents: tuple[Document, ...], extra: Spec
+    f: DataFile,
+    rows: list[dict[str, Any]],
+    documents: tuple[Document, ...],
+    extra: Spec,
+    optional: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """Check label-shaped rows (`LABEL_FIELDS` and `extra`): grades, clauses that exist in the
-    corpus, one row per pair. Returns each row's (qid, clause id)."""
+    """Check label-shaped rows (`LABEL_FIELDS` and `extra`, of which `optional` may be left
+    out): grades, clauses that exist in the corpus, one row per pair. Returns each row's (qid,
+    clause id)."""
     spec = {**LABEL_FIELDS, **extra}
     sections = {(d.document, d.version): {c.section for c in d.clauses} for d in documents}
     versions: dict[str, list[str]] = {}
@@ -63,7 +71,7 @@ def check_anchors(
     pairs: list[tuple[str, str]] = []
     first: dict[tuple[str, str], int] = {}
     for n, lab in enumerate(rows, start=1):
-        f.fields(lab, spec, n)
+        f.fields(lab, spec, n, optional=optional)
         grade = lab["grade"]
         if grade not in GRADES:
             f.fail(
@@ -125,10 +133,11 @@ def load_labels(
 ) -> tuple[pd.DataFrame, dict[str, set[str]]]:
     """The labels in `data` (the bytes of `root`/labels.jsonl), checked against the corpus and
     the questions, every one of which needs a label with grade >= 1. Returns the labels in file
-    order and the clause ids judged per qid (the pairs a review file may grade)."""
+    order and the clause ids judged per qid (the pairs a review file may grade). The frame has
+    a `model` column (None where people made the label) only when some row names a model."""
     f = DataFile(root, LABELS_FILE)
     rows = f.jsonl(data)
-    pairs = check_anchors(f, rows, documents, {})
+    pairs = check_anchors(f, rows, documents, LABEL_OPTIONAL, optional=list(LABEL_OPTIONAL))
     qids = set(questions["qid"])
     asked = {
         q: (p, v)
@@ -160,7 +169,11 @@ def load_labels(
                 n,
                 "qid",
             )
-    return label_frame(rows, pairs, list(LABEL_FIELDS)), judged
+    columns = list(LABEL_FIELDS)
+    if any("model" in lab for lab in rows):
+        columns.append("model")
+        rows = [lab if "model" in lab else {**lab, "model": None} for lab in rows]
+    return label_frame(rows, pairs, columns), judged
 
 
 def _check_admitted(

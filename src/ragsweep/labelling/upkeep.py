@@ -21,7 +21,7 @@ from typing import Any
 
 from ragsweep.data import Clause, Document, admits, clause_id, version_key
 from ragsweep.data.corpus import load_corpus
-from ragsweep.data.labels import LABEL_FIELDS
+from ragsweep.data.labels import LABEL_FIELDS, LABEL_OPTIONAL
 from ragsweep.data.meta import load_meta
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import DataFile, hint
@@ -332,7 +332,7 @@ def _read(
     first: dict[tuple[str, str, str, str], int] = {}
     out = []
     for n, lab in enumerate(rows, start=1):
-        f.fields(lab, LABEL_FIELDS, n)
+        f.fields(lab, {**LABEL_FIELDS, **LABEL_OPTIONAL}, n, optional=list(LABEL_OPTIONAL))
         if lab["grade"] not in GRADES:
             f.fail(f"grade {lab['grade']} is outside {{0, 1, 2}}", n, "grade")
         if lab["qid"] not in asked:

@@ -18,6 +18,7 @@ from ragsweep import conventions as cv
 from ragsweep.chunking.anchors import Coverage, coverage, gain_arrays, label_matrix
 from ragsweep.chunking.chunkers import Chunk
 from ragsweep.data import Dataset
+from ragsweep.data.judge import judge_view
 from ragsweep.measures import Measure
 from ragsweep.scoring import bounds
 from ragsweep.scoring.eval_config import Scoring
@@ -134,6 +135,12 @@ def score_ranked(
     ids = _split([chunks[i].chunk_id for i in ranked[valid].tolist()], valid.sum(axis=1))
     shown, clause_rankings = _ranked_clauses(cov, ranked, top)
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
+    view, _ = judge_view(ds)
+    if view is not None:  # the same rankings on the judge's grades, for the correction
+        j_clause, j_grade = label_matrix(qids, view.grades, cov.clause_ids)
+        judged = score_arrays(gain_arrays(ranked, cov, j_clause, j_grade), measures, how.gain)
+        columns[cv.AUDITED_COLUMN] = np.array([q in view.audited for q in qids], dtype=np.int64)
+        columns |= {cv.JUDGE_PREFIX + str(m): judged[:, j] for j, m in enumerate(measures)}
     # the valid ranks among the first `top` lead each question's valid ranks
     columns["ranked"] = [
         json.dumps(row[:n]) for row, n in zip(ids, valid[:, :top].sum(axis=1).tolist(), strict=True)
@@ -145,15 +152,17 @@ def score_ranked(
         ]
     columns[WORDS_COLUMN] = words_column([row[:top] for row in texts])
     asked_ids = set(qids)
-    qrels: dict[str, dict[str, int]] = {}
-    label_columns = (ds.labels[c].tolist() for c in ("qid", "clause_id", "grade"))
-    for qid, cid, g in zip(*label_columns, strict=True):
-        if qid in asked_ids:
-            qrels.setdefault(qid, {})[cid] = int(g)
+    qrels = _qrels(ds.labels, asked_ids)
     columns["labels"] = [
         json.dumps(bounds.labels_needed(qrels.get(q, {}), ranks), sort_keys=True)
         for q, ranks in zip(qids, shown, strict=True)
     ]
+    if view is not None:  # the judge's labels, as `labels` keeps the set's (for the bounds)
+        j_qrels = _qrels(view.grades, asked_ids)
+        columns[cv.JUDGE_PREFIX + "labels"] = [
+            json.dumps(bounds.labels_needed(j_qrels.get(q, {}), ranks), sort_keys=True)
+            for q, ranks in zip(qids, shown, strict=True)
+        ]
     asked = questions.reset_index(drop=True)
     per_q = pd.DataFrame(
         {
@@ -175,6 +184,16 @@ def score_ranked(
         clause_rankings=dict(zip(qids, clause_rankings, strict=True)),
         qrels=qrels,
     )
+
+
+def _qrels(labels: pd.DataFrame, asked: set[str]) -> dict[str, dict[str, int]]:
+    """qid -> clause id -> grade of the `labels` rows (qid, clause_id, grade) of `asked`."""
+    out: dict[str, dict[str, int]] = {}
+    columns = (labels[c].tolist() for c in ("qid", "clause_id", "grade"))
+    for qid, cid, g in zip(*columns, strict=True):
+        if qid in asked:
+            out.setdefault(qid, {})[cid] = int(g)
+    return out
 
 
 def _ranked_clauses(
