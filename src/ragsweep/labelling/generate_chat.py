@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ragsweep.endpoint import Aborted, Malformed, clip, retryable
+from ragsweep.endpoint import Malformed, clip, retryable
 from ragsweep.errors import UserError
 from ragsweep.labelling.chat import ChatClient, cache_key
 from ragsweep.labelling.generate_spec import GenerationSpec, load_spec
@@ -137,8 +137,6 @@ class ChatGenerator(ChatClient):
         attempts = self.endpoint.policy.attempts
         try:
             found, text = self.request(messages, question, abort)
-        except Aborted:
-            raise
         except (openai.APITimeoutError, openai.APIStatusError, Malformed) as exc:
             tries = f" (after {attempts} attempts)" if retryable(exc) else ""
             raise UserError(
