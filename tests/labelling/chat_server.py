@@ -106,6 +106,10 @@ class ChatServer(FakeServer):
                     return action
             return self.queue.popleft() if self.queue else None
 
+    def reply_for(self, prompt: str) -> str:
+        """The text of a normal reply to `prompt` (a subclass may answer other prompts)."""
+        return reply_text(prompt)
+
     def answer(self, path: str, body: dict[str, Any], authorization: str | None) -> Reply:
         record = Recorded(path, body, authorization)
         with self._lock:
@@ -123,7 +127,7 @@ class ChatServer(FakeServer):
             return Reply(200, b'{"id": "chatcmpl-fake", "choices": [')
         if action is not None and action.kind == "slow":
             time.sleep(action.seconds)
-        text = reply_text(record.prompt)
+        text = self.reply_for(record.prompt)
         if action is not None and action.kind == "no_score":
             text = "I would rather not say how relevant this passage is."
         return json_reply(completion(body["model"], text))

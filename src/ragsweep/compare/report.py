@@ -21,6 +21,7 @@ import pandas as pd
 from ragsweep.compare.judged import Judged
 from ragsweep.conventions import ASSUME_NOT_RELEVANT, UNJUDGED_BOUNDS
 from ragsweep.data.csvfile import read_csv_exact
+from ragsweep.data.schema import SYNTHETIC
 from ragsweep.measures import Measure
 
 #: A row's overall decision, in order of precedence (see `build._decide` and docs/report.md).
@@ -267,6 +268,11 @@ class Report:
                 "deciding measure of each part per slice."
             )
         (part,) = self.parts_scored
+        if part == SYNTHETIC:
+            return (
+                f"Questions: synthetic only, generated from the corpus, not asked by anyone "
+                f"({setting}); never compare these numbers with runs on the real questions."
+            )
         only = "frozen core" if part == "core" else f"{part} part"
         return f"Questions: the {only} of the labelled set only ({setting})."
 

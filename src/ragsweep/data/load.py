@@ -37,6 +37,7 @@ from ragsweep.data.schema import (
     LABELS_FILE,
     META_FILE,
     QUESTIONS_FILE,
+    REAL_SUBSETS,
     SUBSETS,
     Dataset,
 )
@@ -262,7 +263,12 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "products": sorted({d.product for d in ds.documents if d.product is not None}),
         "questions": len(q),
         "questions_per_slice": {s: int((q["slice"] == s).sum()) for s in ds.slices},
-        "questions_per_subset": {s: int((q["subset"] == s).sum()) for s in SUBSETS},
+        # `synthetic` only when the set has some: a set of real questions reads as before
+        "questions_per_subset": {
+            s: int((q["subset"] == s).sum())
+            for s in SUBSETS
+            if s in REAL_SUBSETS or (q["subset"] == s).any()
+        },
         "multi_relevant_questions": int((relevant >= 2).sum()),
         "labels_per_grade": {str(g): int(grade_counts.get(g, 0)) for g in GRADES},
         "questions_with_grade_0": int(lab.loc[lab["grade"] == 0, "qid"].nunique()),

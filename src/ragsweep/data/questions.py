@@ -76,7 +76,8 @@ def load_questions(
             )
         if q["subset"] not in SUBSETS:
             f.fail(
-                f"{q['subset']!r} is not a subset; use 'core' (frozen) or 'rolling' (refreshed)",
+                f"{q['subset']!r} is not a subset; use 'core' (frozen), 'rolling' (refreshed) or "
+                "'synthetic' (generated from the corpus)",
                 n,
                 "subset",
             )

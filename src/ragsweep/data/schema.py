@@ -21,8 +21,12 @@ from ragsweep.data.clause_table import ClauseTable
 SCHEMA_VERSION = 1
 #: part kinds allowed in a wording (docs/schema.md)
 PART_KINDS = ("definitions", "cover", "limits", "exclusions", "claims", "conditions", "other")
-#: question subsets: `core` is frozen for trend lines, `rolling` is refreshed
-SUBSETS = ("core", "rolling")
+#: question subsets: `core` is frozen for trend lines, `rolling` is refreshed, `synthetic` was
+#: generated from the corpus (`labels generate`) and is never scored with the real ones
+SUBSETS = ("core", "rolling", "synthetic")
+#: the subsets of questions people asked: what `eval.subset=all` scores
+REAL_SUBSETS = ("core", "rolling")
+SYNTHETIC = "synthetic"
 GRADES = (0, 1, 2)
 #: optional second-opinion files under review/, in the order they are reported
 REVIEW_FILES = ("reviewer2", "prelabels")

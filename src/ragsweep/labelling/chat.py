@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from ragsweep.data.write import replace_file
@@ -30,6 +30,8 @@ from ragsweep.errors import UserError
 from ragsweep.secrets import mask_text
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PROMPT_VERSION = "umbrela-insurance-v1"
 SYSTEM_PROMPT = (
@@ -160,14 +162,23 @@ class _Outcome:
     reply: str | None = None  # the model's text, kept in the cache for audit
 
 
-class ChatLabeller:
-    """Grades (question, clause) items with a chat model behind an OpenAI-compatible endpoint.
+class ChatClient:
+    """A chat model behind an OpenAI-compatible endpoint, as every chat user in ragsweep asks it:
+    the settings checked, the endpoint's client, key and retry policy (`ragsweep.endpoint`),
+    the errors a user must fix raised as one line, replies cached as JSON files under
+    `cache_dir`. `ChatLabeller` grades with it; `labelling.generate_chat` writes questions.
 
     `base_url` ends in /v1 (`http://localhost:8000/v1` for vLLM, `http://localhost:11434/v1`
     for Ollama). `timeout` is per request, in seconds; the retry options are
     `ragsweep.endpoint.RetryPolicy`'s. `sleep`, `now` and `rng` are injectable for tests
-    (defaults: `time.sleep`, UTC now, an unseeded `random.Random`).
+    (defaults: `time.sleep`, UTC now, an unseeded `random.Random`). `what` names the user in
+    errors (`chat labeller`).
     """
+
+    #: who asks, in errors about the settings; what the model is asked to do, in "cannot
+    #: connect ... to <task> with model ..."
+    what = "chat labeller"
+    task = "label"
 
     def __init__(
         self,
@@ -190,14 +201,14 @@ class ChatLabeller:
     ) -> None:
         if not base_url or urlsplit(base_url).scheme not in ("http", "https"):
             raise UserError(
-                f"chat labeller: base_url {mask_text(base_url)!r} is not an http(s) URL; "
+                f"{self.what}: base_url {mask_text(base_url)!r} is not an http(s) URL; "
                 "give the server's OpenAI-compatible root, e.g. http://localhost:8000/v1"
             )
         if not model:
-            raise UserError(f"chat labeller {mask_text(base_url)}: model is empty; name one")
+            raise UserError(f"{self.what} {mask_text(base_url)}: model is empty; name one")
         if max_concurrency < 1 or max_retries < 0 or timeout <= 0:
             raise UserError(
-                f"chat labeller {mask_text(base_url)}: max_concurrency must be >= 1, "
+                f"{self.what} {mask_text(base_url)}: max_concurrency must be >= 1, "
                 f"max_retries >= 0 and timeout > 0 (got {max_concurrency}, {max_retries}, "
                 f"{timeout})"
             )
@@ -234,7 +245,7 @@ class ChatLabeller:
 
     def __repr__(self) -> str:
         return (
-            f"ChatLabeller(base_url={self._shown_url!r}, model={self.model!r}, "
+            f"{type(self).__name__}(base_url={self._shown_url!r}, model={self.model!r}, "
             f"api_key_env={self.api_key_env!r}, max_concurrency={self.max_concurrency}, "
             f"max_retries={self.max_retries}, timeout={self.timeout}, "
             f"cache_dir={self.cache_dir!r}, temperature={self.temperature}, seed={self.seed})"
@@ -250,6 +261,99 @@ class ChatLabeller:
     @property
     def _shown_url(self) -> str:
         return self.endpoint.shown_url
+
+    def request(
+        self,
+        messages: list[dict[str, str]],
+        parse: Callable[[str | None], T],
+        abort: threading.Event | None = None,
+    ) -> tuple[T, str]:
+        """One chat completion under the endpoint's retry policy: `parse(reply text)` of it,
+        and the text. `parse` raises `Malformed` for a reply it cannot use (asked again at
+        once). What the user must fix raises a one-line UserError (a refused key, an unknown
+        model, a server that cannot be reached); the rest is raised as it came once the
+        retries are spent (`openai.APITimeoutError`, `openai.APIStatusError`, `Malformed`)."""
+        import openai
+
+        kwargs: dict[str, Any] = {"temperature": self.temperature}
+        if self.seed is not None:
+            kwargs["seed"] = self.seed
+
+        def ask(client: Any) -> tuple[T, str]:
+            try:
+                response = client.chat.completions.create(
+                    model=self.model, messages=messages, **kwargs
+                )
+            except ValueError as exc:  # the client could not decode the body
+                raise Malformed(f"malformed reply: not JSON ({self.endpoint.scrub(exc)})") from None
+            text = response.choices[0].message.content if response.choices else None
+            return parse(text), text or ""
+
+        attempts = self.endpoint.policy.attempts
+        try:
+            return self.endpoint.call(ask, what=self.model, abort=abort)
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise self._auth_error(exc) from None
+        except openai.NotFoundError as exc:
+            raise UserError(
+                f"{self._shown_url}: model {self.model!r} not found "
+                f"(HTTP 404: {self.endpoint.detail(exc)}); check the model name against "
+                f"GET {self._shown_url}/models and that the base URL ends in /v1"
+            ) from None
+        except openai.APITimeoutError:
+            raise
+        except openai.APIConnectionError as exc:
+            why = refused(exc)
+            if why:
+                raise UserError(
+                    f"{self._shown_url}: cannot connect ({why}) to {self.task} with model "
+                    f"{self.model!r}; start the server or fix base_url"
+                ) from None
+            raise UserError(
+                f"{self._shown_url}: {self.endpoint.reason(exc)} on {attempts} attempts with "
+                f"model {self.model!r}; check that the server is up and reachable at base_url"
+            ) from None
+
+    def _auth_error(self, exc: Any) -> UserError:
+        code = exc.status_code
+        if self.endpoint.key() is None:
+            fix = f"{self.api_key_env} is not set: export the server's API key in it"
+        elif code == 401:
+            fix = f"set {self.api_key_env} to a valid key for this server"
+        else:
+            fix = f"use a key in {self.api_key_env} that may use this model, or another model"
+        return UserError(
+            f"{self._shown_url}: the server refused the API key for model {self.model!r} "
+            f"(HTTP {code}: {self.endpoint.detail(exc)}); {fix}"
+        )
+
+    def _stamp(self) -> str:
+        return self._now().isoformat(timespec="seconds")
+
+    def _cache_path(self, key: str) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / f"{key}.json"
+
+    def _cache_entry(self, key: str) -> dict[str, Any] | None:
+        """The cached entry of `key` (None: no cache, none there, or one for another key)."""
+        path = self._cache_path(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            return entry if isinstance(entry, dict) and entry.get("key") == key else None
+        except (OSError, ValueError):
+            log.warning("ignoring unreadable cache file %s", path)
+            return None
+
+    def _cache_write(self, key: str, entry: Mapping[str, Any]) -> None:
+        path = self._cache_path(key)
+        if path is not None:
+            replace_file(path, json.dumps({"key": key, **entry}, sort_keys=True, indent=1) + "\n")
+
+
+class ChatLabeller(ChatClient):
+    """Grades (question, clause) items with a chat model behind an OpenAI-compatible endpoint
+    (the settings are `ChatClient`'s)."""
 
     def label(self, items: Sequence[Item]) -> list[Label]:
         """One label per item, in order. Items with the same prompt share one request; cached
@@ -296,48 +400,11 @@ class ChatLabeller:
         (asked again at once). What stays failed fails this item, or the run (UserError)."""
         import openai
 
-        kwargs: dict[str, Any] = {"temperature": self.temperature}
-        if self.seed is not None:
-            kwargs["seed"] = self.seed
-
-        def request(client: Any) -> tuple[int, str]:
-            try:
-                response = client.chat.completions.create(
-                    model=self.model, messages=messages, **kwargs
-                )
-            except ValueError as exc:  # the client could not decode the body
-                raise Malformed(f"malformed reply: not JSON ({self.endpoint.scrub(exc)})") from None
-            text = response.choices[0].message.content if response.choices else None
-            score = parse_score(text)
-            if score is None:
-                snippet = self.endpoint.scrub(clip(text, _SNIPPET))
-                raise Malformed(f"malformed reply: no score in {snippet!r}")
-            return score, text or ""
-
         attempts = self.endpoint.policy.attempts
         try:
-            score, text = self.endpoint.call(request, what=self.model, abort=abort)
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            raise self._auth_error(exc) from None
-        except openai.NotFoundError as exc:
-            raise UserError(
-                f"{self._shown_url}: model {self.model!r} not found "
-                f"(HTTP 404: {self.endpoint.detail(exc)}); check the model name against "
-                f"GET {self._shown_url}/models and that the base URL ends in /v1"
-            ) from None
+            score, text = self.request(messages, self._score, abort)
         except openai.APITimeoutError as exc:
             return self._failed(f"{self.endpoint.reason(exc)} (after {attempts} attempts)")
-        except openai.APIConnectionError as exc:
-            why = refused(exc)
-            if why:
-                raise UserError(
-                    f"{self._shown_url}: cannot connect ({why}) to label with model "
-                    f"{self.model!r}; start the server or fix base_url"
-                ) from None
-            raise UserError(
-                f"{self._shown_url}: {self.endpoint.reason(exc)} on {attempts} attempts with "
-                f"model {self.model!r}; check that the server is up and reachable at base_url"
-            ) from None
         except (openai.APIStatusError, Malformed) as exc:
             reason = self.endpoint.reason(exc)
             if not retryable(exc):  # a request the server will never accept
@@ -345,25 +412,16 @@ class ChatLabeller:
             return self._failed(f"{reason} (after {attempts} attempts)")
         return _Outcome(score, self._stamp(), reply=self.endpoint.scrub(text))
 
+    def _score(self, text: str | None) -> int:
+        score = parse_score(text)
+        if score is None:
+            snippet = self.endpoint.scrub(clip(text, _SNIPPET))
+            raise Malformed(f"malformed reply: no score in {snippet!r}")
+        return score
+
     def _failed(self, reason: str) -> _Outcome:
         log.warning("%s %s: item failed: %s", self._shown_url, self.model, reason)
         return _Outcome(None, self._stamp(), reason)
-
-    def _auth_error(self, exc: Any) -> UserError:
-        code = exc.status_code
-        if self.endpoint.key() is None:
-            fix = f"{self.api_key_env} is not set: export the server's API key in it"
-        elif code == 401:
-            fix = f"set {self.api_key_env} to a valid key for this server"
-        else:
-            fix = f"use a key in {self.api_key_env} that may use this model, or another model"
-        return UserError(
-            f"{self._shown_url}: the server refused the API key for model {self.model!r} "
-            f"(HTTP {code}: {self.endpoint.detail(exc)}); {fix}"
-        )
-
-    def _stamp(self) -> str:
-        return self._now().isoformat(timespec="seconds")
 
     # -- labels and cache -------------------------------------------------------------------
 
@@ -385,29 +443,21 @@ class ChatLabeller:
             umbrela_score=outcome.score,
         )
 
-    def _cache_path(self, key: str) -> Path | None:
-        return None if self.cache_dir is None else self.cache_dir / f"{key}.json"
-
     def _cache_get(self, key: str) -> _Outcome | None:
-        path = self._cache_path(key)
-        if path is None or not path.is_file():
+        entry = self._cache_entry(key)
+        if entry is None:
             return None
         try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
             score = entry["umbrela_score"]
-            if entry["key"] != key or score not in UMBRELA_TO_GRADE:
+            if score not in UMBRELA_TO_GRADE:
                 return None
             return _Outcome(int(score), str(entry["at"]), reply=entry.get("reply"))
-        except (OSError, ValueError, KeyError, TypeError):
-            log.warning("ignoring unreadable cache file %s", path)
+        except (KeyError, TypeError, ValueError):
+            log.warning("ignoring unreadable cache file %s", self._cache_path(key))
             return None
 
     def _cache_put(self, key: str, outcome: _Outcome) -> None:
-        path = self._cache_path(key)
-        if path is None:
-            return
         entry = {
-            "key": key,
             "model": self.model,
             "labeller": self.labeller,
             "temperature": self.temperature,
@@ -418,4 +468,4 @@ class ChatLabeller:
             "reply": outcome.reply,
             "at": outcome.at,
         }
-        replace_file(path, json.dumps(entry, sort_keys=True, indent=1) + "\n")
+        self._cache_write(key, entry)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from ragsweep.data import clause_id, load_dataset
 from ragsweep.data.questions import load_questions
 from ragsweep.data.reader import hint
-from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE
+from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE, SYNTHETIC
 from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.labelfiles import (
     Change,
@@ -153,7 +153,8 @@ def freeze(
 ) -> tuple[str, ...]:
     """Promote rolling questions to the frozen core set (`subset` to `core`), each logged as a
     `freeze` entry. `qids` lists them, or `"all-rolling"` takes every rolling question; a
-    listed question already in core is left as it is. Returns the qids frozen, in file order."""
+    listed question already in core is left as it is; a synthetic one refuses the call (the
+    core is for trend lines on real questions). Returns the qids frozen, in file order."""
     root = Path(dataset_dir)
     check_stamp(at, who, "freeze")
     load_dataset(root)  # a folder that loads (and matches its manifest) is the only one touched
@@ -173,6 +174,13 @@ def freeze(
                     f"{hint(qid, known_qids)}give qids of questions.jsonl"
                 )
         wanted = set(qids)
+        made = [r["qid"] for r in rows if r["qid"] in wanted and r["subset"] == SYNTHETIC]
+        if made:
+            raise UserError(
+                f"freeze: question {made[0]} in {root / QUESTIONS_FILE} is synthetic (generated "
+                "from the corpus), and the frozen core holds only questions people asked; "
+                "leave it out of the qids"
+            )
     frozen = [r["qid"] for r in rows if r["qid"] in wanted and r["subset"] == "rolling"]
     if not frozen:
         return ()

@@ -52,6 +52,13 @@ from ragsweep.labelling.sheet_columns import (
 from ragsweep.labelling.sheetfile import write_sheet_frame
 from ragsweep.scoring.eval_config import check_snapshot
 
+#: the systems pooled when none is named (`labels pool`, `labels generate`): each retriever of
+#: the default pipeline
+DEFAULT_SYSTEMS: dict[str, list[str]] = {
+    "bm25": ["retriever=bm25"],
+    "dense": ["retriever=dense"],
+    "hybrid": [],
+}
 #: a system's name: it is written as `name@rank`, joined by "; "
 SYSTEM_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 

@@ -38,11 +38,11 @@ DEFAULT_TARGET = 80
 ID_PREFIX, ID_HASH_CHARS = "s", 10
 
 
-def question_id(text: str) -> str:
-    """`s` + the first 10 hex digits of sha1 of the normalised text: the same question gets the
-    same id on every run."""
+def question_id(text: str, prefix: str = ID_PREFIX) -> str:
+    """`prefix` (`s`) + the first 10 hex digits of sha1 of the normalised text: the same
+    question gets the same id on every run."""
     digest = hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()
-    return f"{ID_PREFIX}{digest[:ID_HASH_CHARS]}"
+    return f"{prefix}{digest[:ID_HASH_CHARS]}"
 
 
 @dataclass(frozen=True)

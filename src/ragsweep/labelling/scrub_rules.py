@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import phonenumbers
-import yaml
 
-from ragsweep.errors import UserError, not_yaml
+from ragsweep.errors import UserError
+from ragsweep.labelling.rules_file import builtin_text, read_yaml
 
 #: the rules file beside this module, and the name of a dataset's own copy
 RULES_FILE = "scrub.yaml"
@@ -45,20 +44,7 @@ def _patterns(doc: dict, key: str, source: str) -> tuple[re.Pattern[str], ...]:
 
 def load_rules(path: str | Path | None = None) -> Rules:
     """The rules in `path` (default: the built-in `scrub.yaml` beside this module)."""
-    if path is None:
-        source = f"ragsweep/labelling/{RULES_FILE}"
-        text = builtin_rules_text()
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            reason = getattr(e, "strerror", None) or "not UTF-8 text"
-            raise UserError(f"{source}: cannot read the scrubbing rules ({reason})") from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise not_yaml(source, e, "fix the scrubbing rules") from None
+    source, doc = read_yaml(path, RULES_FILE, "the scrubbing rules")
     if not isinstance(doc, dict):
         raise UserError(f"{source}: needs a mapping (phone_regions, policy_ref, claim_ref, keep)")
     regions = doc.get("phone_regions", ["GB"])
@@ -86,4 +72,4 @@ def rules_path(data_dir: str | Path | None) -> Path | None:
 
 def builtin_rules_text() -> str:
     """The built-in `scrub.yaml`, to copy into a dataset folder and adapt."""
-    return resources.files("ragsweep.labelling").joinpath(RULES_FILE).read_text("utf-8")
+    return builtin_text(RULES_FILE)

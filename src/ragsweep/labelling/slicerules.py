@@ -8,15 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ragsweep.conventions import ALL
-from ragsweep.errors import UserError, not_yaml
+from ragsweep.errors import UserError
 from ragsweep.labelling.dedup_key import normalise
+from ragsweep.labelling.rules_file import builtin_text, read_yaml
 
 #: the slice of an entry no rule matched (or with an empty slice column)
 UNKNOWN = "unknown"
@@ -72,21 +70,7 @@ def _str_list(value: Any, where: str, source: str) -> list[str]:
 def load_classifier(path: str | Path | None = None) -> SliceClassifier:
     """The rule classifier in `path` (default: `slices.yaml` beside this module): a yaml with
     `slices:`, a list in precedence order of `{name, keywords, patterns}`."""
-    if path is None:
-        source = f"ragsweep/labelling/{DEFAULT_RULES}"
-        text = resources.files("ragsweep.labelling").joinpath(DEFAULT_RULES).read_text("utf-8")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as e:
-            raise UserError(
-                f"{source}: cannot read the slice rules ({e.strerror}); fix the path"
-            ) from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise not_yaml(source, e, "fix the slice rules") from None
+    source, doc = read_yaml(path, DEFAULT_RULES, "the slice rules")
     items = doc.get("slices") if isinstance(doc, dict) else None
     if not isinstance(items, list) or not items:
         raise UserError(f"{source}: needs `slices:`, a list of {{name, keywords, patterns}}")
@@ -120,7 +104,7 @@ def write_rules(path: str | Path) -> Path:
     path = Path(path)
     if path.exists():
         raise UserError(f"{path}: already exists; give another file name, or remove it first")
-    text = resources.files("ragsweep.labelling").joinpath(DEFAULT_RULES).read_text("utf-8")
+    text = builtin_text(DEFAULT_RULES)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path

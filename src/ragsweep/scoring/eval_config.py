@@ -18,13 +18,16 @@ from omegaconf import DictConfig, OmegaConf
 from ragsweep import conventions as cv
 from ragsweep.data import Dataset, split
 from ragsweep.data.reviews import kappa_summary
+from ragsweep.data.schema import REAL_SUBSETS
 from ragsweep.errors import UserError
 from ragsweep.measures import Measure
 from ragsweep.provenance import code_tags
 from ragsweep.scoring.weights import slice_weights
 from ragsweep.secrets import mask_config
 
-SUBSETS = ("core", "rolling", "all")
+#: `eval.subset`: one part of the labelled set, or `all`: the questions people asked (core and
+#: rolling); synthetic questions (generated from the corpus) are scored only on their own
+SUBSETS = ("core", "rolling", "synthetic", "all")
 
 
 def measures_of(cfg: DictConfig) -> list[Measure]:
@@ -90,6 +93,8 @@ def select_questions(
     cfg: DictConfig, ds: Dataset, allow_heldout: bool = False
 ) -> tuple[pd.DataFrame, str]:
     """The questions this run scores (split and subset applied), and the split's hash.
+    `eval.subset=all` is the real questions (core and rolling): synthetic ones only with
+    `eval.subset=synthetic`, never mixed in.
 
     Held-out questions are scored only by the confirm stage (`allow_heldout`): a split nobody
     tuned on stays that way. `eval.split=all` is allowed only when nothing is held out.
@@ -106,7 +111,9 @@ def select_questions(
     subset = str(cfg.eval.subset)
     if subset not in SUBSETS:
         raise UserError(f"eval.subset must be one of {', '.join(SUBSETS)}, got {subset!r}")
-    if subset != "all":
+    if subset == "all":
+        mask &= q["subset"].isin(REAL_SUBSETS).to_numpy()
+    else:
         mask &= (q["subset"] == subset).to_numpy()
     chosen = q[mask].reset_index(drop=True)
     if chosen.empty:

@@ -6,6 +6,8 @@
     ragsweep labels pool [--data DIR] [--system NAME=OVERRIDES ...] [--run NAME=FILE] [--out F]
     ragsweep labels pool --sweep NAME | --runs ID ... [--depth K] [--data DIR] [--out F]
     ragsweep labels prelabel SHEET [--chat-url URL --chat-model M [--api-key-env VAR]]
+    ragsweep labels generate [--data DIR] [--per-slice N] [--seed S] [--chat-url URL --chat-model M]
+        [--apply]                                        (synthetic questions from the corpus)
     ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT] [--adjudicated]
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
     ragsweep labels check --data DIR [--apply] [--sheet F] [--decided F] [--carry Q:D/S ...]
@@ -30,7 +32,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ragsweep.cli.labels import judged, sample, sheets, upkeep
+from ragsweep.cli.labels import generate, judged, sample, sheets, upkeep
 from ragsweep.cli.labels.common import PROG, Parser, scrubbed_kinds
 
 __all__ = ["PROG", "main", "scrubbed_kinds"]
@@ -51,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         sheets.add_pool,
         sheets.add_prelabel,
         judged.add_import,
+        generate.add_generate,
         sample.add_scrub_rules,
         upkeep.add_failure_verb,
         upkeep.add_check_and_move,

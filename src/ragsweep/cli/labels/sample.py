@@ -19,6 +19,7 @@ def _iso(ts: Any) -> str | None:
 
 def _sample(args: argparse.Namespace) -> int:
     from ragsweep.data import load_dataset
+    from ragsweep.data.schema import REAL_SUBSETS
     from ragsweep.labelling import sampling
     from ragsweep.labelling.logreader import parse_when
     from ragsweep.labelling.scrub import Counting, Scrubber
@@ -38,7 +39,10 @@ def _sample(args: argparse.Namespace) -> int:
     log = find_file(args.log, data)
     scrubbed = Counting(Scrubber.for_dataset(data))
 
-    existing = [] if args.no_existing else list(load_dataset(data).questions["text"])
+    existing: list[str] = []
+    if not args.no_existing:  # questions people asked: a synthetic one never excludes a log entry
+        asked = load_dataset(data).questions
+        existing = list(asked.loc[asked["subset"].isin(REAL_SUBSETS), "text"])
     classifier = load_classifier(args.rules) if args.rules else None
     result = sampling.sample_log(
         log,

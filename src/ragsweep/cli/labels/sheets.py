@@ -11,11 +11,10 @@ from typing import Any
 from ragsweep.cli.labels.common import AddVerb, data_dir, whole
 from ragsweep.errors import UserError
 
-#: the systems `labels pool` pools when none is named: each retriever of the default pipeline
-DEFAULT_SYSTEMS = {"bm25": ["retriever=bm25"], "dense": ["retriever=dense"], "hybrid": []}
-
 
 def _systems(args: argparse.Namespace) -> dict[str, Any]:
+    from ragsweep.labelling.pool import DEFAULT_SYSTEMS
+
     systems: dict[str, Any] = {}
     for spec, is_run in [*((s, False) for s in args.system), *((r, True) for r in args.runs)]:
         name, eq, value = spec.partition("=")

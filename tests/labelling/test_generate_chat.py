@@ -1,0 +1,168 @@
+"""`labels generate` with a chat model on a local OpenAI-compatible server: the model's questions
+anchored to their clauses and its grades on the pool, retried under the endpoint policy, and
+every failure that outlives the retries one line naming the server and the model, with the
+dataset byte-identical."""
+
+from __future__ import annotations
+
+import random
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from chat_server import Action
+from generate_server import ASKS, GenerateServer, question_for
+from label_folder import AT, copy_tiny, digest, jsonl
+
+from conftest import cli_in
+from fake_openai import Sleeps
+from ragsweep.errors import UserError
+from ragsweep.labelling.chat import ChatLabeller
+from ragsweep.labelling.generate import Generated, generate
+from ragsweep.labelling.generate_chat import ChatGenerator, parse_question
+
+MODEL = "fake-writer-7b"
+KEY_ENV = "RAGSWEEP_TEST_GEN_KEY"
+FAST = {"overrides": ["cache.dir=null"], "systems": {"bm25": ["retriever=bm25"]}}
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[GenerateServer]:
+    monkeypatch.setenv(KEY_ENV, "sk-test-not-a-real-key-0123456789abcdef")
+    with GenerateServer() as s:
+        yield s
+
+
+def run(
+    url: str, folder: Path, sleeps: Sleeps | None = None, cache: Path | None = None, **settings
+) -> Generated:
+    kwargs = {
+        "api_key_env": KEY_ENV,
+        "sleep": sleeps if sleeps is not None else Sleeps(),
+        "rng": random.Random(0),
+        "cache_dir": cache,
+        **settings,
+    }
+    chat = ChatGenerator(url, MODEL, **kwargs)
+    judge = ChatLabeller(url, MODEL, **kwargs)
+    return generate(folder, per_slice=2, seed=0, at=AT, chat=chat, judge=judge, apply=True, **FAST)
+
+
+def anchor(q) -> tuple[str, str, str]:
+    return q.source.document, q.source.section, q.source.version
+
+
+@pytest.mark.parametrize(
+    ("reply", "question"),
+    [
+        ('{"question": "Is my bike covered?"}', "Is my bike covered?"),
+        ('Sure!\n{"question": "Is my\\n bike covered?"}', "Is my bike covered?"),
+        ('{"q": "Is my bike covered?"}', None),
+        ('{"question": ""}', None),
+        ("Is my bike covered?", None),
+        (None, None),
+    ],
+)
+def test_parse_question(reply: str | None, question: str | None) -> None:
+    assert parse_question(reply) == question
+
+
+def test_the_models_questions_are_anchored_and_its_grades_kept(server, tmp_path):
+    tiny = copy_tiny(tmp_path)
+    done = run(server.url, tiny)
+    assert done.applied and done.counts()["limits"] == 2
+    for q in done.questions:
+        assert q.text == question_for(f"{ASKS} {q.source.heading}")
+    port = server.url.split(":")[2].split("/")[0]
+    assert done.generator == f"chat {MODEL}@127.0.0.1:{port} (generate-questions-v1)"
+    assert done.judge.startswith(f"{MODEL}@127.0.0.1:")
+    sources = {
+        (q.qid, q.source.document, q.source.section, q.source.version) for q in done.questions
+    }
+    for r in done.labels:  # the fake judge scores every passage 0 (no marker word)
+        key = (r["qid"], r["document"], r["section"], r["version"])
+        assert r["grade"] == (2 if key in sources else 0)
+    made = {r["qid"] for r in jsonl(tiny / "questions.jsonl") if r["subset"] == "synthetic"}
+    assert made == {q.qid for q in done.questions}
+
+
+def test_a_500_then_a_reply_is_retried_and_changes_nothing(server, tmp_path):
+    clean = run(server.url, copy_tiny(tmp_path / "a"))
+    server.queue.append(Action("status", 500))
+    sleeps = Sleeps()
+    again = run(server.url, copy_tiny(tmp_path / "b"), sleeps)
+    assert [q.text for q in again.questions] == [q.text for q in clean.questions]
+    assert again.labels == clean.labels
+    assert len(sleeps) == 1 and 0.5 <= sleeps[0] <= 1.0  # the policy's first backoff
+
+
+def test_a_second_run_asks_the_model_nothing_it_answered_before(server, tmp_path):
+    cache = tmp_path / "cache"
+    first = run(server.url, copy_tiny(tmp_path / "a"), cache=cache)
+    asked = sum(ASKS in r.prompt for r in server.requests)
+    again = run(server.url, copy_tiny(tmp_path / "b"), cache=cache)
+    assert sum(ASKS in r.prompt for r in server.requests) == asked
+    assert [q.text for q in again.questions] == [q.text for q in first.questions]
+
+
+@pytest.mark.parametrize(
+    ("action", "says"),
+    [
+        (Action("status", 500), "HTTP 500"),
+        (Action("slow", seconds=1.0), "timed out"),
+        (Action("invalid_json"), "not JSON"),
+        (Action("no_score"), "malformed reply"),
+    ],
+)
+def test_a_failure_that_outlives_the_retries_is_one_line_and_writes_nothing(
+    server, tmp_path, action, says
+):
+    tiny = copy_tiny(tmp_path)
+    before = digest(tiny)
+    server.always[ASKS] = action
+    with pytest.raises(UserError) as err:
+        run(server.url, tiny, max_retries=2, timeout=0.3)
+    message = str(err.value)
+    assert "\n" not in message
+    assert server.url in message and MODEL in message and says in message
+    assert "nothing was written" in message
+    assert digest(tiny) == before
+    asked = [r for r in server.requests if ASKS in r.prompt]
+    assert len(asked) % 3 == 0 and asked  # every attempt the policy allows, then it stops
+
+
+def test_a_judge_that_keeps_failing_stops_the_run_before_anything_is_written(server, tmp_path):
+    tiny = copy_tiny(tmp_path)
+    before = digest(tiny)
+    server.always["Passage:"] = Action("status", 503)
+    with pytest.raises(UserError) as err:
+        run(server.url, tiny, max_retries=1)
+    message = str(err.value)
+    assert "\n" not in message and "could not be graded" in message and MODEL in message
+    assert digest(tiny) == before
+
+
+def test_connection_refused_from_the_cli_is_one_line_exit_2(tmp_path):
+    tiny = copy_tiny(tmp_path)
+    before = digest(tiny)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    ran = cli_in(
+        tmp_path,
+        "labels",
+        "generate",
+        "--data",
+        str(tiny),
+        "--apply",
+        "--chat-url",
+        url,
+        "--chat-model",
+        MODEL,
+    )
+    assert ran.code == 2
+    (line,) = ran.err.strip().splitlines()
+    assert url in line and MODEL in line and "connection refused" in line
+    assert digest(tiny) == before
