@@ -112,3 +112,26 @@ def test_a_model_field_that_is_not_a_string_is_refused_in_one_line(
     text = str(err.value)
     assert "labels.jsonl:4: field 'model': expected a string" in text
     assert "\n" not in text
+
+
+def test_data_sample_judged_writes_a_model_judged_sample_that_data_check_describes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragsweep.cli.data_sample import main
+    from ragsweep.data import check_dataset
+
+    assert main(["--out", str(tmp_path / "s"), "--judged"]) == 0
+    out = capsys.readouterr().out
+    assert "model-judged: 320 of 400 questions carry the labels of" in out
+    stats = check_dataset(tmp_path / "s")
+    assert stats["model_judged"] == {
+        "corrected": True,
+        "judge": JUDGE_MODEL,
+        "questions_by_model": 320,
+        "questions_audited": 80,
+    }
+    assert "model_judged" not in check_dataset(sample_path())  # a people-made set reads as before
+    # the same seed gives the same bytes
+    assert main(["--out", str(tmp_path / "t"), "--judged"]) == 0
+    for name in ("labels.jsonl", "review/prelabels.jsonl", "MANIFEST.sha256"):
+        assert (tmp_path / "s" / name).read_bytes() == (tmp_path / "t" / name).read_bytes()

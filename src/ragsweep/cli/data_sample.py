@@ -28,6 +28,13 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, help="generator seed (default: 0, the built-in sample)"
     )
     parser.add_argument(
+        "--judged",
+        action="store_true",
+        help="a model-judged copy: a simulated judge of known bias labels 80%% of each slice's"
+        " questions, people's labels stay on a random 20%% (the audit); every comparison on it"
+        " is corrected by the audit (docs/statistics.md, 'Model-judged labels')",
+    )
+    parser.add_argument(
         "--force",
         action="store_true",
         help="replace --out if it already holds a dataset (a folder with dataset.json)",
@@ -53,6 +60,18 @@ def main(argv: list[str]) -> int:
         f" {corpus['clauses']} sections, {questions['total']} questions,"
         f" {notes['query_log']['entries']} query log entries"
     )
+    if args.judged:
+        from ragsweep.data.samplegen.judged import judged_copy
+
+        done = judged_copy(out, out, seed=args.seed)
+        audited = sum(s["audited"] for s in done["slices"].values())
+        total = sum(s["questions"] for s in done["slices"].values())
+        print(
+            f"model-judged: {total - audited} of {total} questions carry the labels of "
+            f"{done['model']}, {audited} keep people's labels as the audit "
+            f"(review/prelabels.jsonl holds the judge's grades there); "
+            f"{done['labels_changed']} labels differ from people's"
+        )
     return 0
 
 

@@ -8,6 +8,8 @@ people's and which `review/prelabels.jsonl` also grades is **audited**: there th
 prelabels rows when it has some, else its labels.jsonl rows. A judge-corrected estimate
 (`ragsweep.compare.ppi`) needs every question graded by the judge and one judge throughout;
 `judge_view` says why not when that fails, so a report can say what would make it possible.
+Synthetic questions (`labels generate`) are left out: they are scored on their own and their
+labels are made by construction, never audited.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ragsweep.data.schema import Dataset
+from ragsweep.data.schema import SYNTHETIC, Dataset
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,7 +40,8 @@ def judge_view(ds: Dataset) -> tuple[JudgeView | None, str | None]:
     """(the judge's view of `ds`, None) when some label is model-made and every question has the
     judge's grades; (None, why not and the fix) when some label is model-made but the view
     cannot be built; (None, None) when people made every label."""
-    labels = ds.labels
+    real = ds.questions.loc[ds.questions["subset"] != SYNTHETIC, "qid"]
+    labels = ds.labels[ds.labels["qid"].isin(set(real))]  # synthetic ones are never corrected
     if "model" not in labels.columns or labels["model"].isna().all():
         return None, None
     made = labels["model"].notna().to_numpy()
@@ -61,7 +64,7 @@ def judge_view(ds: Dataset) -> tuple[JudgeView | None, str | None]:
             f"question(s) {_preview(lacking)} mix people's and the model's labels and "
             "review/prelabels.jsonl does not hold the model's grades for them; add them there"
         )
-    qids = list(ds.questions["qid"])
+    qids = list(real)
     unjudged = [q for q in qids if q not in by_model and q not in pre_qids]
     if unjudged:
         return None, (

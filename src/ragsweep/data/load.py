@@ -24,6 +24,7 @@ import numpy as np
 from ragsweep.data.corpus import load_corpus
 from ragsweep.data.gc_pause import cyclic_gc_paused
 from ragsweep.data.hashing import labels_hash, snapshot_hash, snapshot_hash_of
+from ragsweep.data.judge import judge_view
 from ragsweep.data.labels import judged_note, load_labels
 from ragsweep.data.manifest import check_manifest, check_root_files
 from ragsweep.data.meta import load_meta
@@ -251,7 +252,7 @@ def statistics(ds: Dataset) -> dict[str, Any]:
     lab = ds.labels
     relevant = lab.loc[lab["grade"] >= 1, "qid"].value_counts()
     grade_counts = lab["grade"].value_counts()
-    return {
+    out = {
         "name": ds.meta["name"],
         "path": str(ds.root),
         "schema_version": ds.meta["schema_version"],
@@ -284,6 +285,25 @@ def statistics(ds: Dataset) -> dict[str, Any]:
         "relevance_rule": _rule_digest(ds),
         "snapshot_hash": ds.snapshot_hash,
         "labels_hash": ds.labels_hash,
+    }
+    return out | _model_judged(ds)
+
+
+def _model_judged(ds: Dataset) -> dict[str, Any]:
+    """On a set a model judge partly labelled (`ragsweep.data.judge`): the judge, its questions
+    and the audited ones, or why no comparison can be corrected; nothing on a people-made set."""
+    view, why = judge_view(ds)
+    if view is None and why is None:
+        return {}
+    if view is None:
+        return {"model_judged": {"corrected": False, "why_not": why}}
+    return {
+        "model_judged": {
+            "corrected": True,
+            "judge": view.model,
+            "questions_by_model": len(view.by_model),
+            "questions_audited": len(view.audited),
+        }
     }
 
 

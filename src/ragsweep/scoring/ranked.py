@@ -19,6 +19,7 @@ from ragsweep.chunking.anchors import Coverage, coverage, gain_arrays, label_mat
 from ragsweep.chunking.chunkers import Chunk
 from ragsweep.data import Dataset
 from ragsweep.data.judge import judge_view
+from ragsweep.data.schema import SYNTHETIC
 from ragsweep.measures import Measure
 from ragsweep.scoring import bounds
 from ragsweep.scoring.eval_config import Scoring
@@ -136,6 +137,8 @@ def score_ranked(
     shown, clause_rankings = _ranked_clauses(cov, ranked, top)
     columns = {str(m): scores[:, j] for j, m in enumerate(measures)}  # one frame, not N inserts
     view, _ = judge_view(ds)
+    if (questions["subset"] == SYNTHETIC).any():
+        view = None  # synthetic questions are never corrected by an audit
     if view is not None:  # the same rankings on the judge's grades, for the correction
         j_clause, j_grade = label_matrix(qids, view.grades, cov.clause_ids)
         judged = score_arrays(gain_arrays(ranked, cov, j_clause, j_grade), measures, how.gain)

@@ -15,7 +15,6 @@ labels, as every question needs one.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,7 @@ import numpy as np
 from ragsweep.data.load import load_dataset
 from ragsweep.data.manifest import write_manifest
 from ragsweep.data.schema import LABELS_FILE, admits
+from ragsweep.data.write import swap_in_folder
 
 JUDGE_MODEL = "simulated-judge-v1 (ragsweep sample; not a real model)"
 #: P(judge's grade 0, 1, 2 | people's grade 0, 1, 2), by slice (None: every other slice)
@@ -41,9 +41,10 @@ def _jsonl(rows: list[dict]) -> bytes:
 
 
 def judged_copy(source: Path, out: Path, audit_share: float = 0.2, seed: int = 0) -> dict:
-    """Copy the dataset folder `source` to `out` (which must not exist) with the judge's labels
-    on all questions but an audited `audit_share` of each slice; returns what it did (questions
-    audited and judged per slice, labels the judge changed)."""
+    """Write the dataset folder `source` to `out` (`source` itself allowed) with the judge's
+    labels on all questions but an audited `audit_share` of each slice, swapped in whole once
+    it loads (`data.write.swap_in_folder`); returns what it did (questions audited and judged
+    per slice, labels the judge changed)."""
     ds = load_dataset(source)
     rng = np.random.default_rng(seed)
     questions = ds.questions
@@ -84,12 +85,19 @@ def judged_copy(source: Path, out: Path, audit_share: float = 0.2, seed: int = 0
         else:
             labels.append({**row, "grade": g, "model": JUDGE_MODEL})
             changed += g != row["grade"]
-    shutil.copytree(ds.root, out)
-    (out / LABELS_FILE).write_bytes(_jsonl(labels))
-    (out / "review").mkdir(exist_ok=True)
-    (out / "review" / "prelabels.jsonl").write_bytes(_jsonl(prelabels))
-    write_manifest(out)
-    load_dataset(out)  # what was written loads
+    files = {
+        p.relative_to(ds.root).as_posix(): p.read_bytes()
+        for p in sorted(ds.root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    files[LABELS_FILE] = _jsonl(labels)
+    files["review/prelabels.jsonl"] = _jsonl(prelabels)
+
+    def finish(staged: Path) -> None:  # the manifest of what is written, then it must load
+        write_manifest(staged)
+        load_dataset(staged)
+
+    swap_in_folder(Path(out), files, finish)
     per_slice = {
         s: {
             "questions": int((questions["slice"] == s).sum()),
