@@ -204,7 +204,16 @@ def test_prelabel_with_a_chat_model_on_a_local_server_never_shows_the_key(
     with ChatServer() as server:
         args = ["--chat-url", server.url, "--chat-model", "judge-1"]
         args += ["--api-key-env", "RAGSWEEP_TEST_KEY", "--out", str(tmp_path / "chat.csv")]
+        args += ["--price-in", "0.15", "--price-out", "0.6"]
         ran = cli_in(tmp_path, "labels", "prelabel", str(path), *args).ok()
+        asked = len(server.requests)
+    # what the run cost, from the endpoint's usage fields, in tokens and dollars
+    (cost,) = [line for line in ran.out.splitlines() if line.startswith("cost: ")]
+    assert f"{asked} asked)" in cost and "tokens per 1,000 pairs" in cost
+    assert "at $0.15 / $0.6 per million tokens: $" in cost and "spent now" in cost
+    bad = cli_in(tmp_path, "labels", "prelabel", str(path), *args[:-1], "-1")
+    assert bad.code == 2 and "dollars per million tokens" in bad.err
+    assert len(bad.err.strip().splitlines()) == 1
     after = read_sheet(tmp_path / "chat.csv")
     assert set(after["prelabel"]) == {"0"}  # no marker word in the sample's clauses: UMBRELA 0
     assert after["prelabel_source"].str.startswith("model judge-1@127.0.0.1").all()

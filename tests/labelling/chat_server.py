@@ -66,7 +66,10 @@ def reply_text(prompt: str) -> str:
     return f"{reasoning}\n##final score: {score}"
 
 
-def completion(model: str, text: str) -> dict[str, Any]:
+def completion(model: str, text: str, prompt: str = "") -> dict[str, Any]:
+    """A chat completion; its `usage` counts words: the prompt's (at least 10) and the
+    reply's, so a test can tell what each reply cost."""
+    used = (max(len(prompt.split()), 10), len(text.split()))
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
@@ -79,7 +82,11 @@ def completion(model: str, text: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        "usage": {
+            "prompt_tokens": used[0],
+            "completion_tokens": used[1],
+            "total_tokens": sum(used),
+        },
     }
 
 
@@ -130,4 +137,4 @@ class ChatServer(FakeServer):
         text = self.reply_for(record.prompt)
         if action is not None and action.kind == "no_score":
             text = "I would rather not say how relevant this passage is."
-        return json_reply(completion(body["model"], text))
+        return json_reply(completion(body["model"], text, record.prompt))

@@ -160,6 +160,50 @@ class _Outcome:
     at: str
     error: str | None = None
     reply: str | None = None  # the model's text, kept in the cache for audit
+    #: (prompt, completion) tokens of the reply the score came from, as the endpoint's `usage`
+    #: reported them (kept in the cache, so a re-run knows what a pair cost); None: unreported
+    tokens: tuple[int, int] | None = None
+
+
+@dataclass
+class Usage:
+    """What a client's requests spent, from the endpoint's `usage` fields: `replies` (each
+    completion returned, a malformed one too: it cost tokens), `prompt_tokens`,
+    `completion_tokens`, and `unreported` (replies that carried no usage)."""
+
+    replies: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    unreported: int = 0
+
+
+@dataclass(frozen=True)
+class Price:
+    """What an endpoint charges, in dollars per million tokens, prompt and completion."""
+
+    prompt: float
+    completion: float
+
+    def __post_init__(self) -> None:
+        for name, value in (("prompt", self.prompt), ("completion", self.completion)):
+            if not (value >= 0 and value < float("inf")):
+                raise UserError(
+                    f"price: {name} must be dollars per million tokens, a number >= 0, got "
+                    f"{value!r}; e.g. --price-in 0.15 --price-out 0.60"
+                )
+
+    def of(self, prompt_tokens: float, completion_tokens: float) -> float:
+        return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1e6
+
+
+def _tokens(response: Any) -> tuple[int, int] | None:
+    """(prompt, completion) tokens of a completion's `usage`, None when it has none."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None)
+    completion = getattr(usage, "completion_tokens", None)
+    if not isinstance(prompt, int) or not isinstance(completion, int):
+        return None
+    return prompt, completion
 
 
 class ChatClient:
@@ -226,6 +270,22 @@ class ChatClient:
             rng=rng,
         )
         self._now = now or (lambda: datetime.now(UTC))
+        #: what this client's requests spent so far (`Usage`), and the last reply's tokens on
+        #: the thread that asked it
+        self.usage = Usage()
+        self._usage_lock = threading.Lock()
+        self._last = threading.local()
+
+    def _spent(self, response: Any) -> None:
+        tokens = _tokens(response)
+        self._last.tokens = tokens
+        with self._usage_lock:
+            self.usage.replies += 1
+            if tokens is None:
+                self.usage.unreported += 1
+            else:
+                self.usage.prompt_tokens += tokens[0]
+                self.usage.completion_tokens += tokens[1]
 
     @property
     def base_url(self) -> str:
@@ -286,6 +346,7 @@ class ChatClient:
                 )
             except ValueError as exc:  # the client could not decode the body
                 raise Malformed(f"malformed reply: not JSON ({self.endpoint.scrub(exc)})") from None
+            self._spent(response)
             text = response.choices[0].message.content if response.choices else None
             return parse(text), text or ""
 
@@ -351,9 +412,54 @@ class ChatClient:
             replace_file(path, json.dumps({"key": key, **entry}, sort_keys=True, indent=1) + "\n")
 
 
+@dataclass(frozen=True)
+class LabelRun:
+    """What one `ChatLabeller.label` call did: `pairs` items, `prompts` distinct prompts (items
+    with the same prompt share one), `from_cache` of them answered by the cache, and `tokens`
+    the (prompt, completion) tokens of each graded prompt's reply (None where unreported)."""
+
+    pairs: int
+    prompts: int
+    from_cache: int
+    tokens: list[tuple[int, int] | None]
+
+
+def cost_line(run: LabelRun, spent: Usage, price: Price | None = None) -> str:
+    """What a judging run cost: tokens per 1,000 pairs (from every graded reply's usage,
+    cached ones included, so a resumed run knows), what this run itself spent, and dollars at
+    `price` when given."""
+    known = [t for t in run.tokens if t is not None]
+    head = (
+        f"{run.pairs} pairs, {run.prompts} prompts ({run.from_cache} answered by the cache, "
+        f"{run.prompts - run.from_cache} asked): "
+    )
+    if not known:
+        return head + "the endpoint reported no token usage; cost unknown"
+    per_prompt = (sum(t[0] for t in known) / len(known), sum(t[1] for t in known) / len(known))
+    share = run.prompts / max(run.pairs, 1)  # a prompt shared by several pairs is paid once
+    per_1000 = (per_prompt[0] * share * 1000, per_prompt[1] * share * 1000)
+    text = (
+        f"{per_1000[0]:,.0f} prompt + {per_1000[1]:,.0f} completion tokens per 1,000 pairs"
+        f" (from {len(known)} replies' usage); this run spent {spent.prompt_tokens:,} + "
+        f"{spent.completion_tokens:,} tokens on {spent.replies} replies"
+    )
+    if spent.unreported:
+        text += f" ({spent.unreported} without usage)"
+    if price is not None:
+        text += (
+            f"; at ${price.prompt:g} / ${price.completion:g} per million tokens: "
+            f"${price.of(*per_1000):.4f} per 1,000 pairs, "
+            f"${price.of(spent.prompt_tokens, spent.completion_tokens):.4f} spent now"
+        )
+    return head + text
+
+
 class ChatLabeller(ChatClient):
     """Grades (question, clause) items with a chat model behind an OpenAI-compatible endpoint
-    (the settings are `ChatClient`'s)."""
+    (the settings are `ChatClient`'s). After `label`, `last_run` says what it did and
+    `usage` what it spent (`cost_line` puts them in words)."""
+
+    last_run: LabelRun | None = None
 
     def label(self, items: Sequence[Item]) -> list[Label]:
         """One label per item, in order. Items with the same prompt share one request; cached
@@ -371,6 +477,12 @@ class ChatLabeller(ChatClient):
                 todo[key] = build_messages(item)
         if todo:
             outcomes.update(self._ask_all(todo))
+        self.last_run = LabelRun(
+            pairs=len(keyed),
+            prompts=len(outcomes),
+            from_cache=len(outcomes) - len(todo),
+            tokens=[o.tokens for o in outcomes.values() if o.score is not None],
+        )
         return [self._label(item, outcomes[key]) for key, item in keyed]
 
     # -- requests ---------------------------------------------------------------------------
@@ -410,7 +522,8 @@ class ChatLabeller(ChatClient):
             if not retryable(exc):  # a request the server will never accept
                 return self._failed(reason)
             return self._failed(f"{reason} (after {attempts} attempts)")
-        return _Outcome(score, self._stamp(), reply=self.endpoint.scrub(text))
+        tokens = getattr(self._last, "tokens", None)
+        return _Outcome(score, self._stamp(), reply=self.endpoint.scrub(text), tokens=tokens)
 
     def _score(self, text: str | None) -> int:
         score = parse_score(text)
@@ -451,7 +564,9 @@ class ChatLabeller(ChatClient):
             score = entry["umbrela_score"]
             if score not in UMBRELA_TO_GRADE:
                 return None
-            return _Outcome(int(score), str(entry["at"]), reply=entry.get("reply"))
+            tokens = entry.get("tokens")
+            kept = (int(tokens[0]), int(tokens[1])) if isinstance(tokens, list) else None
+            return _Outcome(int(score), str(entry["at"]), reply=entry.get("reply"), tokens=kept)
         except (KeyError, TypeError, ValueError):
             log.warning("ignoring unreadable cache file %s", self._cache_path(key))
             return None
@@ -466,6 +581,7 @@ class ChatLabeller(ChatClient):
             "prompt_hash": PROMPT_HASH,
             "umbrela_score": outcome.score,
             "reply": outcome.reply,
+            "tokens": None if outcome.tokens is None else list(outcome.tokens),
             "at": outcome.at,
         }
         self._cache_write(key, entry)

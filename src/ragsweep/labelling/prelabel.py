@@ -315,7 +315,7 @@ def _check_at(at: str) -> None:
 
 
 def prelabel_sheet(
-    sheet: pd.DataFrame, dataset: Dataset, *, at: str, chat: Any = None
+    sheet: pd.DataFrame, dataset: Dataset, *, at: str, chat: Any = None, price: Any = None
 ) -> tuple[pd.DataFrame, str]:
     """A copy of a judging sheet (`ragsweep.labelling.sheet_columns.SHEET_COLUMNS`, as `read_sheet`
     reads it) with `prelabel` and `prelabel_source` filled, and a one-paragraph summary of how.
@@ -323,7 +323,8 @@ def prelabel_sheet(
     Without `chat`: the offline labeller, thresholds fitted on the dataset's human labels
     (`fit_prelabeller`). With `chat` (a `ragsweep.labelling.chat.ChatLabeller`): the model's
     grade; an item it could not grade gets an empty pre-label and `failed: <reason>` as source.
-    The judge's columns (`grade`, `note`, `judge`) are never touched."""
+    The judge's columns (`grade`, `note`, `judge`) are never touched. With `chat`, the summary
+    adds what the run cost (`chat.cost_line`; dollars at `price`, a `chat.Price`, when given)."""
     out = sheet.copy()
     pairs = out.rename(columns={"version": "asked", "clause_version": "version"})[list(KEY)]
     if chat is None:
@@ -354,4 +355,7 @@ def prelabel_sheet(
         for lab in labels
     ]
     failed = sum(lab.grade is None for lab in labels)
-    return out, f"{len(labels) - failed} of {len(labels)} pairs pre-labelled by {chat.labeller}"
+    from ragsweep.labelling.chat import cost_line
+
+    done = f"{len(labels) - failed} of {len(labels)} pairs pre-labelled by {chat.labeller}"
+    return out, f"{done}\ncost: {cost_line(chat.last_run, chat.usage, price)}"

@@ -146,7 +146,12 @@ def _prelabel(args: argparse.Namespace) -> int:
             cache_dir=Path(args.cache_dir),
         )
     at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    filled, summary = prelabel_sheet(sheet, dataset, at=at, chat=chat)
+    price = None
+    if args.price_in is not None or args.price_out is not None:
+        from ragsweep.labelling.chat import Price
+
+        price = Price(args.price_in or 0.0, args.price_out or 0.0)
+    filled, summary = prelabel_sheet(sheet, dataset, at=at, chat=chat, price=price)
     out = Path(args.out or sheet_path)
     write_sheet_frame(filled, out)  # in the format of its suffix: .xlsx stays .xlsx
     print(summary)
@@ -265,6 +270,16 @@ def add_prelabel(verb: AddVerb) -> None:
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="env variable with the key")
     p.add_argument("--concurrency", type=whole(1), default=4, help="requests in flight at most")
     p.add_argument("--cache-dir", default=".ragsweep_cache/chat", help="response cache")
+    p.add_argument(
+        "--price-in", type=float, default=None, metavar="USD", help="$ per million prompt tokens"
+    )
+    p.add_argument(
+        "--price-out",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="$ per million completion tokens (with --price-in: the run's cost in dollars)",
+    )
     p.add_argument("--out", default=None, metavar="FILE", help="default: rewrite SHEET")
     p.set_defaults(run=_prelabel)
 
