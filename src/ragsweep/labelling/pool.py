@@ -44,10 +44,9 @@ from ragsweep.labelling.pool_systems import (
 )
 from ragsweep.labelling.sheet_columns import (
     SHEET_COLUMNS,
-    clause_key,
     clause_text,
-    one_line,
     same_text,
+    sheet_row,
 )
 from ragsweep.labelling.sheetfile import write_sheet_frame
 from ragsweep.scoring.eval_config import check_snapshot
@@ -226,28 +225,18 @@ def _assemble(
                 for rank, name in by_clause[twin]:
                     best[name] = min(rank, best.get(name, rank))
             single += len(best) == 1
+            version = "" if q.version is None or pd.isna(q.version) else str(q.version)
             rows.append(
-                {
-                    "qid": qid,
-                    "question": one_line(str(q.text)),
-                    "slice": str(q.slice),
-                    "version": "" if q.version is None or pd.isna(q.version) else str(q.version),
-                    "document": clause.document,
-                    "section": clause.section,
-                    "clause_version": clause.version,
-                    "clause_text": clause_text(clause),
-                    "same_text_clauses": "; ".join(twins[cid]),
-                    "systems": "; ".join(f"{s}@{r}" for s, r in sorted(best.items(), key=_by_rank)),
-                    "existing_grade": pd.NA if grade is None else grade,
-                    "prelabel": "",
-                    "prelabel_source": "",
-                    "grade": "",
-                    "note": "",
-                    "judge": "",
-                    "clause_key": clause_key(
-                        clause.document, clause.section, clause.version, clause_text(clause)
-                    ),
-                }
+                sheet_row(
+                    qid,
+                    str(q.text),
+                    str(q.slice),
+                    version,
+                    clause,
+                    same_text_clauses="; ".join(twins[cid]),
+                    systems="; ".join(f"{s}@{r}" for s, r in sorted(best.items(), key=_by_rank)),
+                    existing_grade=pd.NA if grade is None else grade,
+                )
             )
         stats.append(
             {

@@ -69,3 +69,25 @@ def clause_key(document: str, section: str, version: str, text: str) -> str:
     The `k` keeps a spreadsheet from reading it as a number (`12e45...` would be one)."""
     raw = "\x1f".join((document, section, version, text)).encode("utf-8")
     return "k" + hashlib.sha256(raw).hexdigest()[:12]
+
+
+def sheet_row(
+    qid: str, question: str, slice_: str, version: str, clause: Clause, **cells: object
+) -> dict[str, object]:
+    """One judging-sheet row (`SHEET_COLUMNS`) of a question and a clause: the clause shown,
+    its `clause_key`, every other cell empty unless given in `cells` (`systems`,
+    `existing_grade`, `same_text_clauses`, ...)."""
+    text = clause_text(clause)
+    row: dict[str, object] = dict.fromkeys(SHEET_COLUMNS, "")
+    row |= {
+        "qid": qid,
+        "question": one_line(question),
+        "slice": slice_,
+        "version": version,
+        "document": clause.document,
+        "section": clause.section,
+        "clause_version": clause.version,
+        "clause_text": text,
+        "clause_key": clause_key(clause.document, clause.section, clause.version, text),
+    }
+    return row | cells

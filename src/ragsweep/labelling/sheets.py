@@ -74,6 +74,10 @@ class ImportResult:
     #: and how many of them the relevance rule set to 0 (not in `by_rule`, the rows' own)
     same_text: int = 0
     same_text_by_rule: int = 0
+    #: pairs whose model-made label people graded (their grade replaced the model's), and
+    #: with `by_model`, pairs people had labelled, whose labels the model's grade left alone
+    audited: int = 0
+    kept_people: int = 0
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,7 @@ def import_sheets(
     reason: str = "judged sheet",
     candidates: pd.DataFrame | None = None,
     adjudicated: bool = False,
+    by_model: bool = False,
 ) -> ImportResult:
     """Merge the graded rows of judging `sheets` into labels.jsonl, all or nothing.
 
@@ -140,6 +145,14 @@ def import_sheets(
     sheets grading a pair differently). The judge is the row's `judge` cell, else `judge`.
     New pairs are added, changed grades updated, and each of those is logged to the changelog
     (`at`, `reason`, the sheet's file name as source). Nothing is written when nothing changes.
+
+    Model-made labels (docs/schema.md, "Model-made labels"): with `by_model` the grades are a
+    model judge's (the row's `judge`): a new pair gets a label with `model`, a model's label
+    takes the new grade, and a label people made is kept as it is (`kept_people`). Without it,
+    people's grade on a model's label replaces it (`audited`): the label loses `model`, and when
+    every label of its question was the model's, the model's grades of the question's pairs go
+    to review/prelabels.jsonl (0 for a pair people added that the model never graded), so the
+    question counts as audited once people graded all of it.
     """
     root = Path(dataset_dir)
     check_stamp(at, judge, "import_sheets")
@@ -191,6 +204,9 @@ def import_sheets(
     }
     under_review = reviewed(root)
     setter, logged = _label_judges(root)
+    all_model = _all_model(current)
+    moved: dict[str, dict[Key, tuple[int, str]]] = {}  # qid -> pair -> (model's grade, model)
+    kept_people = audited = 0
     added = changed = unchanged = confirmed = 0
     disputes: list[Dispute] = []
     changes: list[Change] = []
@@ -217,10 +233,27 @@ def import_sheets(
                     "qid",
                 )
             added += 1
-            new_rows.append(
-                {"qid": qid, "document": doc, "section": sec, "version": ver, "grade": g.grade}
-            )
+            row = {"qid": qid, "document": doc, "section": sec, "version": ver, "grade": g.grade}
+            new_rows.append(row | {"model": g.who} if by_model else row)
             changes.append(base)
+        elif by_model:
+            if current[i].get("model") is None:  # people outrank the model: their label stays
+                kept_people += 1
+            elif (current[i]["grade"], current[i]["model"]) == (g.grade, g.who):
+                unchanged += 1
+            else:
+                changed += 1
+                changes.append(replace(base, kind="change", old_grade=current[i]["grade"]))
+                current[i] = {**current[i], "grade": g.grade, "model": g.who}
+        elif current[i].get("model") is not None:  # an audit: people's grade replaces the model's
+            old, made_by = current[i]["grade"], str(current[i]["model"])
+            moved.setdefault(qid, {})[g.key] = (old, made_by)
+            audited += 1
+            kind = "confirm" if old == g.grade else "change"
+            changes.append(
+                replace(base, kind=kind, old_grade=old, note=g.note or f"audit of {made_by}")
+            )
+            current[i] = {k: v for k, v in current[i].items() if k != "model"} | {"grade": g.grade}
         else:
             old, judge_of = current[i]["grade"], setter.get(g.key)
             seen = (g.key, g.who, g.grade) in logged
@@ -273,9 +306,12 @@ def import_sheets(
             )
             changes.insert(0, new_question)
         files[QUESTIONS_FILE] = jsonl_bytes(questions)
+    final = order_labels([*current, *new_rows], qids)
+    if moved:
+        files[PRELABELS] = _audit_prelabels(root, final, moved, all_model)
     if changes:
-        if added or changed or answered:
-            files[LABELS_FILE] = jsonl_bytes(order_labels([*current, *new_rows], qids))
+        if added or changed or answered or audited:
+            files[LABELS_FILE] = jsonl_bytes(final)
         write_dataset_files(root, files, changes, at)
     return ImportResult(
         added,
@@ -291,6 +327,8 @@ def import_sheets(
         confirmed,
         sum(1 for g in graded.values() if g.twin_of is not None),
         sum(1 for k in zeroed if k in graded and graded[k].twin_of is not None),
+        audited,
+        kept_people,
     )
 
 
@@ -304,6 +342,7 @@ def import_files(
     candidates: Path | None = None,
     limit: int = 0,
     adjudicated: bool = False,
+    by_model: bool = False,
 ) -> ImportResult:
     """`import_sheets` of the files `names` (as given, else in the dataset folder: `find_file`):
     judged sheets, reviewers' label files (JSONL) and Label Studio JSON exports alike, each
@@ -313,6 +352,8 @@ def import_files(
     root = Path(dataset_dir)
     with tempfile.TemporaryDirectory(prefix="ragsweep-import-") as tmp:
         sheets = [as_sheet(find_file(name, root), Path(tmp)) for name in names]
+        if by_model:  # the pre-labels are the grades, the model that made them the judge
+            sheets = [model_sheet(sheet, Path(tmp)) for sheet in sheets]
         extra = None if candidates is None else dataset_candidates(root, candidates, limit)
         return import_sheets(
             root,
@@ -322,7 +363,49 @@ def import_files(
             reason=reason,
             candidates=extra,
             adjudicated=adjudicated,
+            by_model=by_model,
         )
+
+
+def model_sheet(path: Path, folder: Path) -> Path:
+    """A pre-labelled sheet (`labels prelabel`) as the sheet of its model's grades: `grade` the
+    `prelabel` column, `judge` the model its `prelabel_source` names (`model NAME at TIME`); a
+    row the model could not grade stays ungraded. Every graded row must name one model."""
+    sheet = read_sheet(path)
+    sheet.require((*REQUIRED_COLUMNS[:-1], "prelabel", "prelabel_source"))
+    rows = sheet.rows.copy()
+    models = []
+    for i, (grade, source) in enumerate(
+        zip(rows["prelabel"], rows["prelabel_source"], strict=True)
+    ):
+        if not str(grade).strip():
+            continue
+        found = _MODEL_SOURCE.fullmatch(str(source).strip())
+        if found is None:
+            sheet.file.fail(
+                f"{str(source)[:60]!r} does not name the model that made the pre-label; "
+                "pre-label the sheet with `labels prelabel`, or clear the row's prelabel",
+                sheet.lines[i],
+                "prelabel_source",
+            )
+        models.append(found.group(1))
+    distinct = sorted(set(models))
+    if len(distinct) > 1:
+        sheet.file.fail(
+            f"pre-labels from {len(distinct)} models ({', '.join(distinct[:3])}): import one "
+            "model's labels at a time (a correction needs one judge's grades)",
+            None,
+            "prelabel_source",
+        )
+    rows["grade"] = rows["prelabel"]
+    rows["judge"] = distinct[0] if distinct else ""
+    out = folder / f"{path.stem}.model.csv"
+    rows.to_csv(out, index=False)
+    return out
+
+
+#: `prelabel_source` of a graded pre-label: `model <labeller>[;thresholds] at <time>`
+_MODEL_SOURCE = re.compile(r"model (.+?) at \S+")
 
 
 def as_sheet(path: Path, folder: Path) -> Path:
@@ -433,6 +516,42 @@ def _candidates(frame: pd.DataFrame | None, ds: Dataset) -> dict[str, dict[str, 
             raise UserError(f"candidate {qid!r}: no wording has version {version!r}")
         out[qid] = {**row, "qid": qid, "product": product, "version": version}
     return out
+
+
+#: the model judge's grades of the audited questions (`ragsweep.data.judge`)
+PRELABELS = "review/prelabels.jsonl"
+_KEY_FIELDS = ("qid", "document", "section", "version")
+
+
+def _all_model(rows: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The questions every label of which a model made."""
+    made: dict[str, bool] = {}
+    for r in rows:
+        made[r["qid"]] = made.get(r["qid"], True) and r.get("model") is not None
+    return {q for q, yes in made.items() if yes}
+
+
+def _audit_prelabels(
+    root: Path,
+    final: Sequence[Mapping[str, Any]],
+    moved: Mapping[str, Mapping[Key, tuple[int, str]]],
+    all_model: set[str],
+) -> bytes:
+    """review/prelabels.jsonl with the model's grades of each question people audited in this
+    import (every label of which the model had made): one row per pair labels.jsonl now judges
+    for it, the model's grade (0 for a pair people added that it never graded)."""
+    rows = [dict(r) for r in read_rows(root, PRELABELS)] if (root / PRELABELS).is_file() else []
+    for qid, pairs in moved.items():
+        if qid not in all_model:
+            continue  # it mixed people's and the model's labels before: no clean audit
+        model = next(iter(pairs.values()))[1]
+        for r in final:
+            if r["qid"] != qid:
+                continue
+            key = (r["qid"], r["document"], r["section"], r["version"])
+            grade = pairs[key][0] if key in pairs else r["grade"] if r.get("model") else 0
+            rows.append({**{k: r[k] for k in _KEY_FIELDS}, "grade": grade, "model": model})
+    return jsonl_bytes(rows)
 
 
 def _read_sheet(

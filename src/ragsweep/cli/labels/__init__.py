@@ -9,6 +9,7 @@
     ragsweep labels generate [--data DIR] [--per-slice N] [--seed S] [--chat-url URL --chat-model M]
         [--apply]                                        (synthetic questions from the corpus)
     ragsweep labels import SHEET ... --data DIR --judge NAME [--reason TEXT] [--adjudicated]
+    ragsweep labels import SHEET --data DIR --model        (a pre-labelled sheet's model labels)
     ragsweep labels add-failure --data DIR --text Q --slice S --product P --version V --clause ...
     ragsweep labels check --data DIR [--apply] [--sheet F] [--decided F] [--carry Q:D/S ...]
     ragsweep labels move --to V (QID ... | --from V | --product P | --all) --data DIR [--apply]
@@ -19,6 +20,7 @@
     ragsweep labels assign SHEET --judges A,B[,...] --overlap 50 [--seed 0] [--out-dir DIR]
     ragsweep labels agreement A [B] [--data DIR] [--threshold 0.6] [--save]
     ragsweep labels audit MODEL [HUMAN] [--data DIR]
+    ragsweep labels audit-sheet --data DIR [--share 0.2] [--seed 0] [--out audit.csv]
     ragsweep labels export-ls SHEET [--out tasks.json]
 
 `--data` is the dataset folder (default: the built-in sample); file arguments that do not exist

@@ -32,12 +32,24 @@ def _import(args: argparse.Namespace) -> int:
         candidates=Path(args.candidates) if args.candidates else None,
         limit=args.limit,
         adjudicated=args.adjudicated,
+        by_model=args.model,
     )
     print(
         f"imported {len(args.sheets)} sheet(s) into {data / 'labels.jsonl'}: {done.added} "
         f"added, {done.changed} changed, {done.unchanged} unchanged, {done.skipped} rows not "
         f"judged; {len(done.changes)} change(s) in {data / CHANGELOG_FILE}"
     )
+    if args.model:
+        print(
+            f"the model's grades are labels now (each with its model); {done.kept_people} "
+            "pair(s) people had labelled kept their people's grade"
+        )
+    if done.audited:
+        print(
+            f"{done.audited} model-made label(s) audited: people's grades replace the model's, "
+            "whose grades of those questions are kept in review/prelabels.jsonl (every "
+            "comparison on the set is corrected by them: docs/report.md, 'Model-judged labels')"
+        )
     if done.by_rule:
         qid, doc, sec, ver = done.by_rule[0]
         print(
@@ -119,6 +131,12 @@ def add_import(verb: AddVerb) -> None:
         help="the sheets hold final decisions on disputed pairs: their grades replace the labels'",
     )
     p.add_argument(
+        "--model",
+        action="store_true",
+        help="import a pre-labelled sheet's model grades (its prelabel column) as model-made"
+        " labels; labels people made are kept (docs/labelling.md, 'A model judge at scale')",
+    )
+    p.add_argument(
         "--adjudicate",
         default="adjudicate.csv",
         metavar="FILE",
@@ -161,3 +179,29 @@ def add_agreement_and_audit(verb: AddVerb) -> None:
                 help="store the result in the dataset (review/agreement.json; needs --data)",
             )
         p.set_defaults(run=run)
+    p = verb("audit-sheet", "draw the audit of a model-judged set: a blind sheet for people")
+    p.add_argument("--share", type=float, default=0.2, help="of each slice audited (default 0.2)")
+    p.add_argument("--seed", type=int, default=0, help="the draw's seed (default 0)")
+    p.add_argument("--out", default="audit.csv", metavar="FILE", help="default audit.csv")
+    p.set_defaults(run=_audit_sheet)
+
+
+def _audit_sheet(args: argparse.Namespace) -> int:
+    from ragsweep.data import load_dataset
+    from ragsweep.labelling.audit_draw import audit_sheet
+    from ragsweep.labelling.sheetfile import write_sheet_frame
+
+    data = data_dir(args)
+    sheet, counts = audit_sheet(load_dataset(data), share=args.share, seed=args.seed)
+    drawn = sum(c["drawn"] for c in counts.values())
+    for s, c in counts.items():
+        print(f"{s}: {c['questions']} questions, {c['audited']} audited, {c['drawn']} drawn now")
+    if not drawn:
+        print(f"every slice has its share ({args.share:g}) audited already: no sheet written")
+        return 0
+    out = write_sheet_frame(sheet, Path(args.out))
+    print(
+        f"{drawn} question(s), {len(sheet)} pairs -> {out}: grade them blind (no grade is shown), "
+        f"then `ragsweep labels import {out} --data {data} --judge NAME`"
+    )
+    return 0
