@@ -10,16 +10,19 @@ questions inside the N):
     theta = lam * mean_N(judged) + mean_n(human - lam * judged)
 
 Whatever the judge's bias, theta is unbiased for the people's mean: the audited residuals carry
-the correction. `lam` (power tuning) is cov_n(human, judged) / var_N(judged), clipped to [0, 1]:
-1 is classic PPI, 0 ignores the judge. Its variance, the audit a simple random sample of the N:
+the correction. `lam` (power tuning) is the slope of the people's scores on the judge's over the
+audited questions, pooled within slices and clipped to [0, 1] (`paired` uses the differences'
+slope for every quantity of a measure): 1 is classic PPI, 0 ignores the judge. Its variance,
+the audit a simple random sample of the N (the residual uncorrelated with the judge's score):
 
-    V = var(human - lam * judged) / n + lam * (2 cov(human, judged) - lam var(judged)) / N
+    V = var(human - lam * judged) / n + lam^2 var(judged) / N
 
-(the second term is 0 when n = N: everything audited is the people's mean). The interval is
+(everything audited, n = N, is the people's mean: lam is 0 there). The interval is
 theta +- t(n - 1) sqrt(V), the audited residuals' variance floored with Agresti-Min
-pseudo-questions as in `ragsweep.compare.stats`, so a slice where the judge agrees with people on
-every audited question still has an honest width. `all` and `weighted` combine the slices
-(stratified; Welch-Satterthwaite degrees of freedom).
+pseudo-questions as in `ragsweep.compare.stats` and never below the sample's own, so a slice
+where the judge agrees with people on every audited question still has an honest width. `all`
+and `weighted` combine the slices (stratified; Welch-Satterthwaite degrees of freedom). Method
+and measured coverage: docs/statistics.md; the simulation: benchmarks/ppi_coverage.py.
 
     est = corrected(judged, human, audited, strata, names, weights=traffic)
     est.estimate, est.se, est.df, est.bias, est.n_eff
@@ -35,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ragsweep.compare import stats
-from ragsweep.compare.stats import PSEUDO, _normalise
+from ragsweep.compare.stats import PSEUDO
 from ragsweep.conventions import ALL, WEIGHTED
 from ragsweep.errors import UserError
 
@@ -55,7 +58,7 @@ class Corrected:
     judge's bias on the audited questions; `lam` the power-tuning weight; `n_eff` the number of
     people-labelled questions that would give the same standard error (var(human) / se^2).
     `n` (R,) audited questions, `N` (R,) questions. For `audit_advice`: `parts` (S, K, 2), each
-    slice's variance pieces (the audited residuals' variance, lam (2 cov - lam var)), and
+    slice's variance pieces (the audited residuals' variance, lam^2 var(judged)), and
     `combine` (rows after the slices, S), the weights of each combined row.
     """
 
@@ -166,7 +169,7 @@ def _slice(
     scale2: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """One slice's pieces, each (K,): theta, var (of theta), bias, plain, judge_only, var_z (the
-    audited residuals' floored variance), gain (lam (2 cov - lam var)), var_h (the people's
+    audited residuals' floored variance), gain (lam^2 var(judged)), var_h (the people's
     scores' variance on the audited questions, floored the same way), df, lam."""
     big_n, n = judged.shape[1], int(audited.sum())
     if n == 0:
@@ -228,13 +231,7 @@ def corrected(
     given). `lam` (K,) fixes the power-tuning weights (default: each quantity's own pooled
     slope). Every slice needs an audited question (else `UserError`). Deterministic."""
     judged, human, audited, labels, names = _check(judged, human, audited, strata, names)
-    present = list(dict.fromkeys(labels))
-    if WEIGHTED in present or (ALL in present and len(present) > 1):
-        raise UserError(
-            f"slice names {ALL!r} (unless it is the only slice) and {WEIGHTED!r} are reserved "
-            "for the summary rows; rename that slice"
-        )
-    w = None if weights is None else _normalise(weights, present)
+    present, w = stats.slices_and_weights(labels, weights)
     label_arr = np.array(labels, dtype=object)
     groups = [label_arr == s for s in present]
     bare = [s for s, sel in zip(present, groups, strict=True) if not audited[sel].any()]

@@ -175,7 +175,23 @@ def _check_correction(correction: str) -> str:
     return correction
 
 
-def _normalise(weights: Mapping[str, float], present: Sequence[str]) -> dict[str, float]:
+def slices_and_weights(
+    labels: Sequence[str], weights: Mapping[str, float] | None
+) -> tuple[list[str], dict[str, float] | None]:
+    """The slices of `labels` in order of first appearance (`all` and `weighted` refused: the
+    summary rows' names) and their traffic weights normalised (None when `weights` is)."""
+    present = list(dict.fromkeys(labels))
+    if WEIGHTED in present or (ALL in present and len(present) > 1):
+        raise UserError(
+            f"slice names {ALL!r} (unless it is the only slice) and {WEIGHTED!r} are reserved for "
+            "the summary rows; rename that slice"
+        )
+    return present, None if weights is None else normalised_weights(weights, present)
+
+
+def normalised_weights(weights: Mapping[str, float], present: Sequence[str]) -> dict[str, float]:
+    """The traffic `weights` of the slices `present`, checked (a number >= 0 for every one, not
+    all 0) and divided by their sum."""
     missing = [s for s in present if s not in weights]
     if missing:
         raise UserError(
@@ -237,13 +253,7 @@ def paired_differences(
     Deterministic.
     """
     base, cands, labels, names = _check_scores(base, cands, strata, names)
-    present = list(dict.fromkeys(labels))  # slices in order of first appearance
-    if WEIGHTED in present or (ALL in present and len(present) > 1):
-        raise UserError(
-            f"slice names {ALL!r} (unless it is the only slice) and {WEIGHTED!r} are reserved for "
-            "the summary rows; rename that slice"
-        )
-    w = None if weights is None else _normalise(weights, present)
+    present, w = slices_and_weights(labels, weights)
 
     label_arr = np.array(labels, dtype=object)
     diff = (cands - base).T  # (n, C): paired differences, one column per candidate
