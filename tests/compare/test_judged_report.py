@@ -16,7 +16,7 @@ from ragsweep.compare import ppi, stats
 from ragsweep.compare.build import build_report
 from ragsweep.compare.files import write_report
 from ragsweep.compare.format import judge_table
-from ragsweep.compare.markdown import to_markdown
+from ragsweep.compare.markdown import config_description, parent_description, to_markdown
 from ragsweep.compare.summary import config_metrics, summary_metrics
 from ragsweep.config import compose
 from ragsweep.conventions import AUDITED_COLUMN, JUDGE_PREFIX
@@ -107,6 +107,10 @@ def test_the_cells_are_the_corrected_comparison_and_the_labels_alone_are_beside_
     md = to_markdown(report)
     assert "Model-judged labels: 320 of 400 questions carry a model judge's labels" in md
     assert "labels alone" in md and "audit: 256:" in md
+    # the runs' descriptions in MLflow say it in their first lines
+    first = parent_description(report, None).split("\n## ")[0]
+    assert "Model-judged labels: 320 of 400 questions carry a model judge's labels" in first
+    assert "corrected by the audited questions" in config_description(report, "256", "size")
     caption, head_row, rows = judge_table(report)
     assert len(rows) == len(report.strata)
     metrics = config_metrics(report, "256")

@@ -171,6 +171,9 @@ def parent_description(
         f"**Held-out confirmation:** {held}",
         "",
     ]
+    judge = report.judge_note()
+    if judge:  # on a model-judged set: whether the numbers are corrected, in the first lines
+        lines += [f"**{_md_escape(judge)}**", ""]
     if image:
         lines += [f"![forest plot: the differences from the baseline per slice]({image})", ""]
     lines += [
@@ -200,7 +203,9 @@ def config_description(report: Report, config: str, factor: str) -> str:
     if held is not None:
         verdict, _, why = held.partition(": ")
         lead += f", **{verdict} on held-out**" + (f" ({why})" if why else "")
-    return (
+    text = (
         f"{lead}. `{factor}={config}` against the baseline `{factor}={report.baseline}` on "
         f"dev: {d.reason}"
     )
+    judge = report.judge_note()
+    return text if judge is None else f"{text}\n\n{_md_escape(judge)}"
