@@ -5,8 +5,10 @@ dataset byte-identical."""
 
 from __future__ import annotations
 
+import json
 import random
 import socket
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,8 +130,10 @@ def test_a_failure_that_outlives_the_retries_is_one_line_and_writes_nothing(
     assert server.url in message and MODEL in message and says in message
     assert "nothing was written" in message
     assert digest(tiny) == before
-    asked = [r for r in server.requests if ASKS in r.prompt]
-    assert len(asked) % 3 == 0 and asked  # every attempt the policy allows, then it stops
+    asked = Counter(r.prompt for r in server.requests if ASKS in r.prompt)
+    # the prompt that failed was asked every time the policy allows (3), then the run stopped;
+    # one asked beside it may have been cut short by the stop, never asked more
+    assert asked and max(asked.values()) == 3
 
 
 def test_a_judge_that_keeps_failing_stops_the_run_before_anything_is_written(server, tmp_path):
@@ -166,3 +170,25 @@ def test_connection_refused_from_the_cli_is_one_line_exit_2(tmp_path):
     (line,) = ran.err.strip().splitlines()
     assert url in line and MODEL in line and "connection refused" in line
     assert digest(tiny) == before
+
+
+class _LeakyServer(GenerateServer):
+    """A model that writes a phone number and an e-mail address into its questions."""
+
+    def reply_for(self, prompt: str) -> str:
+        if ASKS in prompt:
+            about = question_for(prompt).rstrip("?")
+            return json.dumps({"question": f"{about}? Call me on 07700 900123 or jo@example.com"})
+        return super().reply_for(prompt)
+
+
+def test_a_models_questions_are_scrubbed_before_anything_reads_them(monkeypatch, tmp_path):
+    monkeypatch.setenv(KEY_ENV, "sk-test-not-a-real-key-0123456789abcdef")
+    tiny = copy_tiny(tmp_path)
+    with _LeakyServer() as server:
+        done = run(server.url, tiny)
+    assert done.questions and done.scrubbed
+    written = (tiny / "questions.jsonl").read_text(encoding="utf-8")
+    assert "07700 900123" not in written and "jo@example.com" not in written
+    for q in done.questions:
+        assert "07700" not in q.text and "@example.com" not in q.text and "<" in q.text

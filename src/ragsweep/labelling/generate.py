@@ -49,6 +49,7 @@ from ragsweep.labelling.pool import DEFAULT_SYSTEMS, pool
 from ragsweep.labelling.pool_systems import base_overrides
 from ragsweep.labelling.prelabel import prelabel_sheet
 from ragsweep.labelling.sampling import question_id
+from ragsweep.labelling.scrub import Scrubber
 
 #: questions drafted per slice unless told otherwise
 DEFAULT_PER_SLICE = 20
@@ -105,6 +106,8 @@ class Generated:
     depth: int
     applied: bool = False
     slices: tuple[str, ...] = field(default=())
+    #: kind -> personal items the scrubber replaced in a chat model's questions
+    scrubbed: Mapping[str, int] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """Questions per slice, every slice of the dataset in report order."""
@@ -148,7 +151,8 @@ def generate(
     ds = load_dataset(root)
     spec = spec or (chat.spec if chat is not None else load_spec())
     generator = chat.generator if chat is not None else f"templates {spec.source} seed={seed}"
-    drafted, short, duplicates = _draft(ds, spec, per_slice, seed, chat)
+    scrubbed: dict[str, int] = {}
+    drafted, short, duplicates = _draft(ds, spec, per_slice, seed, chat, scrubbed)
     systems = dict(systems or DEFAULT_SYSTEMS)
     labels: list[dict[str, Any]] = []
     changes: list[Change] = []
@@ -199,6 +203,7 @@ def generate(
         systems=tuple(sorted(systems)),
         depth=depth,
         slices=tuple(ds.slices),
+        scrubbed=scrubbed,
     )
     if apply and drafted:
         _write(root, out, at)
@@ -232,11 +237,18 @@ def _sources(
 
 
 def _draft(
-    ds: Dataset, spec: GenerationSpec, per_slice: int, seed: int, chat: ChatGenerator | None
+    ds: Dataset,
+    spec: GenerationSpec,
+    per_slice: int,
+    seed: int,
+    chat: ChatGenerator | None,
+    scrubbed: dict[str, int],
 ) -> tuple[list[Drafted], dict[str, str], int]:
     """The drafted questions, slice by slice; why a slice fell short; drafts dropped as
     duplicates. Each slice draws its clause order and templates from its own generator,
-    seeded by (seed, CRC-32 of the slice name), so a slice's draw depends on nothing else."""
+    seeded by (seed, CRC-32 of the slice name), so a slice's draw depends on nothing else. A
+    chat model's questions go through the dataset's scrubber before anything else reads them
+    (`scrubbed` counts what it replaced, by kind)."""
     texts = list(ds.questions["text"])
     seen_norm = {normalise(t) for t in texts}
     seen_keys = [near_key(t, mark=True) for t in texts]
@@ -261,8 +273,13 @@ def _draft(
             i += len(batch)
             if chat is None:
                 written = [_fill(spec, rule, doc, clause, rng) for doc, clause in batch]
-            else:
-                written = chat.questions([_ask(rule, doc, clause) for doc, clause in batch])
+            else:  # a model may write personal data a wording never holds: scrubbed first
+                asked = chat.questions([_ask(rule, doc, clause) for doc, clause in batch])
+                clean = Scrubber.for_dataset(ds.root).scrub_many(asked)
+                written = [c.text for c in clean]
+                for c in clean:
+                    for kind, n in c.counts.items():
+                        scrubbed[kind] = scrubbed.get(kind, 0) + n
             for (doc, clause), text in zip(batch, written, strict=True):
                 norm, key = normalise(text), near_key(text, mark=True)
                 qid = question_id(text, ID_PREFIX)

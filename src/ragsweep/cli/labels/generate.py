@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragsweep.cli.labels.common import AddVerb, data_dir, now, whole, writable
+from ragsweep.cli.labels.common import AddVerb, data_dir, now, scrubbed_kinds, whole, writable
 from ragsweep.errors import UserError
 
 #: example questions the preview prints per slice
@@ -58,6 +58,8 @@ def _generate(args: argparse.Namespace) -> int:
     )
     for name, why in done.short.items():
         print(f"  {name}: {why}")
+    if done.scrubbed:
+        print("personal data scrubbed from the model's questions: " + scrubbed_kinds(done.scrubbed))
     grades = done.grades()
     print(
         f"labelled: each question's source clause grade 2; pooled {', '.join(done.systems)} at "
