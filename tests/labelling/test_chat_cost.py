@@ -105,3 +105,24 @@ def test_a_run_stopped_half_way_resumes_asking_only_the_rest(
     labels = again.label(items)
     assert all(lab.grade is not None for lab in labels)
     assert len(server.requests) - before == 2 and again.last_run.from_cache == 1
+
+
+def test_the_prompt_is_data_beside_the_module_and_its_hash_names_it() -> None:
+    import hashlib
+    from importlib import resources
+
+    import yaml
+
+    from ragsweep.labelling import chat
+
+    doc = yaml.safe_load(
+        resources.files("ragsweep.labelling").joinpath("judge_prompt.yaml").read_text("utf-8")
+    )
+    assert (chat.PROMPT_VERSION, chat.SYSTEM_PROMPT, chat.USER_TEMPLATE) == (
+        doc["version"],
+        doc["system"],
+        doc["user"],
+    )
+    joined = f"{doc['system']}\0{doc['user']}".encode()
+    assert chat.PROMPT_HASH == hashlib.sha256(joined).hexdigest()
+    assert "{question}" in doc["user"] and "{passage}" in doc["user"]

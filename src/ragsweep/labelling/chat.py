@@ -27,35 +27,25 @@ from urllib.parse import urlsplit
 from ragsweep.data.write import replace_file
 from ragsweep.endpoint import Endpoint, Malformed, RetryPolicy, clip, refused, retryable
 from ragsweep.errors import UserError
+from ragsweep.labelling.rules_file import read_yaml
 from ragsweep.secrets import mask_text
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PROMPT_VERSION = "umbrela-insurance-v1"
-SYSTEM_PROMPT = (
-    "You are a careful relevance assessor. You judge whether a passage taken from an insurance "
-    "policy wording answers a customer's question."
-)
-USER_TEMPLATE = """\
-Rate how well the passage answers the question, using this scale:
-3 = the passage is about exactly this question and states the answer to it outright.
-2 = the passage holds an answer to the question, but only part of it, or the answer is \
-unclear or buried among unrelated material.
-1 = the passage is on a related topic but does not answer the question.
-0 = the passage has nothing to do with the question.
+def _prompt() -> tuple[str, str, str]:
+    """(version, system prompt, user template) of `judge_prompt.yaml`, checked."""
+    source, doc = read_yaml(None, "judge_prompt.yaml", "the chat pre-labeller's prompt")
+    fields = ("version", "system", "user")
+    if not isinstance(doc, dict) or not all(isinstance(doc.get(k), str) for k in fields):
+        raise UserError(f"{source}: needs the strings version, system and user; restore it")
+    return doc["version"], doc["system"], doc["user"]
 
-Question: {question}
 
-Passage: {passage}
-
-Think it through before you score. First, work out what the person asking wants to know: \
-the intent behind the words. Next, judge how well the passage meets that intent. Then judge \
-how far its answer can be trusted and acted on: a clause that states the rule plainly beats \
-one that only hints at it. Finally, end your reply with one line of this form, where N is \
-0, 1, 2 or 3:
-##final score: N"""
+#: the prompt (text is data: `judge_prompt.yaml` beside this module); `USER_TEMPLATE` is filled
+#: with {question} and {passage}
+PROMPT_VERSION, SYSTEM_PROMPT, USER_TEMPLATE = _prompt()
 #: sha256 of the system prompt and the template: which prompt a label came from
 PROMPT_HASH = hashlib.sha256(f"{SYSTEM_PROMPT}\0{USER_TEMPLATE}".encode()).hexdigest()
 #: UMBRELA's 0-3 score -> ragsweep's grade (2 answers fully, 1 supports or partly, 0 not relevant)
