@@ -139,3 +139,43 @@ def test_a_models_grades_become_labels_and_peoples_labels_stay(
     assert bad.code == 2 and "pre-labels from 2 models" in bad.err
     assert len(bad.err.strip().splitlines()) == 1
     assert (judged / "labels.jsonl").read_bytes() == before
+
+
+def test_a_question_audited_in_two_sittings_counts_once_people_graded_all_of_it(
+    judged: Path, tmp_path: Path
+) -> None:
+    cli_in(
+        tmp_path,
+        "labels",
+        "audit-sheet",
+        "--data",
+        str(judged),
+        "--share",
+        "0.22",
+        "--out",
+        "a.csv",
+    ).ok()
+    sheet = _sheet(tmp_path / "a.csv")
+    qid = sorted(set(sheet["qid"]))[0]
+    mine = sheet[sheet["qid"] == qid].copy()
+    people = {
+        (r["qid"], r["document"], r["section"], r["version"]): r["grade"]
+        for r in _rows(sample_path() / "labels.jsonl")
+    }
+    keys = list(
+        zip(mine["qid"], mine["document"], mine["section"], mine["clause_version"], strict=True)
+    )
+    mine["grade"] = [str(people[k]) for k in keys]
+    half = len(mine) // 2
+    mine.iloc[:half].to_csv(tmp_path / "first.csv", index=False)
+    mine.iloc[half:].to_csv(tmp_path / "second.csv", index=False)
+    cli_in(tmp_path, "labels", "import", "first.csv", "--data", str(judged), "--judge", "ann").ok()
+    view, why = judge_view(load_dataset(judged))
+    assert why is None and qid not in view.audited and qid in view.by_model  # half done
+    pre = [r for r in _rows(judged / "review" / "prelabels.jsonl") if r["qid"] == qid]
+    assert len(pre) == len(mine)  # the model's grades of every pair, kept at the first sitting
+    cli_in(tmp_path, "labels", "import", "second.csv", "--data", str(judged), "--judge", "ann").ok()
+    view, why = judge_view(load_dataset(judged))
+    assert why is None and qid in view.audited
+    again = [r for r in _rows(judged / "review" / "prelabels.jsonl") if r["qid"] == qid]
+    assert again == pre  # not written twice

@@ -541,9 +541,10 @@ def _audit_prelabels(
     import (every label of which the model had made): one row per pair labels.jsonl now judges
     for it, the model's grade (0 for a pair people added that it never graded)."""
     rows = [dict(r) for r in read_rows(root, PRELABELS)] if (root / PRELABELS).is_file() else []
+    kept = {r["qid"] for r in rows}
     for qid, pairs in moved.items():
-        if qid not in all_model:
-            continue  # it mixed people's and the model's labels before: no clean audit
+        if qid not in all_model or qid in kept:
+            continue  # mixed before (no clean audit), or the model's grades are there already
         model = next(iter(pairs.values()))[1]
         for r in final:
             if r["qid"] != qid:
