@@ -371,6 +371,14 @@ def build_report(
 
     `rel_level` is the relevance level the frames were scored at (trec_eval's `-l`: relevant
     means grade >= it); the optimistic side assumes unjudged passages relevant at that level.
+
+    Model-judged labels (`ragsweep.compare.judged`, docs/report.md): frames that carry
+    `audited`, `judge:labels` and a `judge:<measure>` column per measure (a configuration run's
+    do on a set a model judge partly labelled) are compared again with every cell corrected by
+    the audited questions (`ppi.paired`), both bounds alike; the corrected cells decide, and
+    `Report.judge` keeps the labels' own comparison beside them, the judge's bias and the audit
+    advice. With fewer than two audited questions in a slice the cells stay the labels' own
+    and `Report.judge.problem` says why.
     """
     unjudged = unjudged_rule(unjudged)
     decision = _as_measure(decision)
