@@ -112,7 +112,8 @@ def t_interval(x: np.ndarray) -> tuple[float, float]:
 def trial(
     pops: dict[str, Population], measure: str, big_n: int, n: int, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
-    """Cover (bool) per method, quantity (value, difference) and row (slices, all, weighted)."""
+    """One trial's 95% intervals, (low, high) per row (slices, all, weighted): `corrected` for
+    the value and the difference, `plain_delta`, `only_delta`, `plain_value`; and the rows."""
     tables, strata, audited = [], [], []
     for s in SLICES:
         table = pops[s].by_measure[measure]

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+
 def _prompt() -> tuple[str, str, str]:
     """(version, system prompt, user template) of `judge_prompt.yaml`, checked."""
     source, doc = read_yaml(None, "judge_prompt.yaml", "the chat pre-labeller's prompt")

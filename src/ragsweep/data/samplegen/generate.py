@@ -61,7 +61,8 @@ def _json(obj: object) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _jsonl(rows: list[dict]) -> bytes:
+def jsonl_bytes(rows: list[dict]) -> bytes:
+    """JSON Lines as the sample's files are written: UTF-8, one object per line."""
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
 
 
@@ -92,23 +93,23 @@ def assemble(
     files: dict[str, bytes] = {}
     for (document, version), wording in sorted(corpus.documents.items()):
         files[f"corpus/{document}@{version}.json"] = _json(wording)
-    files["questions.jsonl"] = _jsonl(questions)
+    files["questions.jsonl"] = jsonl_bytes(questions)
     label_rows = [
         {"qid": q["qid"], "document": d, "section": s, "version": v, "grade": g}
         for q in questions
         for d, s, v, g in labels[q["qid"]]
     ]
-    files["labels.jsonl"] = _jsonl(label_rows)
+    files["labels.jsonl"] = jsonl_bytes(label_rows)
     files["relevance.md"] = RELEVANCE_RULE.encode("utf-8")
-    files["query_log.jsonl"] = _jsonl(log.entries)
+    files["query_log.jsonl"] = jsonl_bytes(log.entries)
     if review is not None:
-        files["review/reviewer2.jsonl"] = _jsonl(
+        files["review/reviewer2.jsonl"] = jsonl_bytes(
             [
                 {"qid": qid, "document": d, "section": s, "version": v, "grade": g}
                 for qid, (d, s, v, g) in review.reviewer2
             ]
         )
-        files["review/prelabels.jsonl"] = _jsonl(
+        files["review/prelabels.jsonl"] = jsonl_bytes(
             [
                 {
                     "qid": qid,
@@ -122,7 +123,7 @@ def assemble(
             ]
         )
     if pooled is not None:
-        files["review/pool.jsonl"] = _jsonl(pooled)
+        files["review/pool.jsonl"] = jsonl_bytes(pooled)
 
     clauses = [c for w in corpus.documents.values() for p in w["parts"] for c in p["clauses"]]
     relevant = Counter(r["qid"] for r in label_rows if r["grade"] >= 1)

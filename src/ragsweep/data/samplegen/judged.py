@@ -21,6 +21,7 @@ import numpy as np
 
 from ragsweep.data.load import load_dataset
 from ragsweep.data.manifest import write_manifest
+from ragsweep.data.samplegen.generate import jsonl_bytes
 from ragsweep.data.schema import LABELS_FILE, admits
 from ragsweep.data.write import swap_in_folder
 
@@ -34,10 +35,6 @@ JUDGE: dict[str | None, tuple[tuple[float, float, float], ...]] = {
 
 def _rows(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def _jsonl(rows: list[dict]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
 
 
 def judged_copy(source: Path, out: Path, audit_share: float = 0.2, seed: int = 0) -> dict:
@@ -90,8 +87,8 @@ def judged_copy(source: Path, out: Path, audit_share: float = 0.2, seed: int = 0
         for p in sorted(ds.root.rglob("*"))
         if p.is_file() and "__pycache__" not in p.parts
     }
-    files[LABELS_FILE] = _jsonl(labels)
-    files["review/prelabels.jsonl"] = _jsonl(prelabels)
+    files[LABELS_FILE] = jsonl_bytes(labels)
+    files["review/prelabels.jsonl"] = jsonl_bytes(prelabels)
 
     def finish(staged: Path) -> None:  # the manifest of what is written, then it must load
         write_manifest(staged)
