@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from ragsweep.data.samplegen import texts
-from ragsweep.data.samplegen.generate import _json, _jsonl
+from ragsweep.data.samplegen.generate import _json, jsonl_bytes
 from ragsweep.data.samplegen.prose import FILLER
 from ragsweep.data.samplegen.querylog import build_query_log
 from ragsweep.data.samplegen.spec import KINDS, ClauseDef
@@ -52,7 +52,7 @@ def sources(seed: int, log: bool) -> dict[str, str]:
     }
     if log:
         entries = build_query_log(corpus, seed).entries
-        out[f"seed{seed}/query_log.jsonl"] = hashlib.sha256(_jsonl(entries)).hexdigest()
+        out[f"seed{seed}/query_log.jsonl"] = hashlib.sha256(jsonl_bytes(entries)).hexdigest()
     return out
 
 
