@@ -125,4 +125,7 @@ def test_the_prompt_is_data_beside_the_module_and_its_hash_names_it() -> None:
     )
     joined = f"{doc['system']}\0{doc['user']}".encode()
     assert chat.PROMPT_HASH == hashlib.sha256(joined).hexdigest()
+    # the hash every cached reply is keyed on: an edit of the prompt's text changes it, and
+    # every cache with it; this pins the text the UMBRELA replies so far were asked with
+    assert chat.PROMPT_HASH == "3bc3214e2b030a56eb0978eda3eacd5a235c6988c9a40a5a8025222d5d5cfc21"
     assert "{question}" in doc["user"] and "{passage}" in doc["user"]

@@ -62,6 +62,12 @@ def anchor(q) -> tuple[str, str, str]:
         ('Sure!\n{"question": "Is my\\n bike covered?"}', "Is my bike covered?"),
         ('{"q": "Is my bike covered?"}', None),
         ('{"question": ""}', None),
+        (
+            'Draft: {"question": "old?"} Final: {"question": "Is my bike covered?"}',
+            "Is my bike covered?",
+        ),
+        ('Sure {"question": "Is my bike covered?"} (I avoided {jargon})', "Is my bike covered?"),
+        ('{"question": "Is my bike covered?", "meta": {"n": 1}}', "Is my bike covered?"),
         ("Is my bike covered?", None),
         (None, None),
     ],
@@ -192,3 +198,38 @@ def test_a_models_questions_are_scrubbed_before_anything_reads_them(monkeypatch,
     assert "07700 900123" not in written and "jo@example.com" not in written
     for q in done.questions:
         assert "07700" not in q.text and "@example.com" not in q.text and "<" in q.text
+
+
+def test_a_models_questions_reach_the_cache_scrubbed_and_a_cached_run_says_so(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test-not-a-real-key-0123456789abcdef")
+    cache = tmp_path / "cache"
+    with _LeakyServer() as server:
+        first = run(server.url, copy_tiny(tmp_path / "a"), cache=cache)
+        again = run(server.url, copy_tiny(tmp_path / "b"), cache=cache)
+        asked = [r for r in server.requests if ASKS in r.prompt]
+    stored = [p.read_text(encoding="utf-8") for p in sorted(cache.glob("*.json"))]
+    assert stored and all("07700" not in t and "@example.com" not in t for t in stored)
+    entries = [json.loads(t) for t in stored if '"question"' in t]
+    # one entry per question asked (duplicates among them dropped later), no reply kept
+    assert len(entries) == len(asked) >= len(first.questions)
+    assert all("reply" not in e for e in entries)
+    # the second run asked nothing and reports what the first scrubbed, the same questions
+    assert [q.text for q in again.questions] == [q.text for q in first.questions]
+    assert again.scrubbed == first.scrubbed and sum(first.scrubbed.values()) >= 2 * len(entries)
+
+
+def test_replies_that_arrived_before_a_failure_are_cached(server, tmp_path):
+    cache = tmp_path / "cache"
+    # one at a time, the requests arrive in the order the run submits them
+    run(server.url, copy_tiny(tmp_path / "probe"), max_concurrency=1)
+    first = next(r.prompt for r in server.requests if ASKS in r.prompt)
+    server.requests.clear()
+    # the first question of the first batch times out; the second, asked beside it, arrives
+    server.always[first] = Action("slow", seconds=1.0)
+    with pytest.raises(UserError, match="timed out"):
+        run(server.url, copy_tiny(tmp_path / "a"), cache=cache, max_retries=1, timeout=0.3)
+    cached = [json.loads(p.read_text(encoding="utf-8")) for p in cache.glob("*.json")]
+    assert len(cached) == 1  # the reply beside it; the failing prompt was asked twice
+    assert sum(r.prompt == first for r in server.requests) == 2

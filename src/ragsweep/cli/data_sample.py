@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ragsweep.cli.labels.common import whole
 from ragsweep.data.write import check_out
 
 
@@ -25,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         help="output folder (default: ./ragsweep-sample)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="generator seed (default: 0, the built-in sample)"
+        "--seed", type=whole(0), default=0, help="generator seed (default: 0, the built-in sample)"
     )
     parser.add_argument(
         "--judged",

@@ -296,7 +296,7 @@ class ChatClient:
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(base_url={self._shown_url!r}, model={self.model!r}, "
+            f"{type(self).__name__}(base_url={self.shown_url!r}, model={self.model!r}, "
             f"api_key_env={self.api_key_env!r}, max_concurrency={self.max_concurrency}, "
             f"max_retries={self.max_retries}, timeout={self.timeout}, "
             f"cache_dir={self.cache_dir!r}, temperature={self.temperature}, seed={self.seed})"
@@ -310,7 +310,7 @@ class ChatClient:
         return f"{self.model}@{host}" + (f":{parts.port}" if parts.port else "")
 
     @property
-    def _shown_url(self) -> str:
+    def shown_url(self) -> str:
         return self.endpoint.shown_url
 
     def request(
@@ -348,9 +348,9 @@ class ChatClient:
             raise self._auth_error(exc) from None
         except openai.NotFoundError as exc:
             raise UserError(
-                f"{self._shown_url}: model {self.model!r} not found "
+                f"{self.shown_url}: model {self.model!r} not found "
                 f"(HTTP 404: {self.endpoint.detail(exc)}); check the model name against "
-                f"GET {self._shown_url}/models and that the base URL ends in /v1"
+                f"GET {self.shown_url}/models and that the base URL ends in /v1"
             ) from None
         except openai.APITimeoutError:
             raise
@@ -358,11 +358,11 @@ class ChatClient:
             why = refused(exc)
             if why:
                 raise UserError(
-                    f"{self._shown_url}: cannot connect ({why}) to {self.task} with model "
+                    f"{self.shown_url}: cannot connect ({why}) to {self.task} with model "
                     f"{self.model!r}; start the server or fix base_url"
                 ) from None
             raise UserError(
-                f"{self._shown_url}: {self.endpoint.reason(exc)} on {attempts} attempts with "
+                f"{self.shown_url}: {self.endpoint.reason(exc)} on {attempts} attempts with "
                 f"model {self.model!r}; check that the server is up and reachable at base_url"
             ) from None
 
@@ -375,7 +375,7 @@ class ChatClient:
         else:
             fix = f"use a key in {self.api_key_env} that may use this model, or another model"
         return UserError(
-            f"{self._shown_url}: the server refused the API key for model {self.model!r} "
+            f"{self.shown_url}: the server refused the API key for model {self.model!r} "
             f"(HTTP {code}: {self.endpoint.detail(exc)}); {fix}"
         )
 
@@ -524,7 +524,7 @@ class ChatLabeller(ChatClient):
         return score
 
     def _failed(self, reason: str) -> _Outcome:
-        log.warning("%s %s: item failed: %s", self._shown_url, self.model, reason)
+        log.warning("%s %s: item failed: %s", self.shown_url, self.model, reason)
         return _Outcome(None, self._stamp(), reason)
 
     # -- labels and cache -------------------------------------------------------------------
@@ -558,7 +558,7 @@ class ChatLabeller(ChatClient):
             tokens = entry.get("tokens")
             kept = (int(tokens[0]), int(tokens[1])) if isinstance(tokens, list) else None
             return _Outcome(int(score), str(entry["at"]), reply=entry.get("reply"), tokens=kept)
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, IndexError, TypeError, ValueError):
             log.warning("ignoring unreadable cache file %s", self._cache_path(key))
             return None
 

@@ -47,7 +47,7 @@ from ragsweep.labelling.labelfiles import (
 )
 from ragsweep.labelling.pool import DEFAULT_SYSTEMS, pool
 from ragsweep.labelling.pool_systems import base_overrides
-from ragsweep.labelling.prelabel import prelabel_sheet
+from ragsweep.labelling.prelabel import check_fittable, prelabel_sheet
 from ragsweep.labelling.sampling import question_id
 from ragsweep.labelling.scrub import Scrubber
 
@@ -149,6 +149,8 @@ def generate(
     check_stamp(at, None, "generate")
     root = Path(dataset_dir)
     ds = load_dataset(root)
+    if judge is None:  # before any drafting: the offline judge fits on the set's grades
+        check_fittable(ds)
     spec = spec or (chat.spec if chat is not None else load_spec())
     generator = chat.generator if chat is not None else f"templates {spec.source} seed={seed}"
     scrubbed: dict[str, int] = {}
@@ -274,8 +276,10 @@ def _draft(
             if chat is None:
                 written = [_fill(spec, rule, doc, clause, rng) for doc, clause in batch]
             else:  # a model may write personal data a wording never holds: scrubbed first
-                asked = chat.questions([_ask(rule, doc, clause) for doc, clause in batch])
-                clean = Scrubber.for_dataset(ds.root).scrub_many(asked)
+                clean = chat.questions(
+                    [_ask(rule, doc, clause) for doc, clause in batch],
+                    Scrubber.for_dataset(ds.root),
+                )
                 written = [c.text for c in clean]
                 for c in clean:
                     for kind, n in c.counts.items():
@@ -307,7 +311,7 @@ def _fill(
     usable = spec.usable(rule, terms)
     template = usable[int(rng.integers(len(usable)))]
     text = template.format(**terms)
-    return text[:1].upper() + text[1:] if template[:1].isupper() else text
+    return text[:1].upper() + text[1:]  # a template may open with a term: "{topic} ..."
 
 
 def _ask(rule: SliceSpec, doc: Document, clause: Clause) -> Ask:
@@ -338,7 +342,7 @@ def _judge(
     if len(failed):
         row = failed.iloc[0]
         raise UserError(
-            f"{judge.base_url}: {len(failed)} pooled pair(s) could not be graded with model "
+            f"{judge.shown_url}: {len(failed)} pooled pair(s) could not be graded with model "
             f"{judge.model!r} ({row['prelabel_source'].removeprefix('failed: ')}); check that "
             "the server is up and serves this model, then run the command again: replies so far "
             "are cached, and nothing was written"
@@ -361,7 +365,10 @@ def _judge(
             if g >= 1 and not admits(
                 *asked[r.qid], product_of[(clause.document, clause.version)], clause.version
             ):
-                said = f"graded {g}; another version or product than the question asks about is 0"
+                said = (
+                    f"graded {g}; another version or product than the question asks about is 0 "
+                    "(relevance rule)"
+                )
                 g, note = 0, said if note is None else f"{said}; {note}"
             key = (r.qid, clause.document, clause.section, clause.version)
             out.setdefault(r.qid, {}).setdefault(key, (g, f"pool {r.systems}", note))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +20,10 @@ from ragsweep.endpoint import Malformed, clip, retryable
 from ragsweep.errors import UserError
 from ragsweep.labelling.chat import ChatClient, cache_key
 from ragsweep.labelling.generate_spec import GenerationSpec, load_spec
+from ragsweep.labelling.scrub import Scrubbed, Scrubber
 
 #: longest question kept from a reply, in characters (longer: malformed)
 MAX_QUESTION = 300
-_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -40,18 +40,23 @@ class Ask:
 
 def parse_question(reply: str | None) -> str | None:
     """The question in a reply holding a JSON object `{"question": "..."}` (alone, or the last
-    object in the text), on one line; None when there is none or it is empty or too long."""
+    such object in the text), on one line; None when there is none or it is empty or too
+    long."""
     if not reply:
         return None
-    for candidate in (reply.strip(), *reversed(_OBJECT.findall(reply))):
+    decoder = json.JSONDecoder()
+    found = None
+    for start in (m.start() for m in re.finditer(r"\{", reply)):
         try:
-            value = json.loads(candidate)
+            value, _ = decoder.raw_decode(reply, start)
         except ValueError:
             continue
         if isinstance(value, dict) and isinstance(value.get("question"), str):
-            text = " ".join(value["question"].split())
-            return text if 0 < len(text) <= MAX_QUESTION else None
-    return None
+            found = value["question"]
+    if found is None:
+        return None
+    text = " ".join(found.split())
+    return text if 0 < len(text) <= MAX_QUESTION else None
 
 
 class ChatGenerator(ChatClient):
@@ -83,19 +88,22 @@ class ChatGenerator(ChatClient):
         )
         return [{"role": "system", "content": self.spec.system}, {"role": "user", "content": user}]
 
-    def questions(self, asks: Sequence[Ask]) -> list[str]:
-        """One question per ask, in order; cached replies send no request. Any ask that fails
-        once the retries are spent raises a one-line UserError (the others' replies stay
-        cached, so running again asks only what failed)."""
+    def questions(self, asks: Sequence[Ask], scrubber: Scrubber) -> list[Scrubbed]:
+        """One question per ask, in order, each through `scrubber` as its reply arrives and
+        before it is cached (a model may write personal data a wording never holds: only the
+        scrubbed question is kept, never the reply); cached questions send no request and are
+        scrubbed again. Any ask that fails once the retries are spent raises a one-line
+        UserError; every reply that arrived before it is cached, so running again asks only
+        what failed."""
         keyed = [
             (cache_key(self.model, self.messages(a), self.temperature, self.seed), a) for a in asks
         ]
-        done: dict[str, str] = {}
+        done: dict[str, Scrubbed] = {}
         todo: dict[str, list[dict[str, str]]] = {}
         for key, ask in keyed:
             entry = self._cache_entry(key)
             if entry is not None and isinstance(entry.get("question"), str):
-                done[key] = entry["question"]
+                done[key] = _cached(entry, scrubber)
             elif key not in todo:
                 todo[key] = self.messages(ask)
         if todo:
@@ -103,28 +111,29 @@ class ChatGenerator(ChatClient):
             with ThreadPoolExecutor(
                 self.max_concurrency, thread_name_prefix="ragsweep-gen"
             ) as pool:
-                futures = {key: pool.submit(self._ask, m, abort) for key, m in todo.items()}
+                futures = {pool.submit(self._ask, m, abort): key for key, m in todo.items()}
                 try:
-                    for key, future in futures.items():
-                        done[key], reply = future.result()
+                    for future in as_completed(futures):
+                        key = futures[future]
+                        done[key] = scrubber.scrub(future.result())
                         self._cache_write(
                             key,
                             {
                                 "model": self.model,
                                 "generator": self.generator,
-                                "question": done[key],
-                                "reply": reply,
+                                "question": done[key].text,
+                                "scrubbed": done[key].counts,
                                 "at": self._stamp(),
                             },
                         )
                 except BaseException:
                     abort.set()
-                    for f in futures.values():
+                    for f in futures:
                         f.cancel()
                     raise
         return [done[key] for key, _ in keyed]
 
-    def _ask(self, messages: list[dict[str, str]], abort: threading.Event) -> tuple[str, str]:
+    def _ask(self, messages: list[dict[str, str]], abort: threading.Event) -> str:
         import openai
 
         def question(text: str | None) -> str:
@@ -136,13 +145,24 @@ class ChatGenerator(ChatClient):
 
         attempts = self.endpoint.policy.attempts
         try:
-            found, text = self.request(messages, question, abort)
+            found, _ = self.request(messages, question, abort)
         except (openai.APITimeoutError, openai.APIStatusError, Malformed) as exc:
             tries = f" (after {attempts} attempts)" if retryable(exc) else ""
             raise UserError(
-                f"{self._shown_url}: {self.endpoint.reason(exc)}{tries} writing a question with "
+                f"{self.shown_url}: {self.endpoint.reason(exc)}{tries} writing a question with "
                 f"model {self.model!r}; check that the server is up and answers with this model "
                 "(the prompt asks for a JSON object), then run the command again: replies so "
                 "far are cached, and nothing was written"
             ) from None
-        return found, self.endpoint.scrub(text)
+        return found
+
+
+def _cached(entry: Mapping[str, Any], scrubber: Scrubber) -> Scrubbed:
+    """A cached question, scrubbed again (a cache an earlier version wrote may hold it raw),
+    with what was replaced when it was first scrubbed."""
+    again = scrubber.scrub(entry["question"])
+    counts = entry.get("scrubbed")
+    first = {str(k): int(v) for k, v in counts.items()} if isinstance(counts, dict) else {}
+    for kind, n in again.counts.items():
+        first[kind] = first.get(kind, 0) + n
+    return Scrubbed(again.text, first)

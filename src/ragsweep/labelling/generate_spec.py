@@ -61,10 +61,10 @@ class GenerationSpec:
         """The key terms of a clause a template may name: `CLAUSE_TERMS` and the file's terms
         the clause holds (the first match in its heading, then its text)."""
         heading = clause.heading.strip()
-        first, _, rest = heading.partition(" ")
-        topic = heading if first.isupper() and len(first) > 1 else first[:1].lower() + first[1:]
+        first = heading.partition(" ")[0]
+        acronym = first.isupper() and len(first) > 1  # kept as written: "UK residents"
         out = {
-            "topic": f"{topic} {rest}".strip() if rest else topic,
+            "topic": heading if acronym else heading[:1].lower() + heading[1:],
             "section": clause.section,
             "version": clause.version,
         }
@@ -73,8 +73,9 @@ class GenerationSpec:
         seen = f"{clause.heading}\n{clause.text}"
         for name, pattern in self.terms.items():
             m = pattern.search(seen)
-            if m is not None:
-                out[name] = (m.group(1) if pattern.groups else m.group(0)).strip()
+            found = None if m is None else m.group(1) if pattern.groups else m.group(0)
+            if found and found.strip():  # an optional group that matched nothing: no term
+                out[name] = found.strip()
         return out
 
     def usable(self, rule: SliceSpec, terms: Mapping[str, str]) -> list[str]:
@@ -106,6 +107,12 @@ def load_spec(path: str | Path | None = None) -> GenerationSpec:
         except re.error as e:
             raise fail(field, f"invalid regex ({e})") from None
 
+    def fields(template: str, field: str) -> list[str]:
+        try:
+            return _fields(template)
+        except ValueError as e:
+            raise fail(field, f"{e}; write {{{{ or }}}} for a brace the text keeps") from None
+
     def strings(value: Any, field: str) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise fail(field, "must be a list of non-empty strings")
@@ -134,7 +141,7 @@ def load_spec(path: str | Path | None = None) -> GenerationSpec:
             raise fail(f"{where}.voice", "must say in a few words what people ask in the slice")
         templates = strings(item.get("templates"), f"{where}.templates")
         for i, t in enumerate(templates):
-            unknown = sorted(set(_fields(t)) - known)
+            unknown = sorted(set(fields(t, f"{where}.templates[{i}]")) - known)
             if unknown:
                 raise fail(
                     f"{where}.templates[{i}]",
@@ -157,7 +164,7 @@ def load_spec(path: str | Path | None = None) -> GenerationSpec:
     for key in ("version", "system", "user"):
         if not isinstance(prompt.get(key), str) or not prompt[key].strip():
             raise fail(f"prompt.{key}", "must be a non-empty string")
-    unknown = sorted(set(_fields(prompt["user"])) - set(PROMPT_FIELDS))
+    unknown = sorted(set(fields(prompt["user"], "prompt.user")) - set(PROMPT_FIELDS))
     if unknown:
         raise fail("prompt.user", f"names {{{unknown[0]}}}; it may name {', '.join(PROMPT_FIELDS)}")
     return GenerationSpec(

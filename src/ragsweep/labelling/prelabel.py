@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragsweep.data.schema import Dataset, clause_id
+from ragsweep.data.schema import LABELS_FILE, Dataset, clause_id
 from ragsweep.errors import UserError
 from ragsweep.labelling.grader_pairs import KEY
 from ragsweep.labelling.kappa import GRADES, confusion, kappa_from_confusion
@@ -243,6 +243,21 @@ class PrelabelFit:
     prelabels: pd.DataFrame
 
 
+def check_fittable(dataset: Dataset) -> None:
+    """Refuse, in one line naming the file and the fix, a dataset whose labels the offline
+    pre-labeller cannot fit its thresholds on: fewer than two different grades."""
+    grades = sorted(set(dataset.labels["grade"].astype(int).tolist()))
+    if len(grades) >= 2:
+        return
+    what = f"every label is grade {grades[0]}" if grades else "there are no labels"
+    raise UserError(
+        f"{dataset.root / LABELS_FILE}: field 'grade': {what}; the offline pre-labeller fits "
+        "its thresholds on people's grades and needs at least two different ones: label some "
+        "pairs (`labels pool`, then `labels import`), or grade with a chat model (--chat-url, "
+        "--chat-model)"
+    )
+
+
 def fit_prelabeller(
     dataset: Dataset,
     *,
@@ -256,7 +271,9 @@ def fit_prelabeller(
     """Fit LSA on the corpus, score the labelled pairs (`labels`, default the dataset's
     labels.jsonl: judged pairs only), fit the thresholds on their grades and pre-label them.
     `scorer`: an `LSASimilarity` of this dataset already fitted (then `dim`, `seed` are its)."""
-    labels = dataset.labels if labels is None else labels
+    if labels is None:
+        check_fittable(dataset)
+        labels = dataset.labels
     scorer = scorer or LSASimilarity(dataset, dim=dim, seed=seed)
     pairs = labels[list(KEY)].reset_index(drop=True).copy()
     human = labels["grade"].to_numpy()

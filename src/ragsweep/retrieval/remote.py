@@ -129,7 +129,7 @@ class OpenAICompatibleEmbedder:
             if not os.environ.get(api_key_env):
                 raise UserError(
                     f"embedder.api_key_env: {api_key_env} is not set; export the key of "
-                    f"{self._shown_url} in it (or embedder.api_key_env=null for a server that "
+                    f"{self.shown_url} in it (or embedder.api_key_env=null for a server that "
                     "needs no key)"
                 )
         self.api_key_env = api_key_env
@@ -181,7 +181,7 @@ class OpenAICompatibleEmbedder:
 
     def __repr__(self) -> str:
         return (
-            f"OpenAICompatibleEmbedder(model={self.model!r}, base_url={self._shown_url!r}, "
+            f"OpenAICompatibleEmbedder(model={self.model!r}, base_url={self.shown_url!r}, "
             f"api_key_env={self.api_key_env!r}, dimensions={self.dimensions})"
         )
 
@@ -224,13 +224,13 @@ class OpenAICompatibleEmbedder:
         }
 
     @property
-    def _shown_url(self) -> str:
+    def shown_url(self) -> str:
         return mask_text(self.base_url)
 
     def _check_key(self) -> None:
         if self.api_key_env is not None and self.endpoint.key() is None:
             raise UserError(
-                f"{self._shown_url}: {self.api_key_env} is not set; export the server's API key "
+                f"{self.shown_url}: {self.api_key_env} is not set; export the server's API key "
                 "in it"
             )
 
@@ -272,30 +272,30 @@ class OpenAICompatibleEmbedder:
             response = self.endpoint.call(request, what=self.model)
         except (openai.AuthenticationError, openai.PermissionDeniedError) as err:
             raise UserError(
-                f"{self._shown_url}: the server refused the API key for model {self.model!r} "
+                f"{self.shown_url}: the server refused the API key for model {self.model!r} "
                 f"(HTTP {err.status_code}: {self.endpoint.detail(err)}); put a valid key in "
                 f"{self.api_key_env}"
             ) from None
         except openai.NotFoundError as err:
             raise UserError(
-                f"{self._shown_url}: model {self.model!r} not found (HTTP 404: "
+                f"{self.shown_url}: model {self.model!r} not found (HTTP 404: "
                 f"{self.endpoint.detail(err)}); check embedder.model and that "
                 "embedder.base_url ends in /v1"
             ) from None
         except openai.APIStatusError as err:
             raise UserError(
-                f"{self._shown_url}: embedding with model {self.model!r} failed "
+                f"{self.shown_url}: embedding with model {self.model!r} failed "
                 f"({self.endpoint.reason(err)}, after up to {self.max_retries} retries)"
             ) from None
         except openai.APIConnectionError as err:  # timeouts included
             raise UserError(
-                f"{self._shown_url}: cannot reach the server ({self.endpoint.scrub(clip(err))}) "
+                f"{self.shown_url}: cannot reach the server ({self.endpoint.scrub(clip(err))}) "
                 f"after up to {self.max_retries} retries; start it or fix embedder.base_url"
             ) from None
         data = sorted(response.data, key=lambda d: d.index)
         if len(data) != len(batch) or [d.index for d in data] != list(range(len(batch))):
             raise UserError(
-                f"{self._shown_url}: asked for {len(batch)} embeddings of model {self.model!r}, "
+                f"{self.shown_url}: asked for {len(batch)} embeddings of model {self.model!r}, "
                 f"got {len(data)}; is this an OpenAI-compatible /embeddings endpoint?"
             )
         out: dict[str, np.ndarray] = {}
@@ -303,7 +303,7 @@ class OpenAICompatibleEmbedder:
             vector = np.asarray(item.embedding, dtype=np.float32)
             if vector.ndim != 1 or not vector.size or not np.isfinite(vector).all():
                 raise UserError(
-                    f"{self._shown_url}: model {self.model!r} returned an embedding that is not "
+                    f"{self.shown_url}: model {self.model!r} returned an embedding that is not "
                     "a finite vector"
                 )
             out[h] = vector
@@ -315,7 +315,7 @@ class OpenAICompatibleEmbedder:
             dims.add(self._dim)
         if len(dims) != 1:
             raise UserError(
-                f"{self._shown_url}: model {self.model!r} returned vectors of "
+                f"{self.shown_url}: model {self.model!r} returned vectors of "
                 f"{', '.join(map(str, sorted(dims)))} dimensions"
                 + (f" (asked for {self.dimensions})" if self.dimensions else "")
                 + "; one model gives one dimension: check embedder.dimensions, or clear its "

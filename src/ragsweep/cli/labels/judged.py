@@ -181,7 +181,7 @@ def add_agreement_and_audit(verb: AddVerb) -> None:
         p.set_defaults(run=run)
     p = verb("audit-sheet", "draw the audit of a model-judged set: a blind sheet for people")
     p.add_argument("--share", type=float, default=0.2, help="of each slice audited (default 0.2)")
-    p.add_argument("--seed", type=int, default=0, help="the draw's seed (default 0)")
+    p.add_argument("--seed", type=whole(0), default=0, help="the draw's seed (default 0)")
     p.add_argument("--out", default="audit.csv", metavar="FILE", help="default audit.csv")
     p.set_defaults(run=_audit_sheet)
 

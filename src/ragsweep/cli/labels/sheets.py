@@ -291,7 +291,7 @@ def add_assign(verb: AddVerb) -> None:
     p.add_argument(
         "--overlap", type=int, default=50, help="questions every judge grades (kappa's sample)"
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=whole(0), default=0)
     p.add_argument("--out-dir", default=".", metavar="DIR", help="where <judge>.csv go")
     p.set_defaults(run=_assign)
 
