@@ -79,7 +79,12 @@ def test_people_audit_a_blind_random_share_and_their_grades_replace_the_models(
     # the changelog says who graded what, and that it was an audit of the model's label
     log = _rows(judged / "history" / "labels_changelog.jsonl")
     assert sum(r["who"] == "alice" for r in log) == len(keys)
-    assert all(r["note"] == f"audit of {JUDGE_MODEL}" for r in log if r["who"] == "alice")
+    mine = [r for r in log if r["who"] == "alice"]
+    # a change, at the same grade too: alice is the label's judge from now on
+    assert all(r["kind"] == "change" for r in mine)
+    assert all(r["note"].startswith(f"audit of {JUDGE_MODEL}") for r in mine)
+    same = [r["note"].endswith("the same grade") for r in mine]
+    assert same == [r["old_grade"] == r["new_grade"] for r in mine] and any(same)
     # nothing left to draw at that share
     again = cli_in(
         tmp_path, "labels", "audit-sheet", "--data", str(judged), "--share", "0.3", "--out", "b.csv"

@@ -36,6 +36,19 @@ def _preview(items: list[str], n: int = 3) -> str:
     return ", ".join(items[:n]) + (", ..." if len(items) > n else "")
 
 
+def audited_questions(ds: Dataset) -> frozenset[str]:
+    """The real questions people audited: review/prelabels.jsonl grades them and every label
+    of theirs is people's (whether or not a correction is possible on the set)."""
+    pre = ds.reviews.get("prelabels")
+    if pre is None:
+        return frozenset()
+    real = set(ds.questions.loc[ds.questions["subset"] != SYNTHETIC, "qid"])
+    made = set()
+    if "model" in ds.labels.columns:
+        made = set(ds.labels.loc[ds.labels["model"].notna(), "qid"])
+    return frozenset(q for q in pre["qid"] if q in real and q not in made)
+
+
 def judge_view(ds: Dataset) -> tuple[JudgeView | None, str | None]:
     """(the judge's view of `ds`, None) when some label is model-made and every question has the
     judge's grades; (None, why not and the fix) when some label is model-made but the view
@@ -75,5 +88,7 @@ def judge_view(ds: Dataset) -> tuple[JudgeView | None, str | None]:
     columns = ["qid", "clause_id", "grade"]
     own = labels.loc[~labels["qid"].isin(pre_qids), columns]
     grades = own if pre is None else pd.concat([pre[columns], own], ignore_index=True)
-    audited = frozenset(q for q in pre_qids if q not in by_model)
-    return JudgeView(model, grades.reset_index(drop=True), audited, frozenset(by_model)), None
+    view = JudgeView(
+        model, grades.reset_index(drop=True), audited_questions(ds), frozenset(by_model)
+    )
+    return view, None

@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ragsweep.data.judge import judge_view
+from ragsweep.data.judge import audited_questions
 from ragsweep.data.schema import SYNTHETIC, Dataset
 from ragsweep.errors import UserError
 from ragsweep.labelling.sheet_columns import SHEET_COLUMNS, sheet_row
@@ -34,8 +34,7 @@ def audit_sheet(ds: Dataset, share: float = 0.2, seed: int = 0) -> tuple[pd.Data
             f"{ds.root}: no label was made by a model (labels.jsonl has no `model` field): "
             "nothing to audit; import a model's grades with `labels import SHEET --model`"
         )
-    view, _ = judge_view(ds)
-    audited = set() if view is None else set(view.audited)
+    audited = audited_questions(ds)
     made = set(ds.labels.loc[ds.labels["model"].notna(), "qid"])
     rng = np.random.default_rng(seed)
     q = ds.questions[ds.questions["subset"] != SYNTHETIC]
@@ -55,9 +54,11 @@ def audit_sheet(ds: Dataset, share: float = 0.2, seed: int = 0) -> tuple[pd.Data
     asked = ds.questions.set_index("qid")
     rows = []
     chosen_set = set(drawn)
-    for lab in ds.labels.itertuples(index=False):
-        if lab.qid not in chosen_set:
-            continue
+    # blind in its order too: labels.jsonl keeps a question's labels highest grade first, so
+    # the rows go by clause (document, section, version), which says nothing of a grade
+    mine = ds.labels[ds.labels["qid"].isin(chosen_set)]
+    mine = mine.assign(_at=mine["qid"].map({q: i for i, q in enumerate(drawn)}))
+    for lab in mine.sort_values(["_at", "document", "section", "version"]).itertuples(index=False):
         clause = clauses[lab.clause_id]
         version = asked.at[lab.qid, "version"]
         # blind: neither the model's grade nor any other is shown

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ import pandas as pd
 from ragsweep.data import Dataset, admits, clause_id, load_dataset
 from ragsweep.data.reader import DataFile, hint, known
 from ragsweep.data.schema import GRADES, LABELS_FILE, QUESTIONS_FILE
-from ragsweep.errors import UserError
+from ragsweep.errors import DatasetError, UserError
 from ragsweep.labelling.graded import read_graded
 from ragsweep.labelling.labelfiles import (
     CHANGELOG_FILE,
@@ -78,6 +78,11 @@ class ImportResult:
     #: with `by_model`, pairs people had labelled, whose labels the model's grade left alone
     audited: int = 0
     kept_people: int = 0
+    #: with `by_model`, questions people had labelled whose model grades went to
+    #: review/prelabels.jsonl (they count as audited), and the model's grades of pairs their
+    #: labels do not judge, left out
+    judged_people: int = 0
+    not_kept: int = 0
 
 
 @dataclass(frozen=True)
@@ -147,12 +152,15 @@ def import_sheets(
     (`at`, `reason`, the sheet's file name as source). Nothing is written when nothing changes.
 
     Model-made labels (docs/schema.md, "Model-made labels"): with `by_model` the grades are a
-    model judge's (the row's `judge`): a new pair gets a label with `model`, a model's label
-    takes the new grade, and a label people made is kept as it is (`kept_people`). Without it,
-    people's grade on a model's label replaces it (`audited`): the label loses `model`, and when
-    every label of its question was the model's, the model's grades of the question's pairs go
-    to review/prelabels.jsonl (0 for a pair people added that the model never graded), so the
-    question counts as audited once people graded all of it.
+    model judge's (the row's `judge`, one model across the sheets and the set): a new pair gets
+    a label with `model`, a model's label takes the new grade; a question people labelled keeps
+    its labels (`kept_people` pairs), and the model's grades of it go to
+    review/prelabels.jsonl instead (`judged_people` questions; 0 for a pair it did not grade,
+    its grade of a pair the labels do not judge left out, `not_kept`), so the question counts as
+    audited. Without it, people's grade on a model's label replaces it (`audited`, logged as a
+    `change`: the person is the label's judge now): the label loses `model`, and the model's
+    grades of the question's pairs go to review/prelabels.jsonl (0 for a pair the model never
+    graded), so the question counts as audited once people graded all of it.
     """
     root = Path(dataset_dir)
     check_stamp(at, judge, "import_sheets")
@@ -204,7 +212,9 @@ def import_sheets(
     }
     under_review = reviewed(root)
     setter, logged = _label_judges(root)
-    all_model = _all_model(current)
+    if by_model:
+        _one_model(root, current, graded.values())
+    people = _people_questions(current)
     moved: dict[str, dict[Key, tuple[int, str]]] = {}  # qid -> pair -> (model's grade, model)
     kept_people = audited = 0
     added = changed = unchanged = confirmed = 0
@@ -223,6 +233,10 @@ def import_sheets(
             note=g.note,
         )
         i = index.get(g.key)
+        if by_model and qid in people:  # people labelled it: the model's grades are an audit's
+            moved.setdefault(qid, {})[g.key] = (g.grade, g.who)
+            kept_people += i is not None
+            continue
         if i is None:
             if qid in under_review:
                 g.sheet.fail(
@@ -238,7 +252,7 @@ def import_sheets(
             changes.append(base)
         elif by_model:
             if current[i].get("model") is None:  # people outrank the model: their label stays
-                kept_people += 1
+                kept_people += 1  # (a question mixing both labels: only by hand)
             elif (current[i]["grade"], current[i]["model"]) == (g.grade, g.who):
                 unchanged += 1
             else:
@@ -249,10 +263,9 @@ def import_sheets(
             old, made_by = current[i]["grade"], str(current[i]["model"])
             moved.setdefault(qid, {})[g.key] = (old, made_by)
             audited += 1
-            kind = "confirm" if old == g.grade else "change"
-            changes.append(
-                replace(base, kind=kind, old_grade=old, note=g.note or f"audit of {made_by}")
-            )
+            said = f"audit of {made_by}" + (", the same grade" if old == g.grade else "")
+            # a change even at the same grade: the person is the label's judge from now on
+            changes.append(replace(base, kind="change", old_grade=old, note=g.note or said))
             current[i] = {k: v for k, v in current[i].items() if k != "model"} | {"grade": g.grade}
         else:
             old, judge_of = current[i]["grade"], setter.get(g.key)
@@ -307,8 +320,25 @@ def import_sheets(
             changes.insert(0, new_question)
         files[QUESTIONS_FILE] = jsonl_bytes(questions)
     final = order_labels([*current, *new_rows], qids)
+    judged_people = not_kept = 0
     if moved:
-        files[PRELABELS] = _audit_prelabels(root, final, moved, all_model)
+        prelabels, written = _audit_prelabels(root, final, moved)
+        if written:
+            files[PRELABELS] = prelabels
+        if by_model:
+            judged_people = len(written)
+            judged = {(r["qid"], r["document"], r["section"], r["version"]) for r in final}
+            not_kept = sum(k not in judged for q in written for k in moved[q])
+            changes += [
+                Change(
+                    "confirm",
+                    next(iter(moved[q].values()))[1],
+                    q,
+                    reason="the model's grades of a question people labelled: its audit",
+                    source=PRELABELS,
+                )
+                for q in sorted(written)
+            ]
     if changes:
         if added or changed or answered or audited:
             files[LABELS_FILE] = jsonl_bytes(final)
@@ -329,6 +359,8 @@ def import_sheets(
         sum(1 for k in zeroed if k in graded and graded[k].twin_of is not None),
         audited,
         kept_people,
+        judged_people,
+        not_kept,
     )
 
 
@@ -352,25 +384,39 @@ def import_files(
     root = Path(dataset_dir)
     with tempfile.TemporaryDirectory(prefix="ragsweep-import-") as tmp:
         sheets = [as_sheet(find_file(name, root), Path(tmp)) for name in names]
+        written: dict[str, tuple[Path, list[int]]] = {}
         if by_model:  # the pre-labels are the grades, the model that made them the judge
-            sheets = [model_sheet(sheet, Path(tmp)) for sheet in sheets]
+            for i, sheet in enumerate(sheets):
+                sheets[i], lines = model_sheet(sheet, Path(tmp) / f"model-{i}")
+                written[str(sheets[i])] = (sheet, lines)
         extra = None if candidates is None else dataset_candidates(root, candidates, limit)
-        return import_sheets(
-            root,
-            sheets,
-            judge=judge,
-            at=at,
-            reason=reason,
-            candidates=extra,
-            adjudicated=adjudicated,
-            by_model=by_model,
-        )
+        try:
+            return import_sheets(
+                root,
+                sheets,
+                judge=judge,
+                at=at,
+                reason=reason,
+                candidates=extra,
+                adjudicated=adjudicated,
+                by_model=by_model,
+            )
+        except DatasetError as err:
+            if err.path not in written:
+                raise
+            # said of the sheet the user gave: its line, and `prelabel` for the model's grade
+            given, lines = written[err.path]
+            line = err.line if err.line is None or err.line < 2 else lines[err.line - 2]
+            field = "prelabel" if err.field == "grade" else err.field
+            raise DatasetError(given, err.detail, line=line, field=field) from None
 
 
-def model_sheet(path: Path, folder: Path) -> Path:
+def model_sheet(path: Path, folder: Path) -> tuple[Path, list[int]]:
     """A pre-labelled sheet (`labels prelabel`) as the sheet of its model's grades: `grade` the
     `prelabel` column, `judge` the model its `prelabel_source` names (`model NAME at TIME`); a
-    row the model could not grade stays ungraded. Every graded row must name one model."""
+    row the model could not grade stays ungraded. Every graded row must name one model.
+    Written into `folder` under the sheet's own name (the changelog's source), with the line
+    of the given sheet each of its rows comes from."""
     sheet = read_sheet(path)
     sheet.require((*REQUIRED_COLUMNS[:-1], "prelabel", "prelabel_source"))
     rows = sheet.rows.copy()
@@ -399,9 +445,10 @@ def model_sheet(path: Path, folder: Path) -> Path:
         )
     rows["grade"] = rows["prelabel"]
     rows["judge"] = distinct[0] if distinct else ""
-    out = folder / f"{path.stem}.model.csv"
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{path.stem}.csv"
     rows.to_csv(out, index=False)
-    return out
+    return out, list(sheet.lines)
 
 
 #: `prelabel_source` of a graded pre-label: `model <labeller>[;thresholds] at <time>`
@@ -523,28 +570,66 @@ PRELABELS = "review/prelabels.jsonl"
 _KEY_FIELDS = ("qid", "document", "section", "version")
 
 
-def _all_model(rows: Sequence[Mapping[str, Any]]) -> set[str]:
-    """The questions every label of which a model made."""
+def _people_questions(rows: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The questions people made every label of."""
     made: dict[str, bool] = {}
     for r in rows:
-        made[r["qid"]] = made.get(r["qid"], True) and r.get("model") is not None
+        made[r["qid"]] = made.get(r["qid"], True) and r.get("model") is None
     return {q for q, yes in made.items() if yes}
+
+
+def _one_model(root: Path, current: Sequence[Mapping[str, Any]], graded: Iterable[_Graded]) -> None:
+    """Refuse, in one line, a model import whose sheets name two models, or another model
+    than the set's labels and review/prelabels.jsonl already hold: a correction needs one
+    judge's grades on every question."""
+    mine: dict[str, _Graded] = {}
+    for g in graded:
+        mine.setdefault(g.who, g)
+    if len(mine) > 1:
+        a, b = sorted(mine)[:2]
+        g = mine[b]
+        g.sheet.fail(
+            f"grades of model {b!r} beside model {a!r} ({mine[a].sheet.path.name}): import one "
+            "model's labels at a time (a correction needs one judge's grades)",
+            g.line,
+            "prelabel_source",
+        )
+    if not mine:
+        return
+    ((who, g),) = mine.items()
+    held = {str(r["model"]) for r in current if r.get("model") is not None}
+    where = "labels.jsonl"
+    if not held and (root / PRELABELS).is_file():
+        held = {str(r["model"]) for r in read_rows(root, PRELABELS) if r.get("model") is not None}
+        where = PRELABELS
+    other = sorted(held - {who})
+    if other:
+        g.sheet.fail(
+            f"the set's {where} holds the grades of model {other[0]!r}, and this sheet is "
+            f"{who!r}'s: a correction needs one judge's grades on every question; import that "
+            f"model's grades instead, or move {where if where == PRELABELS else 'its model labels'}"
+            " aside first",
+            g.line,
+            "prelabel_source",
+        )
 
 
 def _audit_prelabels(
     root: Path,
     final: Sequence[Mapping[str, Any]],
     moved: Mapping[str, Mapping[Key, tuple[int, str]]],
-    all_model: set[str],
-) -> bytes:
-    """review/prelabels.jsonl with the model's grades of each question people audited in this
-    import (every label of which the model had made): one row per pair labels.jsonl now judges
-    for it, the model's grade (0 for a pair people added that it never graded)."""
+) -> tuple[bytes, set[str]]:
+    """review/prelabels.jsonl with the model's grades of each question in `moved` (qid -> pair
+    -> (the model's grade, the model)) that the file does not grade yet, and those questions:
+    one row per pair labels.jsonl now judges for it, the model's grade, else the grade of its
+    model-made label, else 0 (a pair the model never graded: its labels do not make it
+    relevant)."""
     rows = [dict(r) for r in read_rows(root, PRELABELS)] if (root / PRELABELS).is_file() else []
     kept = {r["qid"] for r in rows}
+    written: set[str] = set()
     for qid, pairs in moved.items():
-        if qid not in all_model or qid in kept:
-            continue  # mixed before (no clean audit), or the model's grades are there already
+        if qid in kept:
+            continue  # the model's grades are there already (an audit in two sittings)
         model = next(iter(pairs.values()))[1]
         for r in final:
             if r["qid"] != qid:
@@ -552,7 +637,8 @@ def _audit_prelabels(
             key = (r["qid"], r["document"], r["section"], r["version"])
             grade = pairs[key][0] if key in pairs else r["grade"] if r.get("model") else 0
             rows.append({**{k: r[k] for k in _KEY_FIELDS}, "grade": grade, "model": model})
-    return jsonl_bytes(rows)
+            written.add(qid)
+    return jsonl_bytes(rows), written
 
 
 def _read_sheet(

@@ -44,6 +44,16 @@ def _import(args: argparse.Namespace) -> int:
             f"the model's grades are labels now (each with its model); {done.kept_people} "
             "pair(s) people had labelled kept their people's grade"
         )
+    if done.judged_people:
+        print(
+            f"{done.judged_people} question(s) people had labelled: the model's grades of them "
+            "went to review/prelabels.jsonl, so they count as audited"
+            + (
+                f" ({done.not_kept} grade(s) of pairs their labels do not judge left out)"
+                if done.not_kept
+                else ""
+            )
+        )
     if done.audited:
         print(
             f"{done.audited} model-made label(s) audited: people's grades replace the model's, "
@@ -188,14 +198,19 @@ def add_agreement_and_audit(verb: AddVerb) -> None:
 
 def _audit_sheet(args: argparse.Namespace) -> int:
     from ragsweep.data import load_dataset
+    from ragsweep.data.judge import judge_view
     from ragsweep.labelling.audit_draw import audit_sheet
     from ragsweep.labelling.sheetfile import write_sheet_frame
 
     data = data_dir(args)
-    sheet, counts = audit_sheet(load_dataset(data), share=args.share, seed=args.seed)
+    ds = load_dataset(data)
+    sheet, counts = audit_sheet(ds, share=args.share, seed=args.seed)
     drawn = sum(c["drawn"] for c in counts.values())
     for s, c in counts.items():
         print(f"{s}: {c['questions']} questions, {c['audited']} audited, {c['drawn']} drawn now")
+    _, why = judge_view(ds)
+    if why is not None:
+        print(f"no comparison on the set can be corrected yet: {why}")
     if not drawn:
         print(f"every slice has its share ({args.share:g}) audited already: no sheet written")
         return 0
