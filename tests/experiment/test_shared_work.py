@@ -117,3 +117,16 @@ def test_a_process_reads_the_shared_dataset_once_and_each_configuration_gets_its
     # written again by another process (a relaunch in the same folder): read again
     write_pickle(folder.dataset, load_dataset(TINY))
     assert shared_dataset(folder, cfg) is not None and reads == [folder.dataset]
+
+
+def test_a_launcher_whose_workers_run_the_sweep_keeps_no_chunks_beside_them(workdir, store):
+    from ragsweep.cli import main
+    from ragsweep.retrieval import cache as cache_module
+
+    cache_module.let_go_kept()
+    assert main(["-m", *TOY, "confirm.enabled=false", "retriever.bm25.k1=0.9,1.5"]) == 0
+    _, children = store.sweep("sweep:retriever.bm25.k1")
+    assert len(children) == 2
+    # the prebuild built the chunks and the dense lists here; the workers read them from disk
+    # (the dataset, which the launcher holds anyway, may stay)
+    assert set(cache_module._KEPT) <= {"dataset"}

@@ -155,3 +155,25 @@ def test_chunks_and_lists_are_read_once_a_process_and_indexes_every_time(tmp_pat
     assert StageCache(tmp_path).get_or_compute("first_stage_bm25", second, compute) == SCORES
     kept_path, _, value = cache_module._KEPT["first_stage_bm25"]
     assert kept_path == cache.path("first_stage_bm25", key_of(second)) and value == SCORES
+
+
+def test_a_kept_first_stage_list_is_read_only_for_every_later_configuration(tmp_path):
+    import numpy as np
+
+    from ragsweep.retrieval.base import Ranked
+    from ragsweep.retrieval.cache import kept
+    from ragsweep.retrieval.pipeline import Searched
+
+    ids = np.array([[2, 0, -1]], dtype=np.int64)
+    scores = np.array([[0.9, 0.5, -np.inf]])
+    made = Searched(Ranked(ids, scores), 0.1, np.zeros(1), 0.2, 10)
+    cache = StageCache(tmp_path)
+    parts = {"index": "bm25"}
+    got = cache.get_or_compute("first_stage_bm25", parts, lambda: made)
+    found, again = kept("first_stage_bm25", cache.path("first_stage_bm25", key_of(parts)))
+    assert found and again is got
+    # a stage that edits its input in place raises, never changes what the next one sees
+    for array in (again.ranked.ids, again.ranked.scores, again.single):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    assert again.ranked.scores[0, 0] == 0.9

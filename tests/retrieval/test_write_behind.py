@@ -116,3 +116,41 @@ def test_an_entry_asked_for_again_in_the_block_is_written_then_read_not_waited_o
         assert not again.is_alive()
         assert read_pickle(target) == CHUNKS
     assert got == [CHUNKS] and cache.hits == ["chunks"] and cache.misses == ["chunks"]
+
+
+def _take_in_order(directory: str, order: list[str], barrier, done) -> None:
+    cache = StageCache(directory)
+    with cache.writing_behind():
+        for i, stage in enumerate(order):
+            cache.get_or_compute(stage, {"stage": stage}, lambda: [1, 2, 3])
+            if i == 0:
+                barrier.wait(30)  # each holds its first entry's lock for a write behind
+    done.put(order[0])
+
+
+def test_two_processes_taking_the_same_entries_in_another_order_never_wait_on_each_other(
+    tmp_path,
+):
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    barrier, done = ctx.Barrier(2), ctx.Queue()
+    stages = ["first_stage_bm25", "first_stage_lsa"]
+    runs = [
+        ctx.Process(target=_take_in_order, args=(str(tmp_path), order, barrier, done))
+        for order in (stages, stages[::-1])
+    ]
+    for p in runs:
+        p.start()
+    try:
+        for p in runs:
+            p.join(60)
+        assert not any(p.is_alive() for p in runs), "the two processes wait on each other"
+        assert sorted(done.get(timeout=5) for _ in runs) == sorted(stages)
+    finally:
+        for p in runs:
+            p.kill()
+            p.join()
+    cache = StageCache(tmp_path)
+    for stage in stages:
+        assert read_pickle(cache.path(stage, key_of({"stage": stage}))) == [1, 2, 3]

@@ -33,7 +33,12 @@ def heap_frozen() -> Iterator[None]:
     run walk them all, 0.2-0.45 s a time: four times while MLflow was imported beside the SVD,
     and, by its times (0.32 s against 0.06 s in two runs of three, gone with this), inside the
     score stage. Reference counting still frees them as
-    usual; a cycle among them that becomes garbage during the block is collected after it."""
+    usual; a cycle among them that becomes garbage during the block is collected after it.
+    Entered with objects frozen already (nested, or after someone else's `gc.freeze`), it does
+    nothing: `gc.unfreeze` would let go of those too."""
+    if gc.get_freeze_count():
+        yield
+        return
     gc.freeze()
     try:
         yield

@@ -45,7 +45,7 @@ from ragsweep.experiment.plan import (
     quote,
     share_dataset,
 )
-from ragsweep.retrieval.cache import key_of
+from ragsweep.retrieval.cache import key_of, let_go_kept
 from ragsweep.retrieval.idle import on_idle_core
 from ragsweep.retrieval.pipeline import return_freed_memory
 from ragsweep.scoring.eval_config import measures_of
@@ -273,7 +273,10 @@ def _launch(
         with on_idle_core(lambda: share_dataset(plan.folder, d.dataset), "ragsweep-share"):
             prebuild(list(d.cfgs.values()), d.dataset, stage_cache(base_cfg))
         # the workers run beside this process from now on (about 90 MB of a 100k-chunk fusion
-        # sweep's launcher went back)
+        # sweep's launcher went back); the chunks and lists it kept go too, unless it runs the
+        # configurations itself (`in_launcher`)
+        if ONE_WORKER not in args:
+            let_go_kept()
         return_freed_memory(collect=True)
     except BaseException as err:
         halt = stop_of(err)  # Ctrl-C, SIGTERM, SIGHUP

@@ -108,8 +108,9 @@ def run_job(
         raise stop from None
     finally:
         # the heap of this job back to the system: loky replaces a worker whose resident
-        # memory grew 300 MB past its start (a "memory leak"), and its replacement starts
-        # cold, importing everything again (seen after 100k-chunk jobs and builds ahead). In
+        # memory grew past its allowance (a "memory leak": loky's 300 MB, raised to
+        # `lifecycle.warm.LEAK_ALLOWANCE`), and its replacement starts cold, importing
+        # everything again (seen after 100k-chunk jobs and builds ahead). In
         # the launcher itself (`launch.in_launcher`) no collection first: a full one over the
         # launcher's objects took 0.3 s a configuration, and nothing replaces the launcher
         return_freed_memory(collect=plan.owner != lifecycle.me())

@@ -23,8 +23,11 @@ import logging
 import pickle
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
+
+import numpy as np
 
 from ragsweep.data.write import replace_file
 from ragsweep.errors import first_line
@@ -144,11 +147,25 @@ def _identity(target: Path) -> tuple[int, int, int] | None:
 
 
 def keep(stage: str, target: Path, value: Any) -> None:
-    """Keep `value`, just read from or written to `target`, as `stage`'s last value."""
+    """Keep `value`, just read from or written to `target`, as `stage`'s last value, its arrays
+    made read-only (`_read_only`)."""
     _KEPT.pop(stage, None)
     identity = _identity(target)
     if _kept_stage(stage) and identity is not None:
-        _KEPT[stage] = (target, identity, value)
+        _KEPT[stage] = (target, identity, _read_only(value))
+
+
+def _read_only(value: Any, depth: int = 3) -> Any:
+    """`value` with every numpy array in it or in its dataclass fields (to `depth`: a
+    `Searched`'s lists) set read-only: a kept value is the very object every later
+    configuration of the process gets, so a stage of one (a user's fusion or reranker) that
+    edited its input in place would change what the next one sees; it raises instead."""
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    elif depth and is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            _read_only(getattr(value, f.name), depth - 1)
+    return value
 
 
 def kept(stage: str, target: Path) -> tuple[bool, Any]:
@@ -162,6 +179,12 @@ def kept(stage: str, target: Path) -> tuple[bool, Any]:
         return True, value
     del _KEPT[stage]
     return False, None
+
+
+def let_go_kept() -> None:
+    """Let go of every kept value: for a process that will not run a configuration itself (a
+    sweep's launcher whose workers run them), which would hold them beside the workers."""
+    _KEPT.clear()
 
 
 def key_of(parts: Mapping[str, Any]) -> str:
@@ -204,20 +227,41 @@ class StageCache:
         try:
             yield
         except BaseException:
-            for deferred in self._behind.values():
-                deferred.drop()
+            self._settle(write=False)
             raise
         else:
-            failed: list[BaseException] = []
-            for deferred in self._behind.values():  # every one, so every lock is let go
-                try:
-                    deferred.finish()
-                except BaseException as err:
-                    failed.append(err)
-            if failed:
-                raise failed[0]
+            self._settle(write=True)
         finally:
             self._behind = None
+
+    def _settle(self, *, write: bool) -> None:
+        """Write (or drop unwritten) every entry written behind so far, each one even when
+        another fails (so every lock is let go), then raise the first failure."""
+        behind, failed = self._behind or {}, []
+        while behind:
+            deferred = behind.pop(next(iter(behind)))
+            try:
+                if write:
+                    deferred.finish()
+                else:
+                    deferred.drop()
+            except BaseException as err:
+                failed.append(err)
+        if failed:
+            raise failed[0]
+
+    def _lock(self, target: Path) -> IO[str]:
+        """Entry `target`'s lock. While this process holds entries' locks for writes behind,
+        it never waits on another process holding this one: it writes them first, so two
+        processes taking the same entries in another order never wait on each other."""
+        if self._behind:
+            handle = _locked(target, wait=False)
+            if handle is not None:
+                return handle
+            self._settle(write=True)
+        handle = _locked(target)
+        assert handle is not None  # waited for it
+        return handle
 
     def _load(self, target: Path, locked: bool) -> tuple[bool, Any]:
         """(True, value) for a sound entry; else (False, None), and when `locked` (the entry's
@@ -259,7 +303,7 @@ class StageCache:
             self.hits.append(stage)
             keep(stage, target, value)
             return value
-        handle = _locked(target)
+        handle = self._lock(target)
         try:
             found, value = self._load(target, locked=True)  # another worker may have built it
             if found:
@@ -282,12 +326,16 @@ class StageCache:
                 _unlock(handle)
 
 
-def _locked(target: Path) -> IO[str]:
-    """The open lock file of entry `target`, locked (waiting for another process's lock)."""
+def _locked(target: Path, *, wait: bool = True) -> IO[str] | None:
+    """The open lock file of entry `target`, locked (waiting for another process's lock; with
+    `wait` False, None when another process holds it)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     handle = open(target.with_suffix(".lock"), "a+")  # noqa: SIM115 - closed by `_unlock`
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
     except BaseException:
         handle.close()
         raise

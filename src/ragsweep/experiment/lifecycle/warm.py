@@ -138,9 +138,11 @@ def _worker_starts(owner: str) -> None:
         signal.signal(sig, _end_soon)
     from joblib.externals.loky import process_executor
 
-    process_executor._MAX_MEMORY_LEAK_SIZE = max(
-        process_executor._MAX_MEMORY_LEAK_SIZE, LEAK_ALLOWANCE
-    )
+    # loky's own setting, not public: a loky without it replaces workers at its own rule
+    if isinstance(getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", None), int):
+        process_executor._MAX_MEMORY_LEAK_SIZE = max(
+            process_executor._MAX_MEMORY_LEAK_SIZE, LEAK_ALLOWANCE
+        )
 
 
 def _end_soon(signum: int, _frame: object) -> None:
