@@ -66,6 +66,21 @@ def test_a_frozen_heap_is_given_back_to_the_collector_however_the_block_ends() -
     assert gc.get_freeze_count() == before
 
 
+def test_a_frozen_heap_inside_another_freeze_leaves_that_one_frozen() -> None:
+    from ragsweep.data.gc_pause import heap_frozen
+
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # someone else's, before the block
+    try:
+        outer = gc.get_freeze_count()
+        assert outer > 0
+        with heap_frozen(), heap_frozen():
+            pass
+        assert gc.get_freeze_count() == outer  # not let go by the block's end
+    finally:
+        gc.unfreeze()
+
+
 def test_without_once_the_loader_remembers_the_dataset() -> None:
     load_module._LOADED.clear()
     evaluate(compose(ARGS))

@@ -16,6 +16,7 @@ import json
 import sys
 
 from ragsweep.cli.options import add_format, add_gain, add_out, add_qrels, add_rel_level
+from ragsweep.cli.parser import Parser
 from ragsweep.compare.run_files import compare_json, compare_runs
 from ragsweep.compare.stats import CORRECTIONS
 from ragsweep.config import packaged_default
@@ -35,7 +36,7 @@ def _defaulted(
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep compare",
         description=(
             "Compare TREC runs with a baseline (the first run) per slice: paired "

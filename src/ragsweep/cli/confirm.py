@@ -5,11 +5,11 @@ Exit 0 when the winner is confirmed, 1 when it is not or when no configuration q
 
 from __future__ import annotations
 
-import argparse
+from ragsweep.cli.parser import Parser
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep confirm",
         description="Pick a sweep's winner by the declared rule (best decision metric on dev "
         "among configurations better than the baseline beyond noise that pass the guard "

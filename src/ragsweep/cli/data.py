@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ragsweep.cli.parser import Parser
 from ragsweep.errors import UserError
 
 PROG = "ragsweep data"
@@ -285,7 +286,7 @@ _SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
 
 def build_parser() -> argparse.ArgumentParser:
     """The `ragsweep data` argument parser."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG, description="Validate, generate and convert ragsweep dataset folders."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

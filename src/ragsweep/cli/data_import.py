@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragsweep.cli.labels import scrubbed_kinds
+from ragsweep.cli.parser import Parser
 from ragsweep.data.importers.convert import DEFAULT_ADDED, check_date, convert
 from ragsweep.data.importers.grades import parse_grade_map
 from ragsweep.data.importers.reading import read_slices
@@ -72,7 +73,7 @@ def _help(declared: list[tuple[str, Option]]) -> str:
 def build_parser(importers: Mapping[str, Importer] | None = None) -> argparse.ArgumentParser:
     """The `ragsweep data import` argument parser, built from the importers' declarations."""
     importers = load_importers() if importers is None else importers
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG,
         description="Convert a BEIR folder, TREC files or a SMART collection (e.g. Cranfield) "
         "into a ragsweep dataset folder (docs/schema.md): each source document becomes a "

@@ -6,12 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-from ragsweep.cli.labels.common import whole
+from ragsweep.cli.parser import Parser, whole
 from ragsweep.data.write import check_out
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep data sample",
         description="Write the built-in sample dataset (fictional insurance wordings and their"
         " schedules, summaries, FAQs and endorsement booklets, 400 labelled questions, a raw query"

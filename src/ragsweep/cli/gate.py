@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from ragsweep.cli.options import add_qrels, add_tracking_uri
+from ragsweep.cli.parser import Parser
 from ragsweep.compare.gate import NEEDS_JUDGING_CHOICES
 from ragsweep.errors import UserError
 
@@ -28,7 +29,7 @@ COMMENT_LIMIT = 65536
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep gate",
         description=(
             "Gate a candidate release against a pinned baseline on the labelled set: exit 0 when "

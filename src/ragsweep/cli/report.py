@@ -16,11 +16,12 @@ import json
 import sys
 
 from ragsweep.cli.options import add_format, add_out, add_tracking_uri
+from ragsweep.cli.parser import Parser
 from ragsweep.errors import UserError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep report",
         description=(
             "Compare each configuration of a sweep with its baseline, per slice, with paired "

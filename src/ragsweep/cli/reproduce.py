@@ -6,13 +6,12 @@ cannot be reproduced here (unknown run, or its snapshot, labels or split differ 
 
 from __future__ import annotations
 
-import argparse
-
+from ragsweep.cli.parser import Parser
 from ragsweep.experiment.reproduce import print_reproduction, reproduce
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep reproduce",
         description="Re-run a logged configuration or confirm run from its MLflow artifacts and "
         "compare every metric with the logged values.",

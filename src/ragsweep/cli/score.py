@@ -17,13 +17,14 @@ import json
 import sys
 
 from ragsweep.cli.options import add_format, add_gain, add_qrels, add_rel_level
+from ragsweep.cli.parser import Parser
 from ragsweep.scoring.run_files import score_file
 
 DEFAULT_METRICS = "recall@10,P@10,RR,nDCG@10,unjudged@10"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep score",
         description=(
             "Score a TREC run against TREC qrels. Read and ranked as trec_eval: '#' lines are "

@@ -15,10 +15,11 @@ import argparse
 
 from ragsweep.chunking.locate import MIN_SIMILARITY
 from ragsweep.cli.options import add_tracking_uri
+from ragsweep.cli.parser import Parser
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep score-passages",
         description=(
             "Score another system's ranked passages (a JSON Lines run file, docs/passages.md) "

@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.request
 
+from ragsweep.cli.parser import Parser
 from ragsweep.cli.ui import port_number
 from ragsweep.errors import UserError
 from ragsweep.experiment.lifecycle import port_free, signal_group, stop_tree
@@ -62,7 +63,7 @@ def _announce_when_ready(
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep server",
         description=(
             "Run a team's MLflow tracking server: runs in PostgreSQL, artifacts stored in "

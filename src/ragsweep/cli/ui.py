@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from multiprocessing.pool import Pool
 
+from ragsweep.cli.parser import Parser
 from ragsweep.errors import UserError
 from ragsweep.experiment import landing, tracking
 from ragsweep.experiment.lifecycle import answers, port_free, signal_group, stop_group
@@ -93,7 +94,7 @@ def positive(text: str) -> int:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ragsweep ui",
         description="Serve the MLflow UI for the tracking store (default: ./mlruns/mlflow.db) "
         "and print the link of a sweep's latest launch once it answers.",

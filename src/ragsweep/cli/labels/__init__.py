@@ -35,7 +35,8 @@ import argparse
 import sys
 
 from ragsweep.cli.labels import generate, judged, sample, sheets, upkeep
-from ragsweep.cli.labels.common import PROG, Parser, scrubbed_kinds
+from ragsweep.cli.labels.common import PROG, scrubbed_kinds
+from ragsweep.cli.parser import Parser
 
 __all__ = ["PROG", "main", "scrubbed_kinds"]
 

@@ -6,37 +6,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
 
+from ragsweep.cli.parser import whole as whole  # shared with the other verbs
 from ragsweep.errors import UserError
 
 PROG = "ragsweep labels"
 
 #: adds a verb's parser: verb(name, help, data=True); `data`: with --data DIR
 AddVerb = Callable[..., argparse.ArgumentParser]
-
-
-class Parser(argparse.ArgumentParser):
-    """A usage error is one line and exit code 2 (a `UserError`), like every other bad input."""
-
-    def error(self, message: str) -> NoReturn:
-        verb = self.prog.removeprefix(PROG).strip()
-        raise UserError(f"{verb + ': ' if verb else ''}{message}; see `{self.prog} --help`")
-
-
-def whole(low: int) -> Any:
-    """An argparse type: a whole number >= `low`."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < low:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {low}")
-        return value
-
-    return parse
 
 
 def kappa(text: str) -> float:
