@@ -73,10 +73,11 @@ def test_a_frozen_heap_inside_another_freeze_leaves_that_one_frozen() -> None:
     gc.freeze()  # someone else's, before the block
     try:
         outer = gc.get_freeze_count()
-        assert outer > 0
+        assert outer > 1000
         with heap_frozen(), heap_frozen():
             pass
-        assert gc.get_freeze_count() == outer  # not let go by the block's end
+        # not let go by the block's end (a few frozen objects may die meanwhile)
+        assert gc.get_freeze_count() > outer // 2
     finally:
         gc.unfreeze()
 
